@@ -1,0 +1,33 @@
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+// Tests import workspace packages from their TypeScript sources (the `@nodewright/source`
+// export condition), so `vitest` never depends on a stale `dist/`.
+const conditions = ['@nodewright/source', ...defaultServerConditions];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: conditions } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['{packages,providers,conformance}/**/src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['{packages,providers,conformance}/**/*.integration.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+        },
+      },
+    ],
+  },
+});
