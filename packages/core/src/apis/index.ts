@@ -1,1 +1,2 @@
 export * from './kind.js';
+export * from './labels.js';
