@@ -1,1 +1,2 @@
-export {};
+export * from './errors.js';
+export * from './unavailable-offerings.js';
