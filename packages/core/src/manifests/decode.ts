@@ -1,0 +1,216 @@
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseAllDocuments,
+} from 'yaml';
+import { type Manifest, type ManifestError, type ManifestSet, objectId } from './manifest.js';
+
+/**
+ * Decodes the text of one input into objects. The text is a stream of YAML documents
+ * separated by `---` (JSON is read as the YAML it is). A document is an object, a
+ * `kind: List` (or typed list such as `PodList`) whose `items` are objects, or an array of
+ * objects. Empty documents (nothing, or only `null`) are skipped. Syntax errors, non-object
+ * documents and objects without a string `apiVersion` and `kind` are errors; the other
+ * documents of the file are still decoded.
+ */
+export function decodeManifests(file: string, text: string): ManifestSet {
+  const lines = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter: lines, prettyErrors: true });
+  const manifests: Manifest[] = [];
+  const errors: ManifestError[] = [];
+  let ordinal = 0;
+  const lineAt = (node: Node | null | undefined, fallback: number) =>
+    node?.range ? lines.linePos(node.range[0]).line : fallback;
+
+  parsed.forEach((doc, document) => {
+    if (doc.errors.length > 0) {
+      for (const error of doc.errors) errors.push(syntaxError(file, error.message, error.linePos?.[0]));
+      return;
+    }
+    const root = doc.contents;
+    if (root === null || (isScalar(root) && root.value === null)) return;
+    const docLine = lineAt(root, lines.linePos(doc.range[0]).line);
+    const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+
+    const emit = (
+      node: Node | null | undefined,
+      raw: unknown,
+      line: number,
+      item?: number,
+      inherit?: TypeOf,
+    ) => {
+      if (!isPlainObject(raw)) {
+        const where =
+          item === undefined ? `document ${document + 1}` : `item ${item + 1} of document ${document + 1}`;
+        errors.push({ file, message: `${where} is ${describeValue(raw)}, expected an object`, line });
+        return;
+      }
+      ordinal += 1;
+      const object = inherit ? { apiVersion: inherit.apiVersion, kind: inherit.kind, ...raw } : raw;
+      const lineOf = (segments: readonly PropertyKey[]) => fieldLine(doc, node, segments, lines, line);
+      const source = {
+        file,
+        document,
+        ...(item === undefined ? {} : { item }),
+        ordinal,
+        line,
+        lineOf,
+      };
+      const name = nameOf(object);
+      const kind = typeof object.kind === 'string' && object.kind !== '' ? object.kind : undefined;
+      const id = objectId(kind ?? '<no kind>', name, ordinal);
+      const header = typeHeader(object);
+      if (header.length > 0) {
+        for (const problem of header) {
+          errors.push({
+            file,
+            object: id,
+            path: problem.path,
+            message: problem.message,
+            line: lineOf(problem.segments),
+          });
+        }
+        return;
+      }
+      manifests.push({
+        apiVersion: object.apiVersion as string,
+        kind: kind as string,
+        ...(name === undefined ? {} : { name }),
+        id,
+        object,
+        source,
+      });
+    };
+
+    const list = listOf(value);
+    if (list === undefined) {
+      emit(root, value, docLine);
+      return;
+    }
+    const itemNodes = listItemNodes(doc, root, list.itemsKey);
+    list.items.forEach((raw, i) => {
+      const node = itemNodes[i];
+      emit(node, raw, lineAt(node, docLine), i, list.inherit);
+    });
+  });
+  return { manifests, errors };
+}
+
+interface TypeOf {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+/**
+ * Recognises documents that hold several objects: an array, `kind: List`, and typed lists
+ * (`PodList`, as the API returns them), whose items may omit apiVersion and kind.
+ */
+function listOf(value: unknown): { items: unknown[]; itemsKey?: string; inherit?: TypeOf } | undefined {
+  if (Array.isArray(value)) return { items: value };
+  if (!isPlainObject(value) || !Array.isArray(value.items) || typeof value.kind !== 'string')
+    return undefined;
+  if (value.kind === 'List') return { items: value.items, itemsKey: 'items' };
+  const named = isPlainObject(value.metadata) && value.metadata.name !== undefined;
+  if (!value.kind.endsWith('List') || named || typeof value.apiVersion !== 'string') return undefined;
+  return {
+    items: value.items,
+    itemsKey: 'items',
+    inherit: { apiVersion: value.apiVersion, kind: value.kind.slice(0, -'List'.length) },
+  };
+}
+
+function listItemNodes(doc: Document, root: Node, itemsKey: string | undefined): Array<Node | undefined> {
+  const seq =
+    itemsKey === undefined
+      ? root
+      : resolve(doc, isMap(root) ? (root.get(itemsKey, true) as Node) : undefined);
+  return isSeq(seq) ? seq.items.map((n) => resolve(doc, n as Node)) : [];
+}
+
+/** apiVersion and kind are how an object is recognised, so an object without them is an error. */
+function typeHeader(
+  object: Record<string, unknown>,
+): Array<{ path: string; segments: string[]; message: string }> {
+  const problems = [];
+  for (const key of ['apiVersion', 'kind'] as const) {
+    const value = object[key];
+    if (typeof value === 'string' && value !== '') continue;
+    const message =
+      value === undefined || value === '' ? 'is required' : `must be a string, not ${describeValue(value)}`;
+    problems.push({ path: key, segments: [key], message });
+  }
+  return problems;
+}
+
+function nameOf(object: Record<string, unknown>): string | undefined {
+  const metadata = object.metadata;
+  if (!isPlainObject(metadata)) return undefined;
+  return typeof metadata.name === 'string' && metadata.name !== '' ? metadata.name : undefined;
+}
+
+function fieldLine(
+  doc: Document,
+  start: Node | null | undefined,
+  segments: readonly PropertyKey[],
+  lines: LineCounter,
+  fallback: number,
+): number {
+  let line = fallback;
+  let node = resolve(doc, start ?? undefined);
+  for (const segment of segments) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      if (pair === undefined) break;
+      const key = pair.key as Node;
+      if (key.range) line = lines.linePos(key.range[0]).line;
+      node = resolve(doc, pair.value as Node | null);
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = resolve(doc, node.items[segment] as Node | undefined);
+      if (item === undefined) break;
+      if (item.range) line = lines.linePos(item.range[0]).line;
+      node = item;
+    } else {
+      break;
+    }
+  }
+  return line;
+}
+
+function resolve(doc: Document, node: Node | null | undefined): Node | undefined {
+  if (node === null || node === undefined) return undefined;
+  if (isAlias(node)) return (node.resolve(doc) as Node | undefined) ?? undefined;
+  return node;
+}
+
+function syntaxError(
+  file: string,
+  message: string,
+  pos: { line: number; col: number } | undefined,
+): ManifestError {
+  // The yaml package appends the position and a source excerpt; keep the first sentence.
+  const text = message.replace(/ at line \d+, column \d+:[\s\S]*$/, '').trim();
+  return {
+    file,
+    message: `YAML syntax error: ${text}`,
+    ...(pos === undefined ? {} : { line: pos.line, column: pos.col }),
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'boolean') return 'a boolean';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
