@@ -1,12 +1,65 @@
-/** Where a command reads and writes; injected so tests run commands in-process. */
-export interface CliIo {
-  stdout: { write(chunk: string): unknown };
-  stderr: { write(chunk: string): unknown };
-  stdin: NodeJS.ReadableStream;
-  cwd: string;
+import { parseCommandArgs } from './args.js';
+import { type Command, UsageError } from './command.js';
+import { commands } from './commands/index.js';
+import { createCliServices } from './compose.js';
+import type { CliIo } from './io.js';
+import type { CliServices } from './services.js';
+import { commandUsageError, topLevelUsage } from './usage.js';
+
+export type { CliIo } from './io.js';
+
+/**
+ * Runs one `nodewright` command line and returns its exit status: 0 success, 1 invalid
+ * input or problems found, 2 usage error. Everything goes through `io`; `services` defaults
+ * to the real composition and is built only when a command runs.
+ */
+export async function main(
+  argv: string[],
+  io: CliIo,
+  services: () => CliServices = createCliServices,
+): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr.write(topLevelUsage(commands));
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+    io.stdout.write(topLevelUsage(commands));
+    return 0;
+  }
+  if (name === 'help') {
+    const command = find(rest[0]!);
+    if (command === undefined || rest.length > 1) return unknownCommand(io, rest.join(' '));
+    io.stdout.write(command.help);
+    return 0;
+  }
+  const command = find(name);
+  if (command === undefined) return unknownCommand(io, name);
+
+  try {
+    const args = parseCommandArgs(rest, command.options, command.positionals);
+    if (args.help) {
+      io.stdout.write(command.help);
+      return 0;
+    }
+    return await command.run(args, { io, services: services() });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(commandUsageError(command, error.message));
+      return 2;
+    }
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr.write(`nodewright ${command.name}: internal error: ${detail}\n`);
+    return 1;
+  }
 }
 
-export async function main(argv: string[], io: CliIo): Promise<number> {
-  io.stderr.write(`nodewright: unknown command ${argv[0] ?? ''}\n`);
+function find(name: string): Command | undefined {
+  return commands.find((c) => c.name === name);
+}
+
+function unknownCommand(io: CliIo, name: string): number {
+  const what = name.startsWith('-') ? `unknown option '${name}'` : `unknown command '${name}'`;
+  io.stderr.write(`nodewright: ${what}\n${topLevelUsage(commands)}`);
   return 2;
 }

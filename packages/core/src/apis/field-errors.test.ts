@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type FieldError, fieldErrors, formatFieldPath, formatObjectError } from './field-errors.js';
+import {
+  type FieldError,
+  fieldErrors,
+  formatFieldPath,
+  formatObjectError,
+  parseFieldPath,
+} from './field-errors.js';
 
 function errorsOf(schema: z.ZodType, input: unknown, reportInput = false): Array<[string, string]> {
   const result = schema.safeParse(input, { reportInput });
@@ -25,6 +31,31 @@ describe('formatFieldPath', () => {
   it('renders the empty path as the empty string and a leading index without a dot', () => {
     expect(formatFieldPath([])).toBe('');
     expect(formatFieldPath([0, 'name'])).toBe('[0].name');
+  });
+});
+
+describe('parseFieldPath', () => {
+  it('reads back what formatFieldPath writes', () => {
+    const paths: PropertyKey[][] = [
+      ['spec', 'template', 'spec', 'requirements', 1, 'values'],
+      ['metadata', 'labels', 'karpenter.sh/nodepool'],
+      ['a', 'quote"and\\back', 0],
+      [0, 'name'],
+      [],
+    ];
+    for (const segments of paths) expect(parseFieldPath(formatFieldPath(segments))).toEqual(segments);
+  });
+
+  it('accepts the unquoted Kubernetes key form', () => {
+    expect(parseFieldPath('spec.nodeSelector[kubernetes.io/arch]')).toEqual([
+      'spec',
+      'nodeSelector',
+      'kubernetes.io/arch',
+    ]);
+  });
+
+  it('keeps the well-formed prefix of a malformed path', () => {
+    expect(parseFieldPath('spec.limits.!bad')).toEqual(['spec', 'limits']);
   });
 });
 

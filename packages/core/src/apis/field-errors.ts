@@ -33,6 +33,25 @@ export function formatFieldPath(segments: readonly PropertyKey[]): string {
 }
 
 /**
+ * Reads a field path back into segments: the inverse of formatFieldPath, also accepting
+ * Kubernetes' unquoted `[key]` form. Parsing stops at the first malformed part, so the
+ * result is the longest well-formed prefix.
+ */
+export function parseFieldPath(path: string): PropertyKey[] {
+  const segments: PropertyKey[] = [];
+  const part = /\.?([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|\[([^\]]*)\]/y;
+  while (part.lastIndex < path.length) {
+    const match = part.exec(path);
+    if (match === null) break;
+    if (match[1] !== undefined) segments.push(match[1]);
+    else if (match[2] !== undefined) segments.push(Number(match[2]));
+    else if (match[3] !== undefined) segments.push(JSON.parse(match[3]) as string);
+    else segments.push(match[4] ?? '');
+  }
+  return segments;
+}
+
+/**
  * One error line in the CLI contract's format: `file: Kind/name: field.path: message`. An empty
  * path (a problem with the object as a whole) leaves that part out. A known line is appended
  * as ` (line N)` so the contract's `file: Kind/name: ` prefix stays intact.

@@ -8,7 +8,13 @@ import {
   type Node,
   parseAllDocuments,
 } from 'yaml';
-import { type Manifest, type ManifestError, type ManifestSet, objectId } from './manifest.js';
+import {
+  type Manifest,
+  type ManifestError,
+  type ManifestSet,
+  type ManifestSource,
+  objectId,
+} from './manifest.js';
 
 /**
  * Decodes the text of one input into objects. The text is a stream of YAML documents
@@ -61,30 +67,9 @@ export function decodeManifests(file: string, text: string): ManifestSet {
         line,
         lineOf,
       };
-      const name = nameOf(object);
-      const kind = typeof object.kind === 'string' && object.kind !== '' ? object.kind : undefined;
-      const id = objectId(kind ?? '<no kind>', name, ordinal);
-      const header = typeHeader(object);
-      if (header.length > 0) {
-        for (const problem of header) {
-          errors.push({
-            file,
-            object: id,
-            path: problem.path,
-            message: problem.message,
-            line: lineOf(problem.segments),
-          });
-        }
-        return;
-      }
-      manifests.push({
-        apiVersion: object.apiVersion as string,
-        kind: kind as string,
-        ...(name === undefined ? {} : { name }),
-        id,
-        object,
-        source,
-      });
+      const result = manifestOf(object, source);
+      if ('manifest' in result) manifests.push(result.manifest);
+      else errors.push(...result.errors);
     };
 
     const list = listOf(value);
@@ -99,6 +84,45 @@ export function decodeManifests(file: string, text: string): ManifestSet {
     });
   });
   return { manifests, errors };
+}
+
+/**
+ * A decoded object as a Manifest, or the errors saying why it is not one: an object must have
+ * a non-empty string `apiVersion` and `kind`. Used for objects from files and for objects a
+ * command produces (such as converted ones), which keep the source of the input they came from.
+ */
+export function manifestOf(
+  object: Record<string, unknown>,
+  source: ManifestSource,
+): { manifest: Manifest } | { errors: ManifestError[] } {
+  const name = nameOf(object);
+  const kind = typeof object.kind === 'string' && object.kind !== '' ? object.kind : undefined;
+  const id = objectId(kind ?? '<no kind>', name, source.ordinal);
+  const header = typeHeader(object);
+  if (header.length > 0) {
+    return {
+      errors: header.map((problem) => {
+        const line = source.lineOf(problem.segments);
+        return {
+          file: source.file,
+          object: id,
+          path: problem.path,
+          message: problem.message,
+          ...(line === undefined ? {} : { line }),
+        };
+      }),
+    };
+  }
+  return {
+    manifest: {
+      apiVersion: object.apiVersion as string,
+      kind: kind as string,
+      ...(name === undefined ? {} : { name }),
+      id,
+      object,
+      source,
+    },
+  };
 }
 
 interface TypeOf {

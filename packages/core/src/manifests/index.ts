@@ -1,3 +1,11 @@
+// Field errors live with the API schemas; re-exported here because manifest errors use them.
+export {
+  type FieldError,
+  fieldErrors,
+  formatFieldPath,
+  formatObjectError,
+  parseFieldPath,
+} from '../apis/field-errors.js';
 export * from './decode.js';
 export * from './format.js';
 export * from './manifest.js';

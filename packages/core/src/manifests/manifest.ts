@@ -16,8 +16,9 @@ export interface ManifestSource {
   /**
    * 1-based line of the field at `segments` (object keys and list indices), or of its nearest
    * ancestor present in the file when the field itself is absent (e.g. a required field).
+   * Undefined where lines do not apply, e.g. for an object a command rewrote.
    */
-  lineOf(segments: readonly PropertyKey[]): number;
+  lineOf(segments: readonly PropertyKey[]): number | undefined;
 }
 
 /** A decoded Kubernetes object with a string apiVersion and kind, and its source. */

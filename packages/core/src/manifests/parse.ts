@@ -41,13 +41,7 @@ export function parseManifests(
       continue;
     }
     for (const error of fieldErrors(result.error.issues)) {
-      errors.push({
-        file: manifest.source.file,
-        object: manifest.id,
-        path: error.path,
-        message: error.message,
-        line: manifest.source.lineOf(error.segments),
-      });
+      errors.push(at(manifest, error.path, error.message, error.segments));
     }
   }
   return { parsed, errors };
@@ -58,23 +52,31 @@ function unknownType(
   manifest: Manifest,
   options: ParseManifestsOptions,
 ): ManifestError {
-  const { apiVersion, kind, source } = manifest;
-  const base = { file: source.file, object: manifest.id };
+  const { apiVersion, kind } = manifest;
   const versions = registry.versionsOf(kind);
   if (versions.length === 0) {
     const known = [...new Set(registry.all().map((d) => d.kind))].sort().join(', ');
-    return {
-      ...base,
-      path: 'kind',
-      message: `${kind} (${apiVersion}) is not a kind nodewright knows (known: ${known})`,
-      line: source.lineOf(['kind']),
-    };
+    return at(manifest, 'kind', `${kind} (${apiVersion}) is not a kind nodewright knows (known: ${known})`, [
+      'kind',
+    ]);
   }
   const hint = options.unsupportedVersionHint?.(apiVersion, kind);
+  const message = `${kind} apiVersion ${apiVersion} is not supported (known: ${versions.sort().join(', ')})`;
+  return at(manifest, 'apiVersion', hint ? `${message}; ${hint}` : message, ['apiVersion']);
+}
+
+function at(
+  manifest: Manifest,
+  path: string,
+  message: string,
+  segments: readonly PropertyKey[],
+): ManifestError {
+  const line = manifest.source.lineOf(segments);
   return {
-    ...base,
-    path: 'apiVersion',
-    message: `${kind} apiVersion ${apiVersion} is not supported (known: ${versions.sort().join(', ')})${hint ? `; ${hint}` : ''}`,
-    line: source.lineOf(['apiVersion']),
+    file: manifest.source.file,
+    object: manifest.id,
+    path,
+    message,
+    ...(line === undefined ? {} : { line }),
   };
 }

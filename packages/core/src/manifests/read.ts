@@ -113,11 +113,14 @@ export async function readManifests(
 }
 
 function cannotRead(file: string, error: unknown): ManifestError {
-  return { file, message: `cannot read: ${reason(error)}` };
+  return { file, message: `cannot read: ${systemErrorReason(error)}` };
 }
 
-/** The system's wording (`no such file or directory`), without Node's code and path prefix. */
-function reason(error: unknown): string {
+/**
+ * The system's wording of a file-system error (`no such file or directory`), without Node's
+ * `ENOENT: ` prefix and `, open '/abs/path'` suffix, so messages name the path as the user did.
+ */
+export function systemErrorReason(error: unknown): string {
   if (error instanceof Error) {
     const match = /^[A-Z]+: (.*?)(, \w+( '.*')?)?$/.exec(error.message);
     return match?.[1] ?? error.message;

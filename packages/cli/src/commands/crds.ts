@@ -1,0 +1,52 @@
+import { join, resolve } from 'node:path';
+import { systemErrorReason } from '@nodewright/core/manifests';
+import type { Command } from '../command.js';
+import { writeLines } from '../io.js';
+import { joinYamlDocuments } from '../yaml-stream.js';
+
+/** `nodewright crds`: the CustomResourceDefinitions of every kind nodewright ships one for. */
+export const crdsCommand: Command = {
+  name: 'crds',
+  summary: 'Print or write the CustomResourceDefinitions',
+  usage: 'nodewright crds [--out DIR]',
+  help: `usage: nodewright crds [--out DIR]
+
+Prints the CustomResourceDefinitions of every kind nodewright ships one for (core and
+provider kinds) as one multi-document YAML stream, apply-able with
+"kubectl apply --server-side -f -".
+
+Options:
+  -o, --out DIR  Write one file per CRD into DIR (created if missing) instead, and print
+                 the path of each file written.
+  -h, --help     Show this help.
+
+Exit status: 0 success; 1 a file could not be written; 2 usage error.
+`,
+  options: { out: { type: 'string', short: 'o' } },
+  async run({ values }, { io, services }) {
+    const definitions = services.registry.withCrds();
+    const out = values.out;
+    if (typeof out !== 'string') {
+      io.stdout.write(joinYamlDocuments(definitions.map((d) => services.renderCrd(d))));
+      return 0;
+    }
+    try {
+      await services.fs.mkdirp(resolve(io.cwd, out));
+    } catch (error) {
+      writeLines(io.stderr, [`${out}: cannot create directory: ${systemErrorReason(error)}`]);
+      return 1;
+    }
+    let failed = false;
+    for (const definition of definitions) {
+      const path = join(out, services.crdFileName(definition));
+      try {
+        await services.fs.writeFile(resolve(io.cwd, path), services.renderCrd(definition));
+        writeLines(io.stdout, [path]);
+      } catch (error) {
+        writeLines(io.stderr, [`${path}: cannot write: ${systemErrorReason(error)}`]);
+        failed = true;
+      }
+    }
+    return failed ? 1 : 0;
+  },
+};

@@ -1,0 +1,35 @@
+import type { KindDefinition, KindRegistry } from '@nodewright/core/apis';
+import type { ManifestFs } from '@nodewright/core/manifests';
+
+/** A warning from conversion: something that could not be carried over. */
+export interface ConversionWarning {
+  /** `Kind/name` of the object the warning is about. */
+  readonly object: string;
+  /** Field path within that object. */
+  readonly field: string;
+  readonly message: string;
+}
+
+/** What the commands need from the rest of nodewright; built by `createCliServices`. */
+export interface CliServices {
+  /** Every kind the CLI understands, core and provider kinds alike. */
+  readonly registry: KindRegistry;
+  /** Upgrades old API versions; objects already current pass through unchanged. */
+  convert(objects: ReadonlyArray<Record<string, unknown>>): {
+    objects: Record<string, unknown>[];
+    warnings: ConversionWarning[];
+  };
+  /** Advice for an apiVersion the registry lacks (e.g. "run nodewright convert"), if any. */
+  unsupportedVersionHint(apiVersion: string, kind: string): string | undefined;
+  /** The CustomResourceDefinition of a kind, as a YAML document. */
+  renderCrd(definition: KindDefinition): string;
+  /** The file name `crds --out` writes a kind's CRD to. */
+  crdFileName(definition: KindDefinition): string;
+  readonly fs: ManifestFs & OutputFs;
+}
+
+/** The writes `crds --out` makes; paths are absolute. */
+export interface OutputFs {
+  mkdirp(path: string): Promise<void>;
+  writeFile(path: string, text: string): Promise<void>;
+}

@@ -1,0 +1,30 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { CliIo } from '../io.js';
+
+/** A CliIo whose output is captured as text and whose stdin is the given text. */
+export interface FakeIo extends CliIo {
+  readonly out: () => string;
+  readonly err: () => string;
+}
+
+export function fakeIo(cwd: string, stdin = ''): FakeIo {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { write: (chunk: string) => (out += chunk) },
+    stderr: { write: (chunk: string) => (err += chunk) },
+    stdin: Readable.from([stdin]),
+    cwd,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+/** A fresh temporary directory and a function removing it. */
+export async function tempDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'nodewright-cli-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
