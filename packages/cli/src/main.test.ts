@@ -111,6 +111,8 @@ describe('usage errors (exit 2)', () => {
   it('rejects a value for a flag', () =>
     usageError(['validate', '-f', 'a.yaml', '--recursive=yes'], 'option -R does not take a value'));
   it('rejects crds positionals', () => usageError(['crds', 'out'], "unexpected argument 'out'", 'crds'));
+  it('rejects --out without a directory', () =>
+    usageError(['crds', '--out'], 'option --out needs a value', 'crds'));
 });
 
 describe('validate', () => {
@@ -312,7 +314,7 @@ describe('crds', () => {
 
   it('fails with exit 1 when the directory cannot be created', async () => {
     await file('taken', 'a file, not a directory');
-    const { code, out, err } = await run(['crds', '-o', 'taken']);
+    const { code, out, err } = await run(['crds', '--out', 'taken']);
     expect(code).toBe(1);
     expect(out).toBe('');
     expect(err).toMatch(/^taken: cannot create directory: /);

@@ -8,7 +8,10 @@ export function toYamlStream(objects: ReadonlyArray<unknown>): string {
   return joinYamlDocuments(objects.map((o) => stringify(o, { lineWidth: 0 })));
 }
 
-/** Joins rendered YAML documents into one stream. */
+/** Joins rendered YAML documents into one stream; each may or may not start with `---`. */
 export function joinYamlDocuments(documents: readonly string[]): string {
-  return documents.map((d) => (d.endsWith('\n') ? d : `${d}\n`)).join('---\n');
+  return documents
+    .map((d) => d.replace(/^---\n/, ''))
+    .map((d) => (d.endsWith('\n') ? d : `${d}\n`))
+    .join('---\n');
 }

@@ -16,13 +16,13 @@ provider kinds) as one multi-document YAML stream, apply-able with
 "kubectl apply --server-side -f -".
 
 Options:
-  -o, --out DIR  Write one file per CRD into DIR (created if missing) instead, and print
-                 the path of each file written.
-  -h, --help     Show this help.
+  --out DIR   Write one file per CRD into DIR (created if missing) instead, and print
+              the path of each file written.
+  -h, --help  Show this help.
 
 Exit status: 0 success; 1 a file could not be written; 2 usage error.
 `,
-  options: { out: { type: 'string', short: 'o' } },
+  options: { out: { type: 'string' } },
   async run({ values }, { io, services }) {
     const definitions = services.registry.withCrds();
     const out = values.out;
