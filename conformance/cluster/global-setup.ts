@@ -1,0 +1,50 @@
+/**
+ * Vitest globalSetup: gives the test run one real control plane.
+ *
+ * - NODEWRIGHT_KUBECONFIG set: that cluster is used as is; nothing is built or started.
+ * - Otherwise: build/build.sh builds the binaries if the cache lacks them (minutes, once),
+ *   then startCluster() runs etcd, kube-apiserver, kube-controller-manager, kube-scheduler
+ *   and kwok on loopback, and teardown stops them.
+ *
+ * Tests read the cluster with `inject('nodewrightCluster')`; NODEWRIGHT_KUBECONFIG is also
+ * set for the workers and anything they spawn. NODEWRIGHT_CLUSTER_KEEP=1 keeps the cluster
+ * directory (logs, certs) after the run.
+ */
+import type {} from 'vitest';
+import type { TestProject } from 'vitest/node';
+import { startCluster } from './src/cluster.js';
+import { loadKubeconfig } from './src/load-kubeconfig.js';
+
+/** What tests receive about the cluster they run against. */
+export interface ProvidedCluster {
+  kubeconfigPath: string;
+  server: string;
+  /** True when the user supplied the cluster through NODEWRIGHT_KUBECONFIG. */
+  external: boolean;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    nodewrightCluster: ProvidedCluster;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const supplied = process.env.NODEWRIGHT_KUBECONFIG;
+  if (supplied) {
+    const { server } = await loadKubeconfig(supplied);
+    project.provide('nodewrightCluster', { kubeconfigPath: supplied, server, external: true });
+    return async () => {};
+  }
+  const cluster = await startCluster({ keepDir: process.env.NODEWRIGHT_CLUSTER_KEEP === '1' });
+  process.env.NODEWRIGHT_KUBECONFIG = cluster.kubeconfigPath;
+  project.provide('nodewrightCluster', {
+    kubeconfigPath: cluster.kubeconfigPath,
+    server: cluster.server,
+    external: false,
+  });
+  return async () => {
+    delete process.env.NODEWRIGHT_KUBECONFIG;
+    await cluster.stop();
+  };
+}
