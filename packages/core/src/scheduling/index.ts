@@ -1,1 +1,1 @@
-export {};
+export * from './quantity/index.js';
