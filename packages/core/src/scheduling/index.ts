@@ -1,1 +1,2 @@
 export * from './quantity/index.js';
+export * from './resources/index.js';

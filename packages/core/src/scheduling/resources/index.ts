@@ -1,0 +1,3 @@
+export * from './fits.js';
+export * from './resource-list.js';
+export * from './resource-vector.js';
