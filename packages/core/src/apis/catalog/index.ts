@@ -1,0 +1,1 @@
+export * from './instance-type-catalog.js';
