@@ -1,2 +1,3 @@
 export * from './quantity/index.js';
+export * from './requirements/index.js';
 export * from './resources/index.js';
