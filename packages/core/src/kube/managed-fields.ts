@@ -1,0 +1,217 @@
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import type { ManagedFieldsEntry } from './object.js';
+
+/**
+ * Field ownership for server-side apply, in a simplified but honest model:
+ * - a field path walks object members (`f:name`); lists are atomic leaves owned whole, except
+ *   `metadata.finalizers`, a set whose items (`v:"item"`) are owned one by one (as its
+ *   `listType=set` makes them on a real server); associative lists keyed by name/type are
+ *   NOT merged per item (real SSA merges containers by name, conditions by type);
+ * - only leaves are owned: scalars, lists, empty objects;
+ * - server-managed metadata (name, namespace, uid, resourceVersion, timestamps, ...) is never owned.
+ */
+
+/** One step of a field path: `f:<member>` or `v:<json item>` for a set item. */
+export type PathSegment = string;
+export type FieldPath = readonly PathSegment[];
+
+/** The set lists of the model; every other list is atomic. */
+const SET_LISTS: readonly FieldPath[] = [['f:metadata', 'f:finalizers']];
+
+const UNOWNED: readonly FieldPath[] = [
+  ['f:apiVersion'],
+  ['f:kind'],
+  ['f:metadata', 'f:name'],
+  ['f:metadata', 'f:generateName'],
+  ['f:metadata', 'f:namespace'],
+  ['f:metadata', 'f:uid'],
+  ['f:metadata', 'f:resourceVersion'],
+  ['f:metadata', 'f:generation'],
+  ['f:metadata', 'f:creationTimestamp'],
+  ['f:metadata', 'f:deletionTimestamp'],
+  ['f:metadata', 'f:deletionGracePeriodSeconds'],
+  ['f:metadata', 'f:managedFields'],
+  ['f:metadata', 'f:selfLink'],
+];
+
+/** Which part of an object an operation covers: all but status, only status, or everything. */
+export type FieldScope = 'main' | 'status' | 'all';
+
+export function pathKey(path: FieldPath): string {
+  return JSON.stringify(path);
+}
+
+export function pathFromKey(key: string): FieldPath {
+  return JSON.parse(key) as PathSegment[];
+}
+
+/** `.spec.replicas`, `.metadata.finalizers[="x"]`: the way conflict messages print paths. */
+export function formatPath(path: FieldPath): string {
+  return path.map((seg) => (seg.startsWith('v:') ? `[=${seg.slice(2)}]` : `.${seg.slice(2)}`)).join('');
+}
+
+function samePath(a: FieldPath, b: FieldPath): boolean {
+  return a.length === b.length && a.every((seg, i) => seg === b[i]);
+}
+
+/** True when one path is a prefix of the other (or they are equal). */
+export function overlaps(a: FieldPath, b: FieldPath): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function inScope(path: FieldPath, scope: FieldScope): boolean {
+  if (scope === 'all') return true;
+  const isStatus = path[0] === 'f:status';
+  return scope === 'status' ? isStatus : !isStatus;
+}
+
+/** Every owned leaf of an object in a scope, with its value (set items map to the item). */
+export function leaves(obj: JsonObject, scope: FieldScope): Map<string, JsonValue> {
+  const out = new Map<string, JsonValue>();
+  const walk = (value: JsonValue, path: PathSegment[]) => {
+    if (UNOWNED.some((p) => samePath(p, path))) return;
+    if (Array.isArray(value) && value.length > 0 && SET_LISTS.some((p) => samePath(p, path))) {
+      for (const item of value) out.set(pathKey([...path, `v:${JSON.stringify(item)}`]), item);
+      return;
+    }
+    if (isJsonObject(value) && Object.keys(value).length > 0) {
+      for (const [key, child] of Object.entries(value)) walk(child, [...path, `f:${key}`]);
+      return;
+    }
+    if (path.length > 0 && inScope(path, scope)) out.set(pathKey(path), value);
+  };
+  walk(obj, []);
+  return out;
+}
+
+/** Reads the value at a path; `found` is false when any step is missing. */
+export function readPath(obj: JsonValue, path: FieldPath): { found: boolean; value?: JsonValue } {
+  let current: JsonValue = obj;
+  for (const seg of path) {
+    if (seg.startsWith('v:')) {
+      const item = JSON.parse(seg.slice(2)) as JsonValue;
+      if (!Array.isArray(current) || !current.some((x) => JSON.stringify(x) === JSON.stringify(item))) {
+        return { found: false };
+      }
+      current = item;
+      continue;
+    }
+    if (!isJsonObject(current) || !Object.hasOwn(current, seg.slice(2))) return { found: false };
+    current = current[seg.slice(2)] as JsonValue;
+  }
+  return { found: true, value: current };
+}
+
+/** Writes a value at a path, creating objects on the way; a set item is added if missing. */
+export function writePath(obj: JsonObject, path: FieldPath, value: JsonValue): void {
+  const last = path[path.length - 1] as PathSegment;
+  if (last.startsWith('v:')) {
+    const listPath = path.slice(0, -1);
+    const parent = ensureObject(obj, listPath.slice(0, -1));
+    const listKey = (listPath[listPath.length - 1] as PathSegment).slice(2);
+    const list = Array.isArray(parent[listKey]) ? (parent[listKey] as JsonValue[]) : [];
+    const item = JSON.stringify(value);
+    if (!list.some((x) => JSON.stringify(x) === item)) list.push(structuredClone(value));
+    parent[listKey] = list;
+    return;
+  }
+  ensureObject(obj, path.slice(0, -1))[last.slice(2)] = structuredClone(value);
+}
+
+function ensureObject(obj: JsonObject, path: FieldPath): JsonObject {
+  let current = obj;
+  for (const seg of path) {
+    const key = seg.slice(2);
+    if (!isJsonObject(current[key])) current[key] = {};
+    current = current[key] as JsonObject;
+  }
+  return current;
+}
+
+/** Removes the value at a path (a set item from its list); missing paths are ignored. */
+export function removePath(obj: JsonObject, path: FieldPath): void {
+  const last = path[path.length - 1] as PathSegment;
+  const parent = readPath(obj, path.slice(0, -1));
+  if (!parent.found) return;
+  if (last.startsWith('v:')) {
+    if (!Array.isArray(parent.value)) return;
+    const item = last.slice(2);
+    const index = parent.value.findIndex((x) => JSON.stringify(x) === item);
+    if (index >= 0) parent.value.splice(index, 1);
+    return;
+  }
+  if (isJsonObject(parent.value ?? null)) delete (parent.value as JsonObject)[last.slice(2)];
+}
+
+/** A managedFields entry with its fields decoded into a set of path keys. */
+export interface FieldOwnership {
+  readonly manager: string;
+  readonly operation: 'Apply' | 'Update';
+  readonly apiVersion: string;
+  readonly time: string;
+  readonly subresource?: string;
+  readonly fields: Set<string>;
+}
+
+/** Decodes `metadata.managedFields`. */
+export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): FieldOwnership[] {
+  return (entries ?? []).map((entry) => ({
+    manager: entry.manager,
+    operation: entry.operation,
+    apiVersion: entry.apiVersion ?? '',
+    time: entry.time ?? '',
+    ...(entry.subresource === undefined ? {} : { subresource: entry.subresource }),
+    fields: decodeFieldsV1(entry.fieldsV1 ?? {}),
+  }));
+}
+
+/** Encodes ownership back into `metadata.managedFields`, dropping entries that own nothing. */
+export function encodeManagedFields(owners: readonly FieldOwnership[]): ManagedFieldsEntry[] {
+  return owners
+    .filter((o) => o.fields.size > 0)
+    .map((o) => ({
+      manager: o.manager,
+      operation: o.operation,
+      apiVersion: o.apiVersion,
+      time: o.time,
+      fieldsType: 'FieldsV1' as const,
+      fieldsV1: encodeFieldsV1(o.fields),
+      ...(o.subresource === undefined ? {} : { subresource: o.subresource }),
+    }));
+}
+
+/** The nested `FieldsV1` form: `{"f:spec": {"f:replicas": {}}}`, `"."` marking an owned inner node. */
+export function encodeFieldsV1(fields: Iterable<string>): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  const owned: Record<string, unknown>[] = [];
+  for (const key of fields) {
+    let node = root;
+    for (const seg of pathFromKey(key)) {
+      if (!isRecord(node[seg])) node[seg] = {};
+      node = node[seg] as Record<string, unknown>;
+    }
+    owned.push(node);
+  }
+  for (const node of owned) if (Object.keys(node).length > 0) node['.'] = {};
+  return root;
+}
+
+export function decodeFieldsV1(fieldsV1: Record<string, unknown>): Set<string> {
+  const out = new Set<string>();
+  const walk = (node: Record<string, unknown>, path: PathSegment[]) => {
+    const children = Object.keys(node).filter((k) => k !== '.');
+    if (path.length > 0 && (children.length === 0 || Object.hasOwn(node, '.'))) out.add(pathKey(path));
+    for (const key of children) {
+      const child = node[key];
+      if (isRecord(child)) walk(child, [...path, key]);
+    }
+  };
+  walk(fieldsV1, []);
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,98 @@
+import { Deployments, PodDisruptionBudgets, Pods, ReplicaSets, StatefulSets } from '../builtin-types.js';
+import type { PodDisruptionBudgetLike } from '../disruption-budget.js';
+import { DISRUPTED_POD_TIMEOUT_MS } from '../disruption-budget.js';
+import { isConflict, isNotFound } from '../errors.js';
+import { jsonEqual } from '../json.js';
+import type { KubeObject } from '../object.js';
+import { formatTime, parseTime } from '../object.js';
+import type { Watch } from '../watch.js';
+import type { MemoryClusterPlugin } from './extensions.js';
+import type { MemoryCluster } from './memory-cluster.js';
+
+interface Condition {
+  type: string;
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+  observedGeneration?: number;
+  lastTransitionTime: string;
+}
+
+/**
+ * kube-controller-manager's disruption controller as a plug-in: keeps every PDB's status
+ * (expectedPods, currentHealthy, desiredHealthy, disruptionsAllowed, disruptedPods, the
+ * DisruptionAllowed condition, observedGeneration) current as pods, budgets and workload
+ * controllers change, for readers such as disruption candidate checks. Eviction itself does
+ * not depend on it: the Eviction API computes budgets at call time.
+ */
+export class DisruptionController implements MemoryClusterPlugin {
+  readonly name = 'disruption-controller';
+
+  start(cluster: MemoryCluster): () => void {
+    const sync = async (namespace: string | undefined): Promise<void> => {
+      if (namespace === undefined) return;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        try {
+          await this.#syncNamespace(cluster, namespace);
+          return;
+        } catch (err) {
+          if (!isConflict(err) && !isNotFound(err)) throw err;
+        }
+      }
+    };
+    const onEvent = async (event: { type: string; object?: KubeObject }) => {
+      if (event.type !== 'ERROR') await sync(event.object?.metadata.namespace);
+    };
+    const watches: Watch[] = [Pods, PodDisruptionBudgets, ReplicaSets, Deployments, StatefulSets].map(
+      (type) => cluster.watch(type, onEvent),
+    );
+    return () => {
+      for (const w of watches) w.stop();
+    };
+  }
+
+  async #syncNamespace(cluster: MemoryCluster, namespace: string): Promise<void> {
+    const now = cluster.clock.now();
+    const pdbs = await cluster.list<PodDisruptionBudgetLike>(PodDisruptionBudgets, { namespace });
+    const pods = await cluster.list(Pods, { namespace });
+    const present = new Map(pods.items.map((p) => [p.metadata.name ?? '', p]));
+    for (const pdb of pdbs.items) {
+      const computed = cluster.disruptionStatus(pdb);
+      const disrupted: Record<string, string> = {};
+      for (const [name, at] of Object.entries(pdb.status?.disruptedPods ?? {})) {
+        const pod = present.get(name);
+        if (pod === undefined || pod.metadata.deletionTimestamp !== undefined) continue;
+        if (parseTime(at) + DISRUPTED_POD_TIMEOUT_MS <= now) continue;
+        disrupted[name] = at;
+      }
+      const allowed = computed.disruptionsAllowed > 0;
+      const previous = ((pdb.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find(
+        (c) => c.type === 'DisruptionAllowed',
+      );
+      const status: 'True' | 'False' = allowed ? 'True' : 'False';
+      const condition: Condition = {
+        type: 'DisruptionAllowed',
+        status,
+        reason: computed.error !== undefined ? 'SyncFailed' : allowed ? 'SufficientPods' : 'InsufficientPods',
+        message: computed.error ?? '',
+        observedGeneration: pdb.metadata.generation ?? 0,
+        lastTransitionTime:
+          previous !== undefined && previous.status === status
+            ? previous.lastTransitionTime
+            : formatTime(now),
+      };
+      const next = {
+        observedGeneration: pdb.metadata.generation ?? 0,
+        disruptionsAllowed: computed.disruptionsAllowed,
+        currentHealthy: computed.currentHealthy,
+        desiredHealthy: computed.desiredHealthy,
+        expectedPods: computed.expectedPods,
+        ...(Object.keys(disrupted).length > 0 ? { disruptedPods: disrupted } : {}),
+        conditions: [condition],
+      };
+      if (jsonEqual(next, pdb.status)) continue;
+      const updated: PodDisruptionBudgetLike = { ...pdb, status: next };
+      await cluster.updateStatus(PodDisruptionBudgets, updated, { fieldManager: 'kube-controller-manager' });
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import type { KubeObject } from '../object.js';
+import type { ResourceType } from '../resource-type.js';
+import type { MemoryCluster } from './memory-cluster.js';
+
+/** One write as admission sees it. */
+export interface AdmissionRequest {
+  readonly operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  readonly type: ResourceType;
+  readonly subresource?: 'status';
+  /**
+   * The object about to be stored (after server defaulting); a hook may mutate it, as a
+   * mutating webhook would. For DELETE, the object being deleted (changes are ignored).
+   */
+  readonly object: KubeObject;
+  readonly oldObject?: KubeObject;
+}
+
+/**
+ * Admission control: runs synchronously inside every write and rejects it by throwing (a
+ * KubeError such as InvalidError, to look like CRD validation or a webhook), or defaults
+ * fields by mutating `request.object`.
+ */
+export type AdmissionHook = (request: AdmissionRequest) => void;
+
+/**
+ * A control-plane component emulated next to the store (a scheduler binding pods, a
+ * Deployment controller, a kubelet...). It talks to the cluster through its ClusterPort,
+ * usually reacting to watch events, and returns a function that stops it.
+ */
+export interface MemoryClusterPlugin {
+  readonly name: string;
+  start(cluster: MemoryCluster): () => void;
+}

@@ -1,0 +1,223 @@
+import { GoneError, type KubeError } from '../errors.js';
+import type { KubeObject } from '../object.js';
+import type { Watch, WatchEvent, WatchHandler } from '../watch.js';
+import type { Change } from './object-store.js';
+import type { WorkTracker } from './work-tracker.js';
+
+/** Whether an object is visible to a watch (namespace and selectors). */
+export type ObjectFilter = (obj: KubeObject) => boolean;
+
+/** How a new watch starts: from a listing of current objects, or after a resourceVersion. */
+export type WatchStart =
+  | { readonly kind: 'list'; readonly objects: readonly KubeObject[]; readonly revision: number }
+  | { readonly kind: 'resume'; readonly after: number; readonly revision: number }
+  | { readonly kind: 'fail'; readonly error: KubeError };
+
+type QueueItem =
+  | { readonly kind: 'event'; readonly event: WatchEvent; readonly rv: number | undefined }
+  | { readonly kind: 'sync'; readonly rv: number };
+
+/**
+ * The event stream a watch sees for one change: selector transitions turn updates into
+ * ADDED (now matches) or DELETED (no longer matches, carrying the previous state).
+ */
+export function translate(change: Change, filter: ObjectFilter): WatchEvent | undefined {
+  switch (change.op) {
+    case 'create':
+      return filter(change.object) ? { type: 'ADDED', object: change.object } : undefined;
+    case 'delete':
+      return filter(change.object) ? { type: 'DELETED', object: change.object } : undefined;
+    case 'update': {
+      const was = change.previous !== undefined && filter(change.previous);
+      const now = filter(change.object);
+      if (was && now) return { type: 'MODIFIED', object: change.object };
+      if (now) return { type: 'ADDED', object: change.object };
+      if (was && change.previous !== undefined) {
+        const previous = structuredClone(change.previous);
+        previous.metadata.resourceVersion = String(change.rv);
+        return { type: 'DELETED', object: previous };
+      }
+      return undefined;
+    }
+  }
+}
+
+class Subscription implements Watch {
+  readonly synced: Promise<void>;
+  readonly #hub: WatchHub;
+  readonly #tracker: WorkTracker;
+  readonly #filter: ObjectFilter;
+  readonly #handler: WatchHandler;
+  #queue: QueueItem[] = [];
+  #draining = false;
+  #stopped = false;
+  #isSynced = false;
+  #lastRv: string;
+  #resolve!: () => void;
+  #reject!: (err: unknown) => void;
+
+  constructor(
+    hub: WatchHub,
+    tracker: WorkTracker,
+    filter: ObjectFilter,
+    handler: WatchHandler,
+    startRv: string,
+  ) {
+    this.#hub = hub;
+    this.#tracker = tracker;
+    this.#filter = filter;
+    this.#handler = handler;
+    this.#lastRv = startRv;
+    this.synced = new Promise<void>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // Nobody has to await `synced`; an early stop must not surface as an unhandled rejection.
+    this.synced.catch(() => {});
+  }
+
+  hasSynced(): boolean {
+    return this.#isSynced;
+  }
+
+  resourceVersion(): string {
+    return this.#lastRv;
+  }
+
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#queue = [];
+    this.#hub.unsubscribe(this);
+    if (!this.#isSynced) this.#reject(new Error('watch stopped before it synced'));
+  }
+
+  /** Queues the initial events and the sync marker. */
+  start(items: QueueItem[]): void {
+    this.#queue.push(...items);
+    this.#kick();
+  }
+
+  offer(change: Change): void {
+    if (this.#stopped) return;
+    const event = translate(change, this.#filter);
+    if (event === undefined) return;
+    const copy: WatchEvent =
+      event.type === 'ERROR' ? event : { type: event.type, object: structuredClone(event.object) };
+    this.#queue.push({ kind: 'event', event: copy, rv: change.rv });
+    this.#kick();
+  }
+
+  #kick(): void {
+    if (this.#draining || this.#stopped || this.#queue.length === 0) return;
+    this.#draining = true;
+    this.#tracker.schedule(() => this.#drain());
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0 && !this.#stopped) {
+        const item = this.#queue.shift() as QueueItem;
+        if (item.kind === 'sync') {
+          this.#lastRv = String(item.rv);
+          this.#isSynced = true;
+          this.#resolve();
+          continue;
+        }
+        try {
+          await this.#handler(item.event);
+        } catch (err) {
+          this.#tracker.fail(err);
+        }
+        if (item.rv !== undefined) this.#lastRv = String(item.rv);
+        if (item.event.type === 'ERROR') {
+          const error = item.event.error;
+          this.stop();
+          this.#reject(error);
+        }
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+}
+
+/**
+ * Fans committed changes out to watches, keeping a bounded history so a watch can resume from
+ * a recent resourceVersion (older ones are Gone, as after an etcd compaction). Each watch has
+ * its own queue delivered in order on microtasks, so a handler never runs inside a write.
+ */
+export class WatchHub {
+  readonly #tracker: WorkTracker;
+  readonly #historyLimit: number;
+  readonly #subs = new Map<string, Set<Subscription>>();
+  readonly #owner = new Map<Subscription, string>();
+  #history: Change[] = [];
+  #compactedThrough = 0;
+
+  constructor(tracker: WorkTracker, historyLimit: number) {
+    this.#tracker = tracker;
+    this.#historyLimit = historyLimit;
+  }
+
+  publish(change: Change): void {
+    this.#history.push(change);
+    if (this.#history.length > this.#historyLimit) {
+      const dropped = this.#history.splice(0, this.#history.length - this.#historyLimit);
+      this.#compactedThrough = (dropped[dropped.length - 1] as Change).rv;
+    }
+    for (const sub of this.#subs.get(change.typeKey) ?? []) sub.offer(change);
+  }
+
+  subscribe(typeKey: string, filter: ObjectFilter, handler: WatchHandler, start: WatchStart): Watch {
+    const items: QueueItem[] = [];
+    let startRv = '0';
+    if (start.kind === 'fail') {
+      items.push({ kind: 'event', event: { type: 'ERROR', error: start.error }, rv: undefined });
+    } else if (start.kind === 'list') {
+      for (const object of start.objects) {
+        items.push({
+          kind: 'event',
+          event: { type: 'ADDED', object: structuredClone(object) },
+          rv: undefined,
+        });
+      }
+      items.push({ kind: 'sync', rv: start.revision });
+    } else if (start.after < this.#compactedThrough) {
+      startRv = String(start.after);
+      const error = new GoneError(`too old resource version: ${start.after} (${this.#compactedThrough + 1})`);
+      items.push({ kind: 'event', event: { type: 'ERROR', error }, rv: undefined });
+    } else {
+      startRv = String(start.after);
+      for (const change of this.#history) {
+        if (change.rv <= start.after || change.typeKey !== typeKey) continue;
+        const event = translate(change, filter);
+        if (event === undefined) continue;
+        const copy: WatchEvent =
+          event.type === 'ERROR' ? event : { type: event.type, object: structuredClone(event.object) };
+        items.push({ kind: 'event', event: copy, rv: change.rv });
+      }
+      // Caught up: nothing this watch can see changed between the backlog and now.
+      items.push({ kind: 'sync', rv: Math.max(start.after, start.revision) });
+    }
+    const sub = new Subscription(this, this.#tracker, filter, handler, startRv);
+    if (start.kind !== 'fail') {
+      let set = this.#subs.get(typeKey);
+      if (set === undefined) {
+        set = new Set();
+        this.#subs.set(typeKey, set);
+      }
+      set.add(sub);
+      this.#owner.set(sub, typeKey);
+    }
+    sub.start(items);
+    return sub;
+  }
+
+  unsubscribe(sub: Subscription): void {
+    const typeKey = this.#owner.get(sub);
+    if (typeKey === undefined) return;
+    this.#owner.delete(sub);
+    this.#subs.get(typeKey)?.delete(sub);
+  }
+}

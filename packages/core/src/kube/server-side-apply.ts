@@ -1,0 +1,148 @@
+import { type JsonObject, jsonEqual } from './json.js';
+import {
+  type FieldOwnership,
+  type FieldPath,
+  type FieldScope,
+  leaves,
+  overlaps,
+  pathFromKey,
+  readPath,
+  removePath,
+  writePath,
+} from './managed-fields.js';
+
+/** A field another manager owns with a different value than the apply wants. */
+export interface FieldConflict {
+  readonly manager: string;
+  readonly operation: 'Apply' | 'Update';
+  readonly apiVersion: string;
+  readonly path: FieldPath;
+}
+
+/** Who is acting, on which part of the object, and when. */
+export interface ManagerContext {
+  readonly manager: string;
+  readonly apiVersion: string;
+  /** metav1.Time of the operation, recorded in the managedFields entry. */
+  readonly time: string;
+  readonly scope: FieldScope;
+  /** `status` for the status subresource. */
+  readonly subresource?: string;
+}
+
+function sameEntry(o: FieldOwnership, manager: string, operation: string, subresource: string | undefined) {
+  return o.manager === manager && o.operation === operation && o.subresource === subresource;
+}
+
+function cloneOwners(owners: readonly FieldOwnership[]): FieldOwnership[] {
+  return owners.map((o) => ({ ...o, fields: new Set(o.fields) }));
+}
+
+function withEntry(
+  owners: FieldOwnership[],
+  ctx: ManagerContext,
+  operation: 'Apply' | 'Update',
+  fields: Set<string>,
+) {
+  const entry: FieldOwnership = {
+    manager: ctx.manager,
+    operation,
+    apiVersion: ctx.apiVersion,
+    time: ctx.time,
+    ...(ctx.subresource === undefined ? {} : { subresource: ctx.subresource }),
+    fields,
+  };
+  const at = owners.findIndex((o) => sameEntry(o, ctx.manager, operation, ctx.subresource));
+  if (at >= 0) owners[at] = entry;
+  else owners.push(entry);
+  return owners;
+}
+
+/**
+ * Ownership after a non-apply write (create, update, patch) by `ctx.manager`: every leaf that
+ * appeared or changed becomes the manager's, and is taken from everyone else; leaves that
+ * disappeared are owned by no one. Unchanged objects leave ownership as it was.
+ */
+export function recordUpdate(
+  before: JsonObject,
+  after: JsonObject,
+  owners: readonly FieldOwnership[],
+  ctx: ManagerContext,
+): FieldOwnership[] {
+  const old = leaves(before, ctx.scope);
+  const now = leaves(after, ctx.scope);
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const [key, value] of now) if (!old.has(key) || !jsonEqual(old.get(key), value)) changed.push(key);
+  for (const key of old.keys()) if (!now.has(key)) removed.push(key);
+  if (changed.length === 0 && removed.length === 0) return cloneOwners(owners);
+
+  const out = cloneOwners(owners);
+  for (const o of out) for (const key of [...removed, ...changed]) o.fields.delete(key);
+  const mine = out.find((o) => sameEntry(o, ctx.manager, 'Update', ctx.subresource));
+  const fields = new Set(mine?.fields ?? []);
+  for (const key of changed) fields.add(key);
+  return withEntry(out, ctx, 'Update', fields);
+}
+
+/** The outcome of an apply: the merged object and new ownership, or the conflicts that stop it. */
+export type ApplyOutcome =
+  | { readonly ok: true; readonly object: JsonObject; readonly owners: FieldOwnership[] }
+  | { readonly ok: false; readonly conflicts: readonly FieldConflict[] };
+
+/**
+ * Server-side apply of a configuration by `ctx.manager`:
+ * - the configuration's leaves (nulls dropped) are the fields the manager now owns;
+ * - a leaf whose live value differs and that another manager owns (or overlaps) is a conflict;
+ *   with `force` the manager takes it over, otherwise nothing changes;
+ * - leaves the manager applied before but omits now are removed, unless someone else owns them;
+ * - equal values are shared: both managers keep owning them.
+ * Fields outside `ctx.scope` (status for the main resource, all but status for `/status`) are ignored.
+ */
+export function applyConfiguration(
+  live: JsonObject | undefined,
+  owners: readonly FieldOwnership[],
+  config: JsonObject,
+  ctx: ManagerContext,
+  force: boolean,
+): ApplyOutcome {
+  const applied = new Map([...leaves(config, ctx.scope)].filter(([, value]) => value !== null));
+  const current: JsonObject = live === undefined ? {} : structuredClone(live);
+  const others = owners.filter((o) => o.manager !== ctx.manager);
+
+  const conflicts: FieldConflict[] = [];
+  const seen = new Set<string>();
+  for (const [key, value] of applied) {
+    const path = pathFromKey(key);
+    const at = readPath(current, path);
+    if (at.found && jsonEqual(at.value, value)) continue;
+    for (const o of others) {
+      for (const owned of o.fields) {
+        if (!overlaps(pathFromKey(owned), path)) continue;
+        const id = `${o.manager}\u0000${o.operation}\u0000${owned}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        conflicts.push({
+          manager: o.manager,
+          operation: o.operation,
+          apiVersion: o.apiVersion,
+          path: pathFromKey(owned),
+        });
+      }
+    }
+  }
+  if (conflicts.length > 0 && !force) return { ok: false, conflicts };
+
+  const out = cloneOwners(owners);
+  const mine = out.find((o) => sameEntry(o, ctx.manager, 'Apply', ctx.subresource));
+  for (const key of mine?.fields ?? []) {
+    if (applied.has(key)) continue;
+    if (out.some((o) => o !== mine && o.fields.has(key))) continue;
+    removePath(current, pathFromKey(key));
+  }
+  for (const [key, value] of applied) writePath(current, pathFromKey(key), value);
+  for (const c of conflicts) {
+    for (const o of out) if (o.manager === c.manager) o.fields.delete(JSON.stringify(c.path));
+  }
+  return { ok: true, object: current, owners: withEntry(out, ctx, 'Apply', new Set(applied.keys())) };
+}
