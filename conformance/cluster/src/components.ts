@@ -105,6 +105,13 @@ export function componentPlans(layout: ControlPlaneLayout): ComponentPlan[] {
         // No kubelets or endpoints to reconcile: the apiserver is reached on loopback only.
         '--endpoint-reconciler-type=none',
         '--allow-privileged=true',
+        // Publishes a front-proxy CA so components that read extension-apiserver-authentication
+        // stop logging its absence; no client carries the allowed name, so none may proxy.
+        `--requestheader-client-ca-file=${layout.caCertFile}`,
+        '--requestheader-allowed-names=front-proxy-client',
+        '--requestheader-username-headers=X-Remote-User',
+        '--requestheader-group-headers=X-Remote-Group',
+        '--requestheader-extra-headers-prefix=X-Remote-Extra-',
       ],
       health: { url: `${https(p.apiServer)}/readyz`, tls: 'client-cert' },
     },
