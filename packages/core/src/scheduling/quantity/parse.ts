@@ -112,8 +112,10 @@ function interpretSuffix(input: string, suffix: string): Suffix {
   throw new QuantityError(input, ERR_SUFFIX);
 }
 
+const POW10: readonly bigint[] = Array.from({ length: 40 }, (_, i) => 10n ** BigInt(i));
+
 function pow10(n: number): bigint {
-  return 10n ** BigInt(n);
+  return POW10[n] ?? 10n ** BigInt(n);
 }
 
 /** ceil(numerator / 10^shift) for a non-negative numerator, without building 10^shift when it is vast. */
@@ -200,7 +202,11 @@ export function parseQuantityString(str: string): ParsedQuantity {
   if (suffix.base === 10) {
     const shift = suffix.exponent - denom.length + 9;
     if (shift >= 0) {
-      const integerDigits = (mantissa === 0n ? 0 : mantissa.toString().length) + shift - 9;
+      // digits.length bounds the mantissa's digit count; count exactly only near the limit.
+      const integerDigits =
+        digits.length + shift - 9 <= MAX_DECIMAL_DIGITS
+          ? 0
+          : (mantissa === 0n ? 0 : mantissa.toString().length) + shift - 9;
       if (integerDigits > MAX_DECIMAL_DIGITS) {
         throw new QuantityError(
           str,

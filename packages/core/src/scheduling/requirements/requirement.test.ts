@@ -246,6 +246,14 @@ describe('Requirement.intersection', () => {
     expect(req('Gt', '3').intersects(req('NotIn', '4'))).toBe(true);
   });
 
+  it('gives back an operand unchanged instead of rebuilding it', () => {
+    const narrow = req('In', 'b');
+    expect(narrow.intersection(req('In', 'a', 'b', 'c'))).toBe(narrow);
+    expect(req('In', 'a', 'b', 'c').intersection(narrow)).toBe(narrow);
+    expect(narrow.intersection(req('NotIn', 'a'))).toBe(narrow);
+    expect(narrow.intersection(req('In', 'a', 'b')).equals(narrow)).toBe(true);
+  });
+
   it('keeps the larger minValues', () => {
     const a = Requirement.create(KEY, 'In', ['a', 'b', 'c'], 2);
     const b = Requirement.create(KEY, 'In', ['a', 'b'], 1);

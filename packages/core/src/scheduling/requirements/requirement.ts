@@ -230,12 +230,21 @@ export class Requirement {
       return new Requirement(this.key, true, union, bounds, absent, minValues);
     }
     const kept = new Set<string>();
+    let source: Requirement;
     if (!this.complement && !other.complement) {
-      const [small, large] = this.values.size <= other.values.size ? [this, other] : [other, this];
-      for (const v of small.#list) if (large.values.has(v)) kept.add(v);
+      source = this.values.size <= other.values.size ? this : other;
+      const large = source === this ? other : this;
+      for (const v of source.#list) if (large.values.has(v)) kept.add(v);
     } else {
-      const [set, comp] = this.complement ? [other, this] : [this, other];
-      for (const v of set.#list) if (comp.has(v)) kept.add(v);
+      source = this.complement ? other : this;
+      const comp = source === this ? other : this;
+      for (const v of source.#list) if (comp.has(v)) kept.add(v);
+    }
+    // The common solver case (In [b] ∩ In [a, b, c]) gives back one operand unchanged: reuse it.
+    if (kept.size === source.values.size && source.#absent === absent && source.minValues === minValues) {
+      return source.key === this.key
+        ? source
+        : new Requirement(this.key, false, source.values, NO_BOUNDS, absent, minValues);
     }
     return new Requirement(this.key, false, kept, NO_BOUNDS, absent, minValues);
   }

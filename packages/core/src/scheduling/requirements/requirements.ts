@@ -26,8 +26,8 @@ function suffixOf(key: string): string {
  * Mutable (add, addAll) so the solver can narrow a copy in place; iteration follows insertion order.
  */
 export class Requirements implements Iterable<Requirement> {
-  readonly #list: Requirement[] = [];
-  readonly #index = new Map<string, number>();
+  #list: Requirement[] = [];
+  #index = new Map<string, number>();
 
   constructor(requirements: Iterable<Requirement> = []) {
     for (const r of requirements) this.add(r);
@@ -82,8 +82,8 @@ export class Requirements implements Iterable<Requirement> {
 
   copy(): Requirements {
     const out = new Requirements();
-    out.#list.push(...this.#list);
-    for (const [k, i] of this.#index) out.#index.set(k, i);
+    out.#list = this.#list.slice();
+    out.#index = new Map(this.#index);
     return out;
   }
 

@@ -252,7 +252,20 @@ export class ResourceVector {
    * available is negative; the same answer as {@link fits} on the exact lists.
    */
   fits(available: ResourceVector): boolean {
-    return this.firstMisfit(available) < 0;
+    const r = this.#d;
+    const a = available.#d;
+    const an = a.length;
+    const rn = r.length;
+    const n = an > rn ? an : rn;
+    for (let i = 0; i < n; i += 2) {
+      const au = i < an ? a[i]! : 0;
+      if (au < 0) return false;
+      if (i < rn) {
+        const ru = r[i]!;
+        if (ru > au || (ru === au && r[i + 1]! > (i < an ? a[i + 1]! : 0))) return false;
+      }
+    }
+    return true;
   }
 
   /**
