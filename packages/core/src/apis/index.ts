@@ -1,5 +1,6 @@
 export * from './catalog/index.js';
 export * from './common/index.js';
+export * from './crd/index.js';
 export * from './field-errors.js';
 export * from './kind.js';
 export * from './kubernetes/index.js';
