@@ -77,9 +77,12 @@ function writableDir(path: string): boolean {
   }
 }
 
-async function tail(file: string, lines = 25): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text.trimEnd().split('\n').slice(-lines).join('\n');
+// Head and tail: a flag error is printed first and followed by pages of usage text, a
+// crash is at the end.
+async function excerpt(file: string): Promise<string> {
+  const lines = (await readFile(file, 'utf8').catch(() => '')).trimEnd().split('\n');
+  if (lines.length <= 30) return lines.join('\n');
+  return [...lines.slice(0, 5), `[... ${lines.length - 25} lines ...]`, ...lines.slice(-20)].join('\n');
 }
 
 /**
@@ -186,7 +189,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         if (exit) {
           throw new Error(
             `${exit.name} exited (${exit.signal ?? `code ${exit.code}`}) while waiting for ${what}; ` +
-              `log ${exit.logFile}:\n${await tail(exit.logFile)}`,
+              `log ${exit.logFile}:\n${await excerpt(exit.logFile)}`,
           );
         }
         if (await check()) return;
