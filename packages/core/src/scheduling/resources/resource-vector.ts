@@ -256,7 +256,7 @@ export class ResourceVector {
     const a = available.#d;
     const an = a.length;
     const rn = r.length;
-    const n = an > rn ? an : rn;
+    const n = Math.max(an, rn);
     for (let i = 0; i < n; i += 2) {
       const au = i < an ? a[i]! : 0;
       if (au < 0) return false;
