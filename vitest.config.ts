@@ -22,6 +22,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
+          // Builds (once, cached) and starts the real control plane; see conformance/cluster.
+          globalSetup: ['conformance/cluster/global-setup.ts'],
           include: ['{packages,providers,conformance}/**/*.integration.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           testTimeout: 120_000,
