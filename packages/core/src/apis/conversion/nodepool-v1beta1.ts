@@ -1,0 +1,187 @@
+import { formatFieldPath } from '../field-errors.js';
+import { type Converter, type JsonObject, KubeletHandOffTopic, type ObjectAddress } from './converter.js';
+import { ensureObject, groupOf, objectAt, quote, stringAt } from './json.js';
+
+export const NodePoolV1beta1ApiVersion = 'karpenter.sh/v1beta1';
+const NodePoolV1ApiVersion = 'karpenter.sh/v1';
+
+/** Node annotations v1beta1 still honoured and v1 no longer does. */
+const RemovedAnnotations: ReadonlyMap<string, string> = new Map([
+  ['karpenter.sh/do-not-consolidate', 'karpenter.sh/do-not-disrupt'],
+  ['karpenter.sh/do-not-evict', 'karpenter.sh/do-not-disrupt'],
+]);
+
+export interface NodePoolConversionOptions {
+  /**
+   * The NodeClass a v1beta1 `nodeClassRef` means when it leaves out apiVersion or kind.
+   * Karpenter's conversion takes the cloud provider's default (first supported) NodeClass.
+   */
+  readonly defaultNodeClass: { readonly group: string; readonly kind: string };
+}
+
+/**
+ * The karpenter.sh/v1beta1 -> v1 NodePool conversion, as Karpenter's conversion webhook does
+ * it, applied to manifests:
+ * - `WhenUnderutilized` becomes `WhenEmptyOrUnderutilized` with `consolidateAfter: 0s` (v1
+ *   requires consolidateAfter, and v1beta1 consolidated underutilized nodes at once);
+ *   `WhenEmpty` keeps its consolidateAfter;
+ * - `disruption.expireAfter` moves to `template.spec.expireAfter`;
+ * - `nodeClassRef {apiVersion, kind, name}` becomes `{group, kind, name}`, the group taken from
+ *   apiVersion; a missing apiVersion or kind means the provider's default NodeClass;
+ * - `template.spec.kubelet` is handed to the referenced NodeClass (v1 keeps kubelet there);
+ *   a NodePool without one still takes part, so a NodeClass shared with a kubelet-less
+ *   NodePool is reported as a conflict;
+ * - `template.spec.resources`, which v1 dropped, and node annotations v1 no longer honours are
+ *   removed with a warning; `status` keeps only `resources`, as upstream.
+ */
+export function createNodePoolV1beta1Converter(options: NodePoolConversionOptions): Converter {
+  return {
+    from: { apiVersion: NodePoolV1beta1ApiVersion, kind: 'NodePool' },
+    convert(obj, ctx) {
+      obj.apiVersion = NodePoolV1ApiVersion;
+      const spec = objectAt(obj, 'spec');
+      if (spec === undefined) {
+        ctx.warn('spec', 'is missing; nothing to convert');
+        return obj;
+      }
+      const expireAfter = convertDisruption(spec, ctx.warn);
+      const template = ensureObject(spec, 'template');
+      const templateSpec = ensureObject(template, 'spec');
+      if (expireAfter !== undefined) {
+        if (templateSpec.expireAfter !== undefined) {
+          ctx.warn(
+            'spec.disruption.expireAfter',
+            `not carried over: spec.template.spec.expireAfter is already set (${quote(templateSpec.expireAfter)})`,
+          );
+        } else {
+          templateSpec.expireAfter = expireAfter;
+        }
+      }
+      const nodeClass = convertNodeClassRef(templateSpec, options, ctx.warn);
+      if (Object.hasOwn(templateSpec, 'kubelet')) {
+        const kubelet = templateSpec.kubelet;
+        delete templateSpec.kubelet;
+        if (nodeClass !== undefined) {
+          ctx.handOff(nodeClass, KubeletHandOffTopic, kubelet, 'spec.template.spec.kubelet');
+        } else {
+          ctx.warn(
+            'spec.template.spec.kubelet',
+            `not carried over: there is no nodeClassRef to move it to; value: ${quote(kubelet)}`,
+          );
+        }
+      } else if (nodeClass !== undefined) {
+        ctx.handOff(nodeClass, KubeletHandOffTopic, undefined, 'spec.template.spec.nodeClassRef');
+      }
+      if (Object.hasOwn(templateSpec, 'resources')) {
+        ctx.warn(
+          'spec.template.spec.resources',
+          `not carried over: v1 NodePool templates have no resources (a NodeClaim's requests come from its pods); value: ${quote(templateSpec.resources)}`,
+        );
+        delete templateSpec.resources;
+      }
+      dropRemovedAnnotations(objectAt(template, 'metadata'), ctx.warn);
+      const status = objectAt(obj, 'status');
+      if (status !== undefined) {
+        if (status.resources === undefined) delete obj.status;
+        else obj.status = { resources: status.resources };
+      }
+      return obj;
+    },
+  };
+}
+
+/** The conversion with Karpenter AWS's default NodeClass, karpenter.k8s.aws EC2NodeClass. */
+export const nodePoolV1beta1Converter: Converter = createNodePoolV1beta1Converter({
+  defaultNodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass' },
+});
+
+type Warn = (field: string, message: string) => void;
+
+/** Rewrites `spec.disruption` in place and returns the expireAfter it removed, if any. */
+function convertDisruption(spec: JsonObject, warn: Warn): unknown {
+  const disruption = objectAt(spec, 'disruption');
+  if (disruption === undefined) return undefined;
+  const policy = disruption.consolidationPolicy;
+  // An absent policy is v1beta1's default, WhenUnderutilized; v1's default is its new name.
+  if (policy === 'WhenUnderutilized' || policy === undefined) {
+    if (policy !== undefined) disruption.consolidationPolicy = 'WhenEmptyOrUnderutilized';
+    const after = disruption.consolidateAfter;
+    if (after !== undefined && after !== '0s') {
+      warn(
+        'spec.disruption.consolidateAfter',
+        after === 'Never'
+          ? 'was Never with WhenUnderutilized; v1 requires a consolidateAfter and the conversion sets 0s, as Karpenter does: set Never again to stop consolidation'
+          : `v1beta1 does not allow ${quote(after)} with WhenUnderutilized; set to 0s, as Karpenter's conversion does`,
+      );
+    }
+    disruption.consolidateAfter = '0s';
+  } else if (policy === 'WhenEmpty') {
+    if (disruption.consolidateAfter === undefined) {
+      warn(
+        'spec.disruption.consolidateAfter',
+        'is required with WhenEmpty (in v1beta1 and v1 alike); set how long a node must be empty before it is removed',
+      );
+    }
+  } else {
+    warn(
+      'spec.disruption.consolidationPolicy',
+      `${quote(policy)} is not a v1beta1 consolidation policy; left as is`,
+    );
+  }
+  if (!Object.hasOwn(disruption, 'expireAfter')) return undefined;
+  const expireAfter = disruption.expireAfter;
+  delete disruption.expireAfter;
+  return expireAfter;
+}
+
+/** Rewrites `nodeClassRef` to v1's {group, kind, name}; returns the NodeClass it addresses. */
+function convertNodeClassRef(
+  templateSpec: JsonObject,
+  options: NodePoolConversionOptions,
+  warn: Warn,
+): ObjectAddress | undefined {
+  const field = 'spec.template.spec.nodeClassRef';
+  const ref = objectAt(templateSpec, 'nodeClassRef');
+  if (ref === undefined) {
+    warn(field, 'is required: v1 needs the group, kind and name of the NodeClass');
+    return undefined;
+  }
+  const apiVersion = stringAt(ref, 'apiVersion') ?? '';
+  const name = stringAt(ref, 'name');
+  const assumed: string[] = [];
+  let group: string;
+  if (apiVersion === '') {
+    group = options.defaultNodeClass.group;
+    assumed.push('apiVersion');
+  } else {
+    const parsed = groupOf(apiVersion);
+    if (parsed === undefined) warn(`${field}.apiVersion`, `${quote(apiVersion)} is not a group/version`);
+    group = parsed ?? apiVersion.split('/')[0]!;
+  }
+  let kind = stringAt(ref, 'kind') ?? '';
+  if (kind === '') {
+    kind = options.defaultNodeClass.kind;
+    assumed.push('kind');
+  }
+  if (assumed.length > 0) {
+    warn(
+      field,
+      `has no ${assumed.join(' or ')}; assumed ${kind} in group ${group}, the default NodeClass, as Karpenter's conversion does`,
+    );
+  }
+  templateSpec.nodeClassRef = name === undefined ? { group, kind } : { group, kind, name };
+  return name === undefined ? undefined : { group, kind, name };
+}
+
+function dropRemovedAnnotations(metadata: JsonObject | undefined, warn: Warn): void {
+  const annotations = objectAt(metadata, 'annotations');
+  if (annotations === undefined) return;
+  for (const [key, replacement] of RemovedAnnotations) {
+    if (!Object.hasOwn(annotations, key)) continue;
+    warn(
+      formatFieldPath(['spec', 'template', 'metadata', 'annotations', key]),
+      `not carried over: v1 no longer honours ${key}; use ${replacement} instead`,
+    );
+    delete annotations[key];
+  }
+}
