@@ -1,2 +1,5 @@
+export * from './cloud-provider.js';
 export * from './errors.js';
+export * from './instance-type.js';
+export * from './offering.js';
 export * from './unavailable-offerings.js';
