@@ -1,0 +1,2 @@
+export * from './ec2nodeclass-v1beta1.js';
+export * from './selector-terms.js';
