@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { FieldSelectorError, matchesFieldSelector, parseFieldSelector } from './field-selector.js';
 
 describe('field selectors', () => {
-  const fields: Record<string, string> = { 'spec.nodeName': 'node-1', 'metadata.name': 'a,b=c', 'status.phase': '' };
+  const fields: Record<string, string> = {
+    'spec.nodeName': 'node-1',
+    'metadata.name': 'a,b=c',
+    'status.phase': '',
+  };
   const value = (f: string) => fields[f];
 
   it('parses =, == and != terms', () => {

@@ -39,10 +39,12 @@ describe('matchesLabelSelector', () => {
   });
 
   it('treats malformed expressions as matching nothing', () => {
-    expect(matchesLabelSelector({ matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }, labels)).toBe(false);
-    expect(() => compileLabelSelector({ matchExpressions: [{ key: 'app', operator: 'Exists', values: ['x'] }] })).toThrow(
-      LabelSelectorError,
-    );
+    expect(
+      matchesLabelSelector({ matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }, labels),
+    ).toBe(false);
+    expect(() =>
+      compileLabelSelector({ matchExpressions: [{ key: 'app', operator: 'Exists', values: ['x'] }] }),
+    ).toThrow(LabelSelectorError);
   });
 });
 

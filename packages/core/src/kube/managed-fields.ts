@@ -73,6 +73,7 @@ export function leaves(obj: JsonObject, scope: FieldScope): Map<string, JsonValu
   const walk = (value: JsonValue, path: PathSegment[]) => {
     if (UNOWNED.some((p) => samePath(p, path))) return;
     if (Array.isArray(value) && value.length > 0 && SET_LISTS.some((p) => samePath(p, path))) {
+      if (!inScope(path, scope)) return;
       for (const item of value) out.set(pathKey([...path, `v:${JSON.stringify(item)}`]), item);
       return;
     }
@@ -117,7 +118,11 @@ export function writePath(obj: JsonObject, path: FieldPath, value: JsonValue): v
     parent[listKey] = list;
     return;
   }
-  ensureObject(obj, path.slice(0, -1))[last.slice(2)] = structuredClone(value);
+  const parent = ensureObject(obj, path.slice(0, -1));
+  const key = last.slice(2);
+  // An empty object claims the map, not its contents: keep what others put inside.
+  if (isJsonObject(value) && Object.keys(value).length === 0 && isJsonObject(parent[key])) return;
+  parent[key] = structuredClone(value);
 }
 
 function ensureObject(obj: JsonObject, path: FieldPath): JsonObject {

@@ -1,4 +1,4 @@
-import { type JsonObject, jsonEqual } from './json.js';
+import { isJsonObject, type JsonObject, jsonEqual } from './json.js';
 import {
   type FieldOwnership,
   type FieldPath,
@@ -53,7 +53,9 @@ function withEntry(
     fields,
   };
   const at = owners.findIndex((o) => sameEntry(o, ctx.manager, operation, ctx.subresource));
-  if (at >= 0) owners[at] = entry;
+  if (fields.size === 0) {
+    if (at >= 0) owners.splice(at, 1);
+  } else if (at >= 0) owners[at] = entry;
   else owners.push(entry);
   return owners;
 }
@@ -116,9 +118,13 @@ export function applyConfiguration(
     const path = pathFromKey(key);
     const at = readPath(current, path);
     if (at.found && jsonEqual(at.value, value)) continue;
+    // An empty object merges into what is there, so it cannot clash with fields inside it.
+    const merges = isJsonObject(value) && Object.keys(value).length === 0;
     for (const o of others) {
       for (const owned of o.fields) {
-        if (!overlaps(pathFromKey(owned), path)) continue;
+        const ownedPath = pathFromKey(owned);
+        if (!overlaps(ownedPath, path)) continue;
+        if (merges && ownedPath.length > path.length) continue;
         const id = `${o.manager}\u0000${o.operation}\u0000${owned}`;
         if (seen.has(id)) continue;
         seen.add(id);
@@ -137,8 +143,11 @@ export function applyConfiguration(
   const mine = out.find((o) => sameEntry(o, ctx.manager, 'Apply', ctx.subresource));
   for (const key of mine?.fields ?? []) {
     if (applied.has(key)) continue;
-    if (out.some((o) => o !== mine && o.fields.has(key))) continue;
-    removePath(current, pathFromKey(key));
+    const path = pathFromKey(key);
+    const ownedElsewhere = out.some(
+      (o) => o !== mine && [...o.fields].some((other) => overlaps(pathFromKey(other), path)),
+    );
+    if (!ownedElsewhere) removePath(current, path);
   }
   for (const [key, value] of applied) writePath(current, pathFromKey(key), value);
   for (const c of conflicts) {

@@ -131,9 +131,8 @@ class Subscription implements Watch {
         }
         if (item.rv !== undefined) this.#lastRv = String(item.rv);
         if (item.event.type === 'ERROR') {
-          const error = item.event.error;
+          this.#reject(item.event.error);
           this.stop();
-          this.#reject(error);
         }
       }
     } finally {

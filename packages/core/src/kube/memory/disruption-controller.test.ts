@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { PodDisruptionBudgets, Pods } from '../builtin-types.js';
+import type { PodDisruptionBudgetLike } from '../disruption-budget.js';
+import type { KubeObject } from '../object.js';
+import { DisruptionController } from './disruption-controller.js';
+import { newCluster, podObject } from './test-fixtures.js';
+
+describe('DisruptionController', () => {
+  it('keeps PDB status current as pods come, become ready and go', async () => {
+    const { cluster } = newCluster();
+    const stop = cluster.use(new DisruptionController());
+    await cluster.create(PodDisruptionBudgets, {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
+    } as KubeObject);
+    const status = async () =>
+      (
+        (await cluster.get(PodDisruptionBudgets, {
+          name: 'web',
+          namespace: 'default',
+        })) as PodDisruptionBudgetLike
+      ).status as Record<string, unknown>;
+    await cluster.settled();
+    expect(await status()).toMatchObject({
+      expectedPods: 0,
+      currentHealthy: 0,
+      disruptionsAllowed: 0,
+      observedGeneration: 1,
+    });
+
+    for (const name of ['a', 'b']) {
+      const pod = await cluster.create(Pods, podObject(name, { labels: { app: 'web' } }));
+      await cluster.updateStatus(Pods, {
+        ...pod,
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+      } as KubeObject);
+    }
+    await cluster.settled();
+    expect(await status()).toMatchObject({
+      expectedPods: 2,
+      currentHealthy: 2,
+      desiredHealthy: 1,
+      disruptionsAllowed: 1,
+      conditions: [{ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods' }],
+    });
+
+    await cluster.evict({ name: 'a', namespace: 'default' });
+    await cluster.settled();
+    expect(await status()).toMatchObject({
+      expectedPods: 1,
+      currentHealthy: 1,
+      disruptionsAllowed: 0,
+      conditions: [{ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods' }],
+    });
+    expect((await status()).disruptedPods).toBeUndefined();
+    stop();
+  });
+});
