@@ -1,5 +1,6 @@
 export * from './cloud-provider.js';
 export * from './errors.js';
 export * from './instance-type.js';
+export * from './metrics-decorator.js';
 export * from './offering.js';
 export * from './unavailable-offerings.js';

@@ -1,0 +1,62 @@
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import type { NodeClaim } from '../apis/v1/nodeclaim.js';
+import type { CloudProvider } from './cloud-provider.js';
+import { InsufficientCapacityError, NodeClaimNotFoundError } from './errors.js';
+import { cloudProviderMetrics, withMetrics } from './metrics-decorator.js';
+
+function fakeProvider(calls: string[]): CloudProvider {
+  const claim = { metadata: { name: 'nc-1' } } as unknown as NodeClaim;
+  return {
+    name: 'fake',
+    create: async () => {
+      calls.push('create');
+      throw new InsufficientCapacityError('no spot capacity');
+    },
+    delete: async () => {
+      calls.push('delete');
+      throw new NodeClaimNotFoundError('gone');
+    },
+    get: async () => claim,
+    list: async () => [claim],
+    getInstanceTypes: async () => [],
+    isDrifted: async () => 'AMIDrift',
+    repairPolicies: () => [
+      { conditionType: 'Ready', conditionStatus: 'False', tolerationDurationMs: 600_000 },
+    ],
+    supportedNodeClasses: () => [{ group: 'example.com', kind: 'ExampleNodeClass' }],
+  };
+}
+
+describe('withMetrics', () => {
+  it('passes results and errors through unchanged', async () => {
+    const calls: string[] = [];
+    const p = withMetrics(fakeProvider(calls), cloudProviderMetrics(new Registry()));
+    await expect(p.create({} as NodeClaim)).rejects.toBeInstanceOf(InsufficientCapacityError);
+    await expect(p.delete({} as NodeClaim)).rejects.toBeInstanceOf(NodeClaimNotFoundError);
+    expect(await p.isDrifted({} as NodeClaim)).toBe('AMIDrift');
+    expect(p.supportedNodeClasses()).toEqual([{ group: 'example.com', kind: 'ExampleNodeClass' }]);
+    expect(p.repairPolicies()).toHaveLength(1);
+    expect(calls).toEqual(['create', 'delete']);
+  });
+
+  it('times each call and counts errors by type under Karpenter metric names', async () => {
+    const registry = new Registry();
+    let t = 10;
+    const p = withMetrics(fakeProvider([]), cloudProviderMetrics(registry), () => {
+      t += 0.25;
+      return t;
+    });
+    await p.list();
+    await p.create({} as NodeClaim).catch(() => {});
+    await p.create({} as NodeClaim).catch(() => {});
+    const text = await registry.metrics();
+    expect(text).toContain(
+      'karpenter_cloudprovider_errors_total{method="create",provider="fake",error="InsufficientCapacityError"} 2',
+    );
+    expect(text).toContain('karpenter_cloudprovider_duration_seconds_count{method="list",provider="fake"} 1');
+    expect(text).toContain(
+      'karpenter_cloudprovider_duration_seconds_sum{method="create",provider="fake"} 0.5',
+    );
+  });
+});
