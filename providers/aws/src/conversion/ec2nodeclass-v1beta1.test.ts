@@ -315,7 +315,7 @@ describe('kubelet from NodePools', () => {
   });
 
   it('an EC2NodeClass with its own kubelet keeps it; differing NodePools are warned', () => {
-    const v1 = { ...docsNodeClass(), apiVersion: 'karpenter.k8s.aws/v1' };
+    const v1: Json = { ...docsNodeClass(), apiVersion: 'karpenter.k8s.aws/v1' };
     (v1.spec as Json).kubelet = { maxPods: 10 };
     const result = convert(nodePool('a', 'default', kubelet), v1);
     expect((result.objects[1] as NodeClass).spec.kubelet).toEqual({ maxPods: 10 });

@@ -12,7 +12,7 @@ import { asSelectorMap, type SelectorKind, termsFromSelectorMap } from './select
 
 const { ensureObject, isJsonObject, jsonEqual, objectAt, quote, stringAt } = conversionJson;
 
-export const EC2NodeClassGroup = 'karpenter.k8s.aws';
+const EC2NodeClassGroup = 'karpenter.k8s.aws';
 export const EC2NodeClassV1beta1ApiVersion = `${EC2NodeClassGroup}/v1beta1`;
 const EC2NodeClassV1ApiVersion = `${EC2NodeClassGroup}/v1`;
 

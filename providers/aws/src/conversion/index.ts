@@ -1,2 +1,1 @@
 export * from './ec2nodeclass-v1beta1.js';
-export * from './selector-terms.js';

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fieldErrors } from '../field-errors.js';
+import { nodePoolSchema } from '../v1/nodepool.js';
 import { convertManifests } from './convert-manifests.js';
 import { type Converter, KubeletHandOffTopic } from './converter.js';
 import { createNodePoolV1beta1Converter, nodePoolV1beta1Converter } from './nodepool-v1beta1.js';
@@ -313,5 +315,33 @@ describe('nodePoolV1beta1Converter', () => {
     const v1 = { ...docsNodePool(), apiVersion: 'karpenter.sh/v1' };
     const result = convertManifests([v1], [nodePoolV1beta1Converter]);
     expect(result.objects[0]).toBe(v1);
+  });
+});
+
+describe('converted NodePools pass the v1 schema', () => {
+  const errorsOf = (value: unknown) =>
+    fieldErrors(nodePoolSchema.safeParse(value).error?.issues ?? []).map((e) => `${e.path}: ${e.message}`);
+
+  it.each([
+    ['the documentation example', {}],
+    ['WhenEmpty', { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s', expireAfter: 'Never' }],
+    ['WhenUnderutilized with Never', { consolidationPolicy: 'WhenUnderutilized', consolidateAfter: 'Never' }],
+    ['no policy', { expireAfter: '24h' }],
+  ])('%s', (_name, disruption) => {
+    const np = docsNodePool();
+    const spec = np.spec as Json;
+    if (Object.keys(disruption).length > 0) spec.disruption = disruption;
+    const template = spec.template as { metadata: { annotations: Json }; spec: Json };
+    template.spec.resources = { requests: { cpu: '1' } };
+    template.metadata.annotations['karpenter.sh/do-not-evict'] = 'true';
+    const { np: out } = convertOne(np);
+    expect(errorsOf(out)).toEqual([]);
+  });
+
+  it('without disruption or nodeClassRef apiVersion', () => {
+    const np = docsNodePool();
+    delete (np.spec as Json).disruption;
+    ((np.spec as Json).template as { spec: Json }).spec.nodeClassRef = { name: 'default' };
+    expect(errorsOf(convertOne(np).np)).toEqual([]);
   });
 });
