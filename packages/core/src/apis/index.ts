@@ -6,3 +6,4 @@ export * from './kind.js';
 export * from './kubernetes/index.js';
 export * from './labels.js';
 export * from './v1/index.js';
+export * from './conversion/index.js';
