@@ -4,4 +4,4 @@ export { commands } from './commands/index.js';
 export { createCliServices } from './compose.js';
 export type { CliIo } from './io.js';
 export { main } from './main.js';
-export type { CliServices, ConversionWarning, OutputFs } from './services.js';
+export type { CliServices, OutputFs } from './services.js';

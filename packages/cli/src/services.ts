@@ -1,14 +1,5 @@
-import type { KindDefinition, KindRegistry } from '@nodewright/core/apis';
+import type { ConversionWarning, KindDefinition, KindRegistry } from '@nodewright/core/apis';
 import type { ManifestFs } from '@nodewright/core/manifests';
-
-/** A warning from conversion: something that could not be carried over. */
-export interface ConversionWarning {
-  /** `Kind/name` of the object the warning is about. */
-  readonly object: string;
-  /** Field path within that object. */
-  readonly field: string;
-  readonly message: string;
-}
 
 /** What the commands need from the rest of nodewright; built by `createCliServices`. */
 export interface CliServices {

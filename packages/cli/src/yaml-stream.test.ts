@@ -18,7 +18,14 @@ describe('toYamlStream', () => {
 });
 
 describe('joinYamlDocuments', () => {
-  it('accepts documents with or without a leading --- and a trailing newline', () => {
-    expect(joinYamlDocuments(['---\na: 1\n', 'b: 2'])).toBe('a: 1\n---\nb: 2\n');
+  it('adds --- between documents and a missing trailing newline', () => {
+    expect(joinYamlDocuments(['a: 1\n', 'b: 2'])).toBe('a: 1\n---\nb: 2\n');
+  });
+
+  it('keeps the marker of documents that bring their own, after comments, without empty documents', () => {
+    const crd = (n: number) => `# generated\n---\nname: c${n}\n`;
+    const text = joinYamlDocuments([crd(1), crd(2)]);
+    expect(text).toBe('# generated\n---\nname: c1\n# generated\n---\nname: c2\n');
+    expect(parseAllDocuments(text).map((d) => d.toJS())).toEqual([{ name: 'c1' }, { name: 'c2' }]);
   });
 });

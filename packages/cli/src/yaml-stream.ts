@@ -8,10 +8,14 @@ export function toYamlStream(objects: ReadonlyArray<unknown>): string {
   return joinYamlDocuments(objects.map((o) => stringify(o, { lineWidth: 0 })));
 }
 
-/** Joins rendered YAML documents into one stream; each may or may not start with `---`. */
+/**
+ * Joins rendered YAML documents into one stream. A document that already opens with `---`
+ * (possibly after comment lines, as generated CRDs do) keeps its own marker; the others get
+ * one, so the stream never holds an empty document.
+ */
 export function joinYamlDocuments(documents: readonly string[]): string {
   return documents
-    .map((d) => d.replace(/^---\n/, ''))
     .map((d) => (d.endsWith('\n') ? d : `${d}\n`))
-    .join('---\n');
+    .map((d, i) => (i === 0 || /^(#[^\n]*\n|\s*\n)*---(\s|$)/.test(d) ? d : `---\n${d}`))
+    .join('');
 }

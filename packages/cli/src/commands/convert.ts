@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { ConversionWarning } from '@nodewright/core/apis';
 import {
   formatManifestError,
   formatObjectError,
@@ -13,7 +14,6 @@ import {
 import { type Command, InputOptions, InputOptionsHelp } from '../command.js';
 import { noObjectsError, readInputs } from '../inputs.js';
 import { writeLines } from '../io.js';
-import type { ConversionWarning } from '../services.js';
 import { toYamlStream } from '../yaml-stream.js';
 
 /** How errors name a converted object no input object corresponds to. */

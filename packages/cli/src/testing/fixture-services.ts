@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import type { ConversionWarning } from '@nodewright/core/apis';
 import { KindRegistry } from '@nodewright/core/apis';
 import { nodeManifestFs } from '@nodewright/core/manifests';
 import { z } from 'zod';
-import type { CliServices, ConversionWarning } from '../services.js';
+import type { CliServices } from '../services.js';
 
 /**
  * Small stand-in kinds, so tests of the commands' mechanics do not depend on the details of

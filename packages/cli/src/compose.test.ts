@@ -1,0 +1,163 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseAllDocuments, parseDocument } from 'yaml';
+import { createCliServices } from './compose.js';
+import { main } from './main.js';
+import { fakeIo, tempDir } from './testing/fake-io.js';
+
+// The real composition: the kinds, CRDs and converters the shipped CLI uses.
+
+let dir: string;
+let remove: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, remove } = await tempDir());
+});
+afterEach(async () => {
+  await remove();
+});
+
+async function run(argv: string[], stdin = '') {
+  const io = fakeIo(dir, stdin);
+  const code = await main(argv, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const v1beta1Pool = `apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: default
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        apiVersion: karpenter.k8s.aws/v1beta1
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: kubernetes.io/arch
+          operator: In
+          values: ["amd64"]
+  disruption:
+    consolidationPolicy: WhenUnderutilized
+    expireAfter: 720h
+`;
+
+describe('createCliServices', () => {
+  it('knows the contract kinds at their versions', () => {
+    const { registry } = createCliServices();
+    const known = registry.all().map((d) => `${d.apiVersion} ${d.kind}`);
+    expect(known).toEqual(
+      expect.arrayContaining([
+        'v1 Pod',
+        'v1 Node',
+        'v1 PersistentVolumeClaim',
+        'v1 PersistentVolume',
+        'apps/v1 DaemonSet',
+        'policy/v1 PodDisruptionBudget',
+        'storage.k8s.io/v1 StorageClass',
+        'karpenter.sh/v1 NodePool',
+        'karpenter.sh/v1 NodeClaim',
+        'nodewright.dev/v1alpha1 InstanceTypeCatalog',
+      ]),
+    );
+  });
+
+  it('points old NodePool versions at convert', () => {
+    const services = createCliServices();
+    expect(services.unsupportedVersionHint('karpenter.sh/v1beta1', 'NodePool')).toBe(
+      'run nodewright convert to upgrade it',
+    );
+    expect(services.unsupportedVersionHint('karpenter.sh/v1beta2', 'NodePool')).toBe(
+      'run nodewright convert for karpenter.sh/v1beta1',
+    );
+    expect(services.unsupportedVersionHint('v2', 'Pod')).toBeUndefined();
+  });
+});
+
+describe('nodewright with the real kinds', () => {
+  it('reports a NodePool schema error at its field path and line', async () => {
+    const pool = [
+      'apiVersion: karpenter.sh/v1',
+      'kind: NodePool',
+      'metadata: {name: default}',
+      'spec:',
+      '  template:',
+      '    spec:',
+      '      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}',
+      '      requirements:',
+      '        - {key: kubernetes.io/arch, operator: In, values: [amd64]}',
+      '        - {key: karpenter.sh/capacity-type, operator: Bogus, values: [spot]}',
+    ].join('\n');
+    await writeFile(join(dir, 'pools.yaml'), pool);
+    const { code, err } = await run(['validate', '-f', 'pools.yaml']);
+    expect(code).toBe(1);
+    expect(err).toMatch(
+      /^pools\.yaml: NodePool\/default: spec\.template\.spec\.requirements\[1\]\.operator: .+ \(line 10\)$/m,
+    );
+  });
+
+  it('tells v1beta1 users to convert, and v1beta2 users which version convert reads', async () => {
+    await writeFile(join(dir, 'old.yaml'), `${v1beta1Pool}---\n${v1beta1Pool.replace('v1beta1', 'v1beta2')}`);
+    const { code, err } = await run(['validate', '-f', 'old.yaml']);
+    expect(code).toBe(1);
+    expect(err.split('\n').filter(Boolean)).toEqual([
+      'old.yaml: NodePool/default: apiVersion: NodePool apiVersion karpenter.sh/v1beta1 is not supported (known: karpenter.sh/v1); run nodewright convert to upgrade it (line 1)',
+      'old.yaml: NodePool/default: apiVersion: NodePool apiVersion karpenter.sh/v1beta2 is not supported (known: karpenter.sh/v1); run nodewright convert for karpenter.sh/v1beta1 (line 20)',
+    ]);
+  });
+
+  it('converts a v1beta1 NodePool into one that validates', async () => {
+    await writeFile(join(dir, 'old.yaml'), v1beta1Pool);
+    const converted = await run(['convert', '-f', 'old.yaml']);
+    expect(converted.code).toBe(0);
+    const pool = parseDocument(converted.out).toJS() as {
+      apiVersion: string;
+      spec: { template: { spec: { expireAfter?: string } }; disruption: { consolidationPolicy: string } };
+    };
+    expect(pool.apiVersion).toBe('karpenter.sh/v1');
+    expect(pool.spec.disruption.consolidationPolicy).toBe('WhenEmptyOrUnderutilized');
+    expect(pool.spec.template.spec.expireAfter).toBe('720h');
+    const validated = await run(['validate', '-f', '-'], converted.out);
+    expect(validated).toEqual({ code: 0, out: 'OK NodePool/default\n', err: '' });
+  });
+
+  it('prints conversion warnings naming the file, object, field and line', async () => {
+    const withKubelet = v1beta1Pool.replace(
+      '      requirements:',
+      '      kubelet:\n        maxPods: 110\n      requirements:',
+    );
+    await writeFile(join(dir, 'old.yaml'), withKubelet);
+    const { code, err } = await run(['convert', '-f', 'old.yaml']);
+    expect(code).toBe(0);
+    expect(err).toMatch(/^old\.yaml: NodePool\/default: spec\.template\.spec\.kubelet: .+ \(line 12\)\n$/);
+  });
+
+  it('writes the NodePool and NodeClaim CRDs with crds --out', async () => {
+    const { code, out } = await run(['crds', '--out', 'crds']);
+    expect(code).toBe(0);
+    const files = await readdir(join(dir, 'crds'));
+    expect(files).toEqual(
+      expect.arrayContaining(['karpenter.sh_nodepools.yaml', 'karpenter.sh_nodeclaims.yaml']),
+    );
+    expect(out.trimEnd().split('\n').sort()).toEqual(files.map((f) => join('crds', f)).sort());
+    const crd = parseAllDocuments(await readFile(join(dir, 'crds', 'karpenter.sh_nodepools.yaml'), 'utf8'))
+      .map((d) => d.toJS())
+      .filter(Boolean);
+    expect(crd).toHaveLength(1);
+    expect(crd[0]).toMatchObject({
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'nodepools.karpenter.sh' },
+    });
+  });
+
+  it('prints the same CRDs as one stream', async () => {
+    const { code, out } = await run(['crds']);
+    expect(code).toBe(0);
+    const docs = parseAllDocuments(out).map((d) => d.toJS() as { kind: string; metadata: { name: string } });
+    expect(docs.every((d) => d?.kind === 'CustomResourceDefinition')).toBe(true);
+    expect(docs.map((d) => d.metadata.name)).toEqual(
+      expect.arrayContaining(['nodepools.karpenter.sh', 'nodeclaims.karpenter.sh']),
+    );
+  });
+});
