@@ -1,1 +1,2 @@
 export * from './apis/index.js';
+export * from './conversion/index.js';
