@@ -2,7 +2,8 @@ import { resourceType } from './resource-type.js';
 
 /*
  * The built-in kinds nodewright's controllers read or write, described once so every adapter
- * addresses them the same way. Typed loosely (KubeObject); callers narrow with their own types.
+ * addresses them the same way. Typed loosely (KubeObject); callers narrow with a type argument
+ * (`get<Pod>(Pods, key)`) or their own descriptor.
  */
 
 export const Namespaces = resourceType({

@@ -8,7 +8,11 @@ export interface OwnerReference {
   readonly apiVersion: string;
   readonly kind: string;
   readonly name: string;
-  readonly uid: string;
+  /**
+   * Required by the API server (a write without it is Invalid). Optional in the type so that
+   * objects parsed from hand-written manifests (apis/kubernetes) fit.
+   */
+  readonly uid?: string;
   readonly controller?: boolean;
   /** With foreground deletion, the owner waits until this dependent is gone. */
   readonly blockOwnerDeletion?: boolean;
@@ -56,6 +60,20 @@ export interface KubeObject {
   kind?: string;
   metadata: ObjectMeta;
 }
+
+/**
+ * An object of a kind the caller has no type for: any members besides metadata. The type of
+ * the built-in ResourceTypes, so literals with `spec`/`status` need no declared type.
+ */
+export interface UntypedObject extends KubeObject {
+  [key: string]: unknown;
+}
+
+/**
+ * An object as the server returns it: the caller's type, with every metadata field the
+ * server may have filled (uid, resourceVersion, ...) visible even when `T` is a literal type.
+ */
+export type Persisted<T extends KubeObject> = T & KubeObject;
 
 /** Names one object of a known kind. `namespace` is ignored for cluster-scoped kinds. */
 export interface ObjectKey {

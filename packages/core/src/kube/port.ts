@@ -1,7 +1,7 @@
 import type { EventInput } from './event.js';
 import type { LabelSelector } from './label-selector.js';
 import type { MergePatch } from './merge-patch.js';
-import type { KubeObject, ObjectKey } from './object.js';
+import type { KubeObject, ObjectKey, Persisted, UntypedObject } from './object.js';
 import type { ResourceType } from './resource-type.js';
 import type { Watch, WatchHandler, WatchOptions } from './watch.js';
 
@@ -103,16 +103,28 @@ export interface ClusterPort {
    * to namespace `default`. The server fills uid, resourceVersion, generation and
    * creationTimestamp. AlreadyExists when the name is taken.
    */
-  create<T extends KubeObject>(type: ResourceType<T>, object: T, options?: WriteOptions): Promise<T>;
+  create<T extends KubeObject, O extends T = T>(
+    type: ResourceType<T>,
+    object: O,
+    options?: WriteOptions,
+  ): Promise<Persisted<O>>;
 
   /**
    * Replaces an object. With `metadata.resourceVersion` set, a stale version is a Conflict;
    * unset is allowed for built-in kinds only (custom resources answer Invalid).
    */
-  update<T extends KubeObject>(type: ResourceType<T>, object: T, options?: WriteOptions): Promise<T>;
+  update<T extends KubeObject, O extends T = T>(
+    type: ResourceType<T>,
+    object: O,
+    options?: WriteOptions,
+  ): Promise<Persisted<O>>;
 
   /** Replaces `status` only; same concurrency rules as update. NotFound for kinds without a status subresource. */
-  updateStatus<T extends KubeObject>(type: ResourceType<T>, object: T, options?: WriteOptions): Promise<T>;
+  updateStatus<T extends KubeObject, O extends T = T>(
+    type: ResourceType<T>,
+    object: O,
+    options?: WriteOptions,
+  ): Promise<Persisted<O>>;
 
   /** JSON merge patch (RFC 7386): objects merge, `null` deletes, arrays replace. */
   patch<T extends KubeObject>(
@@ -131,10 +143,16 @@ export interface ClusterPort {
   ): Promise<T>;
 
   /**
-   * Server-side apply: the object (a partial configuration with apiVersion, kind and
-   * metadata.name) states the fields `fieldManager` owns; creates the object when absent.
-   * Conflict when another manager owns a field with a different value, unless `force`.
+   * Server-side apply: the configuration (apiVersion, kind, metadata.name and namespace, plus
+   * exactly the fields `fieldManager` means to own) is merged in; creates the object when
+   * absent. Conflict when another manager owns a field with a different value, unless `force`.
+   * Accepts object literals of any shape, or values of a declared object type.
    */
+  apply<T extends KubeObject>(
+    type: ResourceType<T>,
+    configuration: UntypedObject,
+    options: ApplyOptions,
+  ): Promise<T>;
   apply<T extends KubeObject>(
     type: ResourceType<T>,
     configuration: KubeObject,
@@ -142,6 +160,11 @@ export interface ClusterPort {
   ): Promise<T>;
 
   /** Server-side apply to the status subresource. */
+  applyStatus<T extends KubeObject>(
+    type: ResourceType<T>,
+    configuration: UntypedObject,
+    options: ApplyOptions,
+  ): Promise<T>;
   applyStatus<T extends KubeObject>(
     type: ResourceType<T>,
     configuration: KubeObject,

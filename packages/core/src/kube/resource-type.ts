@@ -18,8 +18,11 @@ export interface ResourceType<T extends KubeObject = KubeObject> {
    * updateStatus/patchStatus touch nothing else.
    */
   readonly statusSubresource: boolean;
-  /** Phantom member carrying `T`; never set. */
-  readonly __object?: T;
+  /**
+   * Phantom member carrying `T`; never set. A method, so that it is bivariant: a loosely typed
+   * descriptor can serve a caller that names its own object type (`list<Pod>(Pods)`).
+   */
+  __object?(object: T): void;
 }
 
 /** The fields of a ResourceType a caller writes; plural and status default sensibly. */

@@ -78,9 +78,10 @@ function resolve(
   apiVersion: string,
   kind: string,
   name: string,
-  uid: string,
+  uid: string | undefined,
   namespace: string | undefined,
 ): KubeObject | undefined {
+  if (uid === undefined) return undefined;
   const policy = cluster.kinds.lookupGroupKind(apiVersion, kind);
   if (policy === undefined) return undefined;
   const obj = cluster.store.get(

@@ -41,7 +41,9 @@ export class GarbageCollector {
     if (uid === undefined) return;
     if (change.op === 'delete') {
       this.#enqueue({ kind: 'ownerGone', uid });
-      for (const ref of obj.metadata.ownerReferences ?? []) this.#enqueue({ kind: 'owner', uid: ref.uid });
+      for (const ref of obj.metadata.ownerReferences ?? []) {
+        if (ref.uid !== undefined) this.#enqueue({ kind: 'owner', uid: ref.uid });
+      }
       return;
     }
     const refs = obj.metadata.ownerReferences ?? [];

@@ -24,7 +24,15 @@ import {
   formatPath,
 } from '../managed-fields.js';
 import { applyMergePatch, type MergePatch } from '../merge-patch.js';
-import { DEFAULT_NAMESPACE, formatTime, type KubeObject, type ObjectKey, parseTime } from '../object.js';
+import {
+  DEFAULT_NAMESPACE,
+  formatTime,
+  type KubeObject,
+  type ObjectKey,
+  type Persisted,
+  parseTime,
+  type UntypedObject,
+} from '../object.js';
 import { isPodTerminal, type PodLike } from '../pod.js';
 import type {
   ApplyOptions,
@@ -257,20 +265,28 @@ export class MemoryCluster implements ClusterPort {
     }
   }
 
-  async create<T extends KubeObject>(type: ResourceType<T>, object: T, options?: WriteOptions): Promise<T> {
-    return this.#createSync(type, object, options?.fieldManager ?? this.#manager) as T;
-  }
-
-  async update<T extends KubeObject>(type: ResourceType<T>, object: T, options?: WriteOptions): Promise<T> {
-    return this.#updateSync(type, object, options?.fieldManager ?? this.#manager) as T;
-  }
-
-  async updateStatus<T extends KubeObject>(
+  async create<T extends KubeObject, O extends T = T>(
     type: ResourceType<T>,
-    object: T,
+    object: O,
     options?: WriteOptions,
-  ): Promise<T> {
-    return this.#updateSync(type, object, options?.fieldManager ?? this.#manager, 'status') as T;
+  ): Promise<Persisted<O>> {
+    return this.#createSync(type, object, options?.fieldManager ?? this.#manager) as Persisted<O>;
+  }
+
+  async update<T extends KubeObject, O extends T = T>(
+    type: ResourceType<T>,
+    object: O,
+    options?: WriteOptions,
+  ): Promise<Persisted<O>> {
+    return this.#updateSync(type, object, options?.fieldManager ?? this.#manager) as Persisted<O>;
+  }
+
+  async updateStatus<T extends KubeObject, O extends T = T>(
+    type: ResourceType<T>,
+    object: O,
+    options?: WriteOptions,
+  ): Promise<Persisted<O>> {
+    return this.#updateSync(type, object, options?.fieldManager ?? this.#manager, 'status') as Persisted<O>;
   }
 
   async patch<T extends KubeObject>(
@@ -291,6 +307,16 @@ export class MemoryCluster implements ClusterPort {
     return this.#patchSync(type, key, patch, options, 'status') as T;
   }
 
+  apply<T extends KubeObject>(
+    type: ResourceType<T>,
+    configuration: UntypedObject,
+    options: ApplyOptions,
+  ): Promise<T>;
+  apply<T extends KubeObject>(
+    type: ResourceType<T>,
+    configuration: KubeObject,
+    options: ApplyOptions,
+  ): Promise<T>;
   async apply<T extends KubeObject>(
     type: ResourceType<T>,
     configuration: KubeObject,
@@ -299,6 +325,16 @@ export class MemoryCluster implements ClusterPort {
     return this.#applySync(type, configuration, options) as T;
   }
 
+  applyStatus<T extends KubeObject>(
+    type: ResourceType<T>,
+    configuration: UntypedObject,
+    options: ApplyOptions,
+  ): Promise<T>;
+  applyStatus<T extends KubeObject>(
+    type: ResourceType<T>,
+    configuration: KubeObject,
+    options: ApplyOptions,
+  ): Promise<T>;
   async applyStatus<T extends KubeObject>(
     type: ResourceType<T>,
     configuration: KubeObject,

@@ -116,7 +116,11 @@ export class ObjectStore {
   #index(typeKey: string, key: string, before: KubeObject | undefined, after: KubeObject | undefined): void {
     const id = JSON.stringify([typeKey, key]);
     const owners = (obj: KubeObject | undefined) =>
-      new Set((obj?.metadata.ownerReferences ?? []).map((ref: OwnerReference) => ref.uid));
+      new Set(
+        (obj?.metadata.ownerReferences ?? [])
+          .map((ref: OwnerReference) => ref.uid)
+          .filter((uid): uid is string => uid !== undefined),
+      );
     const was = owners(before);
     const now = owners(after);
     for (const uid of was) {
