@@ -1,0 +1,3 @@
+export * from './generate.js';
+export * from './overhead.js';
+export * from './provider.js';
