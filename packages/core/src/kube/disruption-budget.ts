@@ -1,5 +1,6 @@
-import { type IntOrPercent, scaledValue } from './int-or-percent.js';
-import type { LabelSelector } from './label-selector.js';
+import type { LabelSelector } from '../apis/kubernetes/label-selector.js';
+import type { IntOrPercent } from '../apis/kubernetes/pod-disruption-budget.js';
+import { scaledValue } from './int-or-percent.js';
 import { type KubeObject, parseTime } from './object.js';
 import { isPodReady, type PodLike } from './pod.js';
 

@@ -1,5 +1,4 @@
-/** An `intstr.IntOrString` as PDBs and budgets carry it: `3` or `"30%"`. */
-export type IntOrPercent = number | string;
+import type { IntOrPercent } from '../apis/kubernetes/pod-disruption-budget.js';
 
 /**
  * Resolves an int-or-percent against a total, as `intstr.GetScaledValueFromIntOrPercent`:
@@ -16,9 +15,4 @@ export function scaledValue(value: IntOrPercent, total: number, roundUp: boolean
     throw new Error(`invalid value for IntOrString: invalid type: string is not a percentage`);
   const scaled = (Number(match[1]) * total) / 100;
   return roundUp ? Math.ceil(scaled) : Math.floor(scaled);
-}
-
-/** True for the percentage form. */
-export function isPercent(value: IntOrPercent): value is string {
-  return typeof value === 'string';
 }

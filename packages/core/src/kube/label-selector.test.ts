@@ -4,28 +4,29 @@ import {
   formatLabelSelector,
   LabelSelectorError,
   matchesCompiled,
-  matchesLabelSelector,
   parseLabelSelector,
 } from './label-selector.js';
 
-describe('matchesLabelSelector', () => {
+describe('compileLabelSelector', () => {
   const labels = { app: 'web', tier: 'front', version: '3' };
+  const matches = (selector: Parameters<typeof compileLabelSelector>[0]) =>
+    matchesCompiled(compileLabelSelector(selector), labels);
 
   it('matches everything with an empty selector and nothing with a missing one', () => {
-    expect(matchesLabelSelector({}, labels)).toBe(true);
-    expect(matchesLabelSelector({}, undefined)).toBe(true);
-    expect(matchesLabelSelector(undefined, labels)).toBe(false);
-    expect(matchesLabelSelector(null, labels)).toBe(false);
+    expect(matches({})).toBe(true);
+    expect(matchesCompiled(compileLabelSelector({}), undefined)).toBe(true);
+    expect(matches(undefined)).toBe(false);
+    expect(matches(null)).toBe(false);
   });
 
   it('requires every matchLabels entry', () => {
-    expect(matchesLabelSelector({ matchLabels: { app: 'web', tier: 'front' } }, labels)).toBe(true);
-    expect(matchesLabelSelector({ matchLabels: { app: 'web', tier: 'back' } }, labels)).toBe(false);
+    expect(matches({ matchLabels: { app: 'web', tier: 'front' } })).toBe(true);
+    expect(matches({ matchLabels: { app: 'web', tier: 'back' } })).toBe(false);
   });
 
   it('evaluates each expression operator', () => {
     const m = (operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist', key: string, values?: string[]) =>
-      matchesLabelSelector({ matchExpressions: [{ key, operator, ...(values ? { values } : {}) }] }, labels);
+      matches({ matchExpressions: [{ key, operator, ...(values ? { values } : {}) }] });
     expect(m('In', 'tier', ['front', 'back'])).toBe(true);
     expect(m('In', 'tier', ['back'])).toBe(false);
     expect(m('In', 'missing', ['x'])).toBe(false);
@@ -38,10 +39,10 @@ describe('matchesLabelSelector', () => {
     expect(m('DoesNotExist', 'app')).toBe(false);
   });
 
-  it('treats malformed expressions as matching nothing', () => {
-    expect(
-      matchesLabelSelector({ matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }, labels),
-    ).toBe(false);
+  it('rejects malformed expressions, as the API server rejects such a list request', () => {
+    expect(() =>
+      compileLabelSelector({ matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }),
+    ).toThrow(LabelSelectorError);
     expect(() =>
       compileLabelSelector({ matchExpressions: [{ key: 'app', operator: 'Exists', values: ['x'] }] }),
     ).toThrow(LabelSelectorError);

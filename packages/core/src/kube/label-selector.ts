@@ -1,31 +1,21 @@
+import type { LabelSelector } from '../apis/kubernetes/label-selector.js';
+
 /**
  * Label selectors in both Kubernetes forms: the structured `metav1.LabelSelector`
- * (matchLabels + matchExpressions) and the string form lists and watches take
- * (`app=web,tier in (a,b),!canary`). Both compile to the same requirements.
+ * (matchLabels + matchExpressions, typed and matched by apis/kubernetes) and the string form
+ * lists and watches take (`app=web,tier in (a,b),!canary`). Both compile to the same
+ * requirements, so a list can take either.
  */
 
-/** A `matchExpressions[]` entry. */
-export interface LabelSelectorRequirement {
-  readonly key: string;
-  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
-  readonly values?: readonly string[];
-}
-
-/** `metav1.LabelSelector`. An empty selector matches everything. */
-export interface LabelSelector {
-  readonly matchLabels?: Readonly<Record<string, string>>;
-  readonly matchExpressions?: readonly LabelSelectorRequirement[];
-}
-
 /** One compiled requirement; `Gt`/`Lt` exist only in the string form. */
-export interface Requirement {
+export interface LabelRequirement {
   readonly key: string;
   readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
   readonly values: readonly string[];
 }
 
 /** A compiled selector: all requirements must hold. `null` matches nothing. */
-export type CompiledSelector = readonly Requirement[] | null;
+export type CompiledSelector = readonly LabelRequirement[] | null;
 
 /** Raised for a selector the API server would reject. */
 export class LabelSelectorError extends Error {
@@ -38,13 +28,14 @@ export class LabelSelectorError extends Error {
  */
 export function compileLabelSelector(selector: LabelSelector | null | undefined): CompiledSelector {
   if (selector === undefined || selector === null) return null;
-  const out: Requirement[] = [];
+  const out: LabelRequirement[] = [];
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     out.push({ key, operator: 'In', values: [value] });
   }
   for (const expr of selector.matchExpressions ?? []) {
     const values = expr.values ?? [];
-    switch (expr.operator) {
+    const operator: string = expr.operator;
+    switch (operator) {
       case 'In':
       case 'NotIn':
         if (values.length === 0) {
@@ -77,23 +68,7 @@ export function matchesCompiled(
   return selector.every((req) => matchesRequirement(req, set));
 }
 
-/**
- * Whether labels satisfy a structured selector: `{}` matches all, `null`/`undefined` none, and
- * a malformed selector matches nothing (the API server treats it so in PDB and eviction checks).
- */
-export function matchesLabelSelector(
-  selector: LabelSelector | null | undefined,
-  labels: Readonly<Record<string, string>> | undefined,
-): boolean {
-  try {
-    return matchesCompiled(compileLabelSelector(selector), labels);
-  } catch (err) {
-    if (err instanceof LabelSelectorError) return false;
-    throw err;
-  }
-}
-
-function matchesRequirement(req: Requirement, labels: Readonly<Record<string, string>>): boolean {
+function matchesRequirement(req: LabelRequirement, labels: Readonly<Record<string, string>>): boolean {
   const has = Object.hasOwn(labels, req.key);
   const value = labels[req.key];
   switch (req.operator) {
@@ -120,8 +95,8 @@ function matchesRequirement(req: Requirement, labels: Readonly<Record<string, st
  * Parses the string form: comma-separated `k`, `!k`, `k=v`, `k==v`, `k!=v`, `k in (a,b)`,
  * `k notin (a,b)`, `k>n`, `k<n`. The empty string matches everything.
  */
-export function parseLabelSelector(text: string): Requirement[] {
-  const out: Requirement[] = [];
+export function parseLabelSelector(text: string): LabelRequirement[] {
+  const out: LabelRequirement[] = [];
   let pos = 0;
   const src = text;
   const skipSpace = () => {
@@ -200,7 +175,7 @@ export function formatLabelSelector(selector: LabelSelector): string {
   return reqs.map(formatRequirement).join(',');
 }
 
-function formatRequirement(r: Requirement): string {
+function formatRequirement(r: LabelRequirement): string {
   switch (r.operator) {
     case 'In':
       return r.values.length === 1 ? `${r.key}=${r.values[0]}` : `${r.key} in (${r.values.join(',')})`;

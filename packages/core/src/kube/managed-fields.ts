@@ -7,7 +7,10 @@ import type { ManagedFieldsEntry } from './object.js';
  *   `metadata.finalizers`, a set whose items (`v:"item"`) are owned one by one (as its
  *   `listType=set` makes them on a real server); associative lists keyed by name/type are
  *   NOT merged per item (real SSA merges containers by name, conditions by type);
- * - only leaves are owned: scalars, lists, empty objects;
+ * - only leaves are owned: scalars, lists, empty objects; an applied empty object claims the
+ *   map without clobbering or conflicting with what other managers put inside it;
+ * - conflicts are found by path overlap (an owned field, or one above or below it), slightly
+ *   stricter than the real structured-merge-diff in rare type-changing cases;
  * - server-managed metadata (name, namespace, uid, resourceVersion, timestamps, ...) is never owned.
  */
 

@@ -1,5 +1,5 @@
+import type { LabelSelector } from '../apis/kubernetes/label-selector.js';
 import type { EventInput } from './event.js';
-import type { LabelSelector } from './label-selector.js';
 import type { MergePatch } from './merge-patch.js';
 import type { KubeObject, ObjectKey, Persisted, UntypedObject } from './object.js';
 import type { ResourceType } from './resource-type.js';

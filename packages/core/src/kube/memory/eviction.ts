@@ -1,3 +1,4 @@
+import { matchesLabelSelector } from '../../apis/kubernetes/label-selector.js';
 import { Deployments, PodDisruptionBudgets, Pods, ReplicaSets } from '../builtin-types.js';
 import {
   type ControllerScale,
@@ -6,7 +7,6 @@ import {
   type PodDisruptionBudgetLike,
 } from '../disruption-budget.js';
 import { InternalError, notFound, TooManyRequestsError } from '../errors.js';
-import { matchesLabelSelector } from '../label-selector.js';
 import { controllerOf, DEFAULT_NAMESPACE, formatTime, type KubeObject, type ObjectKey } from '../object.js';
 import { isPodReady, isPodTerminal, type PodLike } from '../pod.js';
 import type { DeleteOptions, EvictOptions } from '../port.js';

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { KubeObject, ObjectKey } from '../object.js';
 import type { DeleteOptions, DeleteResult } from '../port.js';
 import type { ResourceType } from '../resource-type.js';
-import type { KindRegistry } from './kinds.js';
+import type { ServedKinds } from './kinds.js';
 import type { ObjectStore } from './object-store.js';
 
 /**
@@ -12,7 +12,7 @@ import type { ObjectStore } from './object-store.js';
  */
 export interface ClusterInternals {
   readonly store: ObjectStore;
-  readonly kinds: KindRegistry;
+  readonly kinds: ServedKinds;
   readonly clock: Clock;
   /** An update through the API path; the object's resourceVersion is the precondition. */
   update(

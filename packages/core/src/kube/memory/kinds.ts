@@ -104,7 +104,7 @@ function customPolicy(type: ResourceType): KindPolicy {
  * The kinds the emulated API server serves: the built-in ones plus custom resources
  * registered like installed CRDs. Using any other kind is a 404, as on a real server.
  */
-export class KindRegistry {
+export class ServedKinds {
   readonly #byKey = new Map<string, KindPolicy>();
 
   constructor(custom: Iterable<ResourceType> = []) {

@@ -53,7 +53,7 @@ import type { AdmissionHook, AdmissionRequest, MemoryClusterPlugin } from './ext
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER } from './garbage-collector.js';
 import { type IdGenerator, SequentialIdGenerator } from './id-generator.js';
 import type { ClusterInternals } from './internals.js';
-import { type KindPolicy, KindRegistry } from './kinds.js';
+import { type KindPolicy, ServedKinds } from './kinds.js';
 import { NAMESPACE_FINALIZER, NamespaceLifecycle } from './namespace-lifecycle.js';
 import { type Change, ObjectStore, storeKey } from './object-store.js';
 import { checkPreconditions } from './preconditions.js';
@@ -128,7 +128,7 @@ interface CommitContext {
 export class MemoryCluster implements ClusterPort {
   readonly clock: Clock;
   readonly #ids: IdGenerator;
-  readonly #kinds: KindRegistry;
+  readonly #kinds: ServedKinds;
   readonly #tracker = new WorkTracker();
   readonly #hub: WatchHub;
   readonly #store: ObjectStore;
@@ -143,7 +143,7 @@ export class MemoryCluster implements ClusterPort {
   constructor(options: MemoryClusterOptions) {
     this.clock = options.clock;
     this.#ids = options.ids ?? new SequentialIdGenerator();
-    this.#kinds = new KindRegistry(options.kinds ?? []);
+    this.#kinds = new ServedKinds(options.kinds ?? []);
     this.#graceful = options.gracefulPodDeletion ?? false;
     this.#manager = options.fieldManager ?? 'nodewright';
     this.#hub = new WatchHub(this.#tracker, options.watchHistory ?? 10_000);
