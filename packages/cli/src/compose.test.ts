@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import { createCliServices } from './compose.js';
@@ -59,6 +60,7 @@ describe('createCliServices', () => {
         'karpenter.sh/v1 NodePool',
         'karpenter.sh/v1 NodeClaim',
         'nodewright.dev/v1alpha1 InstanceTypeCatalog',
+        'karpenter.k8s.aws/v1 EC2NodeClass',
       ]),
     );
   });
@@ -71,11 +73,37 @@ describe('createCliServices', () => {
     expect(services.unsupportedVersionHint('karpenter.sh/v1beta2', 'NodePool')).toBe(
       'run nodewright convert for karpenter.sh/v1beta1',
     );
+    expect(services.unsupportedVersionHint('karpenter.k8s.aws/v1beta1', 'EC2NodeClass')).toBe(
+      'run nodewright convert to upgrade it',
+    );
     expect(services.unsupportedVersionHint('v2', 'Pod')).toBeUndefined();
   });
 });
 
+const v1beta1NodeClass = `apiVersion: karpenter.k8s.aws/v1beta1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  amiFamily: AL2023
+  role: KarpenterNodeRole-my-cluster
+  subnetSelectorTerms:
+    - tags: {karpenter.sh/discovery: my-cluster}
+  securityGroupSelectorTerms:
+    - tags: {karpenter.sh/discovery: my-cluster}
+`;
+
+const examples = fileURLToPath(new URL('../../../examples', import.meta.url));
+
 describe('nodewright with the real kinds', () => {
+  it('accepts every example manifest', async () => {
+    const { code, out, err } = await run(['validate', '-R', '-f', examples]);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^OK NodePool\/general-purpose$/m);
+    expect(out).toMatch(/^OK EC2NodeClass\/default$/m);
+  });
+
   it('reports a NodePool schema error at its field path and line', async () => {
     const pool = [
       'apiVersion: karpenter.sh/v1',
@@ -122,6 +150,28 @@ describe('nodewright with the real kinds', () => {
     expect(validated).toEqual({ code: 0, out: 'OK NodePool/default\n', err: '' });
   });
 
+  it('converts a v1beta1 NodePool and EC2NodeClass together, moving the kubelet onto the class', async () => {
+    const withKubelet = v1beta1Pool.replace(
+      '      requirements:',
+      '      kubelet:\n        maxPods: 110\n      requirements:',
+    );
+    await writeFile(join(dir, 'pool.yaml'), withKubelet);
+    await writeFile(join(dir, 'class.yaml'), v1beta1NodeClass);
+    const converted = await run(['convert', '-f', 'pool.yaml', '-f', 'class.yaml']);
+    expect(converted.code).toBe(0);
+    const [pool, nodeClass] = parseAllDocuments(converted.out).map((d) => d.toJS()) as Array<{
+      apiVersion: string;
+      kind: string;
+      spec: Record<string, unknown> & { template?: { spec: Record<string, unknown> } };
+    }>;
+    expect(pool?.apiVersion).toBe('karpenter.sh/v1');
+    expect(pool?.spec.template?.spec.kubelet).toBeUndefined();
+    expect(nodeClass).toMatchObject({ apiVersion: 'karpenter.k8s.aws/v1', kind: 'EC2NodeClass' });
+    expect(nodeClass?.spec.kubelet).toMatchObject({ maxPods: 110 });
+    const validated = await run(['validate', '-f', '-'], converted.out);
+    expect(validated).toEqual({ code: 0, out: 'OK NodePool/default\nOK EC2NodeClass/default\n', err: '' });
+  });
+
   it('prints conversion warnings naming the file, object, field and line', async () => {
     const withKubelet = v1beta1Pool.replace(
       '      requirements:',
@@ -157,7 +207,11 @@ describe('nodewright with the real kinds', () => {
     const docs = parseAllDocuments(out).map((d) => d.toJS() as { kind: string; metadata: { name: string } });
     expect(docs.every((d) => d?.kind === 'CustomResourceDefinition')).toBe(true);
     expect(docs.map((d) => d.metadata.name)).toEqual(
-      expect.arrayContaining(['nodepools.karpenter.sh', 'nodeclaims.karpenter.sh']),
+      expect.arrayContaining([
+        'nodepools.karpenter.sh',
+        'nodeclaims.karpenter.sh',
+        'ec2nodeclasses.karpenter.k8s.aws',
+      ]),
     );
   });
 });

@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { ec2NodeClassKind, ec2NodeClassV1beta1Converter } from '@nodewright/aws';
 import {
   type Converter,
   convertManifests,
@@ -25,8 +26,9 @@ export function createCliServices(): CliServices {
     nodePoolKind,
     nodeClaimKind,
     instanceTypeCatalogKind,
+    ec2NodeClassKind,
   ]);
-  const converters: readonly Converter[] = [nodePoolV1beta1Converter];
+  const converters: readonly Converter[] = [nodePoolV1beta1Converter, ec2NodeClassV1beta1Converter];
   return {
     registry,
     convert: (objects) => convertManifests(objects, converters),

@@ -22,7 +22,7 @@ const ConvertedName = '<converted>';
 /** `nodewright convert`: karpenter.sh/v1beta1 (and provider v1beta1) manifests to v1. */
 export const convertCommand: Command = {
   name: 'convert',
-  summary: 'Upgrade karpenter.sh/v1beta1 NodePools and karpenter.k8s.aws/v1beta1 EC2NodeClasses to v1',
+  summary: 'Upgrade v1beta1 NodePools and EC2NodeClasses to v1',
   usage: 'nodewright convert -f FILE... [-R]',
   help: `usage: nodewright convert -f FILE... [-R]
 
