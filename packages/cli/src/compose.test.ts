@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,12 +97,18 @@ spec:
 const examples = fileURLToPath(new URL('../../../examples', import.meta.url));
 
 describe('nodewright with the real kinds', () => {
-  it('accepts every example manifest', async () => {
-    const { code, out, err } = await run(['validate', '-R', '-f', examples]);
+  it('accepts every example manifest (the v1beta1 ones under convert/ once converted)', async () => {
+    const dirs = readdirSync(examples, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== 'convert')
+      .flatMap((d) => ['-f', join(examples, d.name)]);
+    const { code, out, err } = await run(['validate', '-R', ...dirs]);
     expect(err).toBe('');
     expect(code).toBe(0);
     expect(out).toMatch(/^OK NodePool\/general-purpose$/m);
     expect(out).toMatch(/^OK EC2NodeClass\/default$/m);
+    const converted = await run(['convert', '-f', join(examples, 'convert')]);
+    expect(converted.code).toBe(0);
+    expect(converted.out).toMatch(/^apiVersion: karpenter.sh\/v1$/m);
   });
 
   it('reports a NodePool schema error at its field path and line', async () => {
