@@ -1,7 +1,7 @@
-import type { PersistentVolume } from '../../apis/kubernetes/persistent-volume.js';
-import type { PersistentVolumeClaim } from '../../apis/kubernetes/persistent-volume-claim.js';
 import type { DaemonSet } from '../../apis/kubernetes/daemon-set.js';
 import type { Node } from '../../apis/kubernetes/node.js';
+import type { PersistentVolume } from '../../apis/kubernetes/persistent-volume.js';
+import type { PersistentVolumeClaim } from '../../apis/kubernetes/persistent-volume-claim.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { StorageClass } from '../../apis/kubernetes/storage-class.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
