@@ -1,0 +1,183 @@
+import type {
+  DaemonSet,
+  Node,
+  NodeClaim,
+  NodePool,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  StorageClass,
+} from '@nodewright/core/apis';
+import type { InstanceType } from '@nodewright/core/cloudprovider';
+import type { ManifestError, ParsedManifest } from '@nodewright/core/manifests';
+import type { SolverInput } from '@nodewright/core/scheduling';
+import { clusterCapacity } from './capacity.js';
+import { asCatalog, catalogInstanceTypes, type SourcedCatalog } from './catalogs.js';
+import { podId, podRole } from './pod-role.js';
+
+/** A pod the decision leaves out, and why (printed so nothing disappears silently). */
+export interface IgnoredPod {
+  readonly pod: string;
+  readonly reason: string;
+}
+
+/** The solver's input built from manifests, with what was left out and what was wrong. */
+export interface Snapshot {
+  readonly input: SolverInput;
+  readonly ignored: IgnoredPod[];
+  /** About objects other than pods, e.g. a NodePool that cannot provision. */
+  readonly notes: string[];
+  /** Invalid input: the decision must not be made (exit 1). */
+  readonly errors: ManifestError[];
+}
+
+export interface SnapshotOptions {
+  /** Catalogs given apart from the manifests (`--catalog`). */
+  readonly catalogs?: readonly SourcedCatalog[];
+  /** Catalog names to suggest when a NodePool has no instance types. */
+  readonly knownCatalogs?: readonly string[];
+}
+
+const kindOf = (p: ParsedManifest) => `${p.manifest.apiVersion}/${p.manifest.kind}`;
+
+/**
+ * Builds the snapshot one provisioning decision looks at from parsed manifests, as the
+ * controller would from its cluster state:
+ *
+ * - Pending pods are those without `spec.nodeName` that the provisioner would act on (see
+ *   podRole); the others are listed in `ignored` with the reason. A pending pod that
+ *   kube-scheduler nominated to a node of the input counts on that node instead.
+ * - Bound pods are grouped onto their Node (or in-flight NodeClaim); see clusterCapacity.
+ * - NodePools are used unless being deleted, static (`spec.replicas`), or not Ready; every
+ *   NodePool gets the instance types of all catalogs (its own requirements narrow them in the
+ *   solver). A usable NodePool with no catalog at all is an error naming it.
+ * - An object given twice (same kind, namespace and name) is an error: the decision would be
+ *   ambiguous.
+ */
+export function buildSnapshot(parsed: readonly ParsedManifest[], options: SnapshotOptions = {}): Snapshot {
+  const errors: ManifestError[] = duplicateErrors(parsed);
+  const notes: string[] = [];
+  const ignored: IgnoredPod[] = [];
+  const of = <T>(kind: string) => parsed.filter((p) => kindOf(p) === kind) as ParsedManifest<T>[];
+
+  const catalogs: SourcedCatalog[] = [...(options.catalogs ?? [])];
+  for (const p of parsed) {
+    const catalog = asCatalog(p);
+    if (catalog !== undefined)
+      catalogs.push({ catalog, file: p.manifest.source.file, source: p.manifest.source });
+  }
+  const { instanceTypes, errors: catalogErrors } = catalogInstanceTypes(catalogs);
+  errors.push(...catalogErrors);
+
+  const nodePools: NodePool[] = [];
+  const typesByPool = new Map<string, readonly InstanceType[]>();
+  for (const p of of<NodePool>('karpenter.sh/v1/NodePool')) {
+    const pool = p.value;
+    const name = pool.metadata.name ?? p.manifest.name ?? p.manifest.id;
+    const unusable = whyUnusable(pool);
+    if (unusable !== undefined) {
+      notes.push(`NodePool ${name} is not used: ${unusable}`);
+      continue;
+    }
+    if (catalogs.length === 0) {
+      const known = options.knownCatalogs ?? [];
+      errors.push({
+        file: p.manifest.source.file,
+        object: p.manifest.id,
+        path: '',
+        message: `no instance types: give a catalog with --catalog NAME or FILE, or an InstanceTypeCatalog with -f${known.length > 0 ? ` (catalogs: ${known.join(', ')})` : ''}`,
+        line: p.manifest.source.line,
+      });
+      continue;
+    }
+    nodePools.push(pool);
+    typesByPool.set(name, instanceTypes);
+  }
+
+  const nodes = of<Node>('v1/Node').map((p) => p.value);
+  const nodeClaims = of<NodeClaim>('karpenter.sh/v1/NodeClaim').map((p) => p.value);
+  const nodeNames = new Set([
+    ...nodes.map((n) => n.metadata.name),
+    ...nodeClaims.flatMap((c) => (c.status?.nodeName ? [c.status.nodeName] : [])),
+  ]);
+  const pending: Pod[] = [];
+  const bound = new Map<string, Pod[]>();
+  const bind = (nodeName: string, pod: Pod) => bound.set(nodeName, [...(bound.get(nodeName) ?? []), pod]);
+  for (const p of of<Pod>('v1/Pod')) {
+    const pod = p.value;
+    const role = podRole(pod);
+    if (role.role === 'ignored') {
+      ignored.push({ pod: podId(pod), reason: role.reason });
+    } else if (role.role === 'bound') {
+      bind(role.nodeName, pod);
+    } else {
+      const nominated = pod.status?.nominatedNodeName;
+      if (nominated && nodeNames.has(nominated)) {
+        ignored.push({
+          pod: podId(pod),
+          reason: `nominated to node ${nominated} by kube-scheduler: counted there`,
+        });
+        bind(nominated, pod);
+      } else {
+        pending.push(pod);
+      }
+    }
+  }
+
+  const capacity = clusterCapacity(nodes, nodeClaims, bound);
+  for (const { pod, nodeName } of capacity.orphans) {
+    ignored.push({ pod: podId(pod), reason: `bound to node ${nodeName}, which is not in the input` });
+  }
+
+  const input: SolverInput = {
+    pods: pending,
+    existing: capacity.existing,
+    daemonSets: of<DaemonSet>('apps/v1/DaemonSet').map((p) => p.value),
+    nodePools,
+    instanceTypes: typesByPool,
+    persistentVolumeClaims: of<PersistentVolumeClaim>('v1/PersistentVolumeClaim').map((p) => p.value),
+    persistentVolumes: of<PersistentVolume>('v1/PersistentVolume').map((p) => p.value),
+    storageClasses: of<StorageClass>('storage.k8s.io/v1/StorageClass').map((p) => p.value),
+    nodePoolUsage: capacity.nodePoolUsage,
+  };
+  return { input, ignored, notes, errors };
+}
+
+/** Why the provisioner would not launch nodes for this NodePool, if it would not. */
+function whyUnusable(pool: NodePool): string | undefined {
+  if (pool.metadata.deletionTimestamp !== undefined) return 'it is being deleted';
+  if (pool.spec.replicas !== undefined)
+    return 'it is static (spec.replicas), so it does not provision for pods';
+  const ready = pool.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready !== undefined && ready.status === 'False') {
+    return `it is not Ready${ready.reason ? ` (${ready.reason})` : ''}`;
+  }
+  return undefined;
+}
+
+/** One error per object that repeats an earlier one's kind, namespace and name. */
+function duplicateErrors(parsed: readonly ParsedManifest[]): ManifestError[] {
+  const first = new Map<string, ParsedManifest>();
+  const errors: ManifestError[] = [];
+  for (const p of parsed) {
+    if (p.manifest.name === undefined) continue;
+    const namespace = p.definition.namespaced
+      ? ((p.value as { metadata?: { namespace?: string } }).metadata?.namespace ?? 'default')
+      : '';
+    const key = `${kindOf(p)}\u0000${namespace}\u0000${p.manifest.name}`;
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, p);
+      continue;
+    }
+    const where = `${earlier.manifest.source.file}, line ${earlier.manifest.source.line}`;
+    errors.push({
+      file: p.manifest.source.file,
+      object: p.manifest.id,
+      path: 'metadata.name',
+      message: `${namespace === '' ? '' : `${namespace}/`}${p.manifest.name} is given twice (first at ${where})`,
+      line: p.manifest.source.line,
+    });
+  }
+  return errors;
+}
