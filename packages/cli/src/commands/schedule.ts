@@ -1,0 +1,107 @@
+import type { CatalogProviders } from '@nodewright/core/catalog';
+import { formatManifestError, parseManifests } from '@nodewright/core/manifests';
+import type { SolverInput, SolverResult } from '@nodewright/core/scheduling';
+import { type Command, InputOptions, InputOptionsHelp, UsageError } from '../command.js';
+import { noObjectsError, readInputs } from '../inputs.js';
+import { writeLines } from '../io.js';
+import { buildSnapshot } from '../snapshot/build-snapshot.js';
+import { readCatalogOptions } from '../snapshot/catalogs.js';
+import { type ReportFunctions, renderScheduleText, scheduleReport } from '../snapshot/schedule-report.js';
+
+/** What `schedule` is built from; the composition root passes the real ones. */
+export interface ScheduleDependencies {
+  /** The catalogs `--catalog NAME` may pick. */
+  readonly catalogs: CatalogProviders;
+  /** The provisioning solver. */
+  readonly solve: (input: SolverInput) => SolverResult;
+  /** Pod requests and the lower bound, for the summary's lowerBoundPerHour. */
+  readonly report: ReportFunctions;
+}
+
+const OutputFormats = ['json', 'text'] as const;
+
+/**
+ * `nodewright schedule`: one provisioning decision over the given manifests, exactly as the
+ * controller would make it. Unschedulable pods are part of the answer, not an input error,
+ * so they do not change the exit status; only invalid input does (1), or a bad command line (2).
+ */
+export function createScheduleCommand(deps: ScheduleDependencies): Command {
+  const known = deps.catalogs.all();
+  const catalogList =
+    known.length === 0
+      ? '                       (no catalogs are built in)'
+      : known.map((c) => `                       ${c.name}: ${c.description}`).join('\n');
+  return {
+    name: 'schedule',
+    summary: 'Show where pending pods would go: existing nodes or new NodeClaims, and why not',
+    usage: 'nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [-o json|text]',
+    help: `usage: nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [-o json|text]
+
+Makes one provisioning decision, as the controller would: the pending pods (Pods without
+spec.nodeName) go onto existing Nodes and in-flight NodeClaims where they fit, otherwise
+onto new NodeClaims from the NodePools (by weight), honouring requests, DaemonSet
+overhead, node selectors and affinity, taints, topology spread, pod (anti-)affinity,
+volume topology, host ports, limits, minValues and offerings.
+
+Pods owned by a DaemonSet or a Node, pods of another scheduler, finished pods and pods
+being deleted are left out, each listed with the reason. Every NodePool may launch the
+types of every catalog given; its requirements narrow them.
+
+Options:
+${InputOptionsHelp}
+      --catalog C      Instance types: a built-in catalog name or a file of
+                       InstanceTypeCatalog objects; repeatable. Catalogs among the -f
+                       objects are used too. Built in:
+${catalogList}
+  -o, --output FMT     json (the contract's object) or text (default).
+  -h, --help           Show this help.
+
+Exit status: 0 decided (even when some pods are unschedulable: they are reported with
+their reasons); 1 an input is unreadable or invalid; 2 usage error.
+`,
+    options: {
+      ...InputOptions,
+      catalog: { type: 'string', multiple: true },
+      output: { type: 'string', short: 'o' },
+    },
+    async run({ values }, context) {
+      const { io, services } = context;
+      const output = values.output === undefined ? 'text' : String(values.output);
+      if (!(OutputFormats as readonly string[]).includes(output)) {
+        throw new UsageError(`-o must be json or text, not '${output}'`);
+      }
+      const input = await readInputs(values, context);
+      const { parsed, errors } = parseManifests(services.registry, input.manifests, {
+        unsupportedVersionHint: (apiVersion, kind) => services.unsupportedVersionHint(apiVersion, kind),
+      });
+      const catalogValues = Array.isArray(values.catalog) ? values.catalog.map(String) : [];
+      const catalogs = await readCatalogOptions(catalogValues, {
+        providers: deps.catalogs,
+        registry: services.registry,
+        fs: services.fs,
+        cwd: io.cwd,
+      });
+      const problems = [...input.errors, ...errors, ...catalogs.errors];
+      const empty = noObjectsError(input);
+      if (problems.length > 0 || empty !== undefined) {
+        writeLines(io.stderr, empty === undefined ? problems.map(formatManifestError) : [empty]);
+        return 1;
+      }
+
+      const snapshot = buildSnapshot(parsed, {
+        catalogs: catalogs.catalogs,
+        knownCatalogs: deps.catalogs.names(),
+      });
+      if (snapshot.errors.length > 0) {
+        writeLines(io.stderr, snapshot.errors.map(formatManifestError));
+        return 1;
+      }
+      const result = deps.solve(snapshot.input);
+      const report = scheduleReport(snapshot.input, result, deps.report, snapshot);
+      io.stdout.write(
+        output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderScheduleText(report),
+      );
+      return 0;
+    },
+  };
+}
