@@ -1,0 +1,156 @@
+import type { Logger } from 'pino';
+import type { Timers } from '../../clock/timers.js';
+import { isConflict } from '../../kube/errors.js';
+import type { ObjectKey } from '../../kube/object.js';
+import { DefaultBackoff, ItemBackoff } from './backoff.js';
+import type { Controller, ReconcileContext, ReconcileResult } from './controller.js';
+import { keyString, parseKey } from './keys.js';
+import type { RuntimeMetrics } from './metrics.js';
+import type { ObjectCache } from './object-cache.js';
+import { WorkQueue } from './work-queue.js';
+
+/** What a ControllerRunner needs from the manager. */
+export interface RunnerDependencies {
+  readonly timers: Timers;
+  /** Milliseconds since the epoch on the Timers' time base (delays are computed against it). */
+  readonly now: () => number;
+  /** Seconds on a monotonic clock, for reconcile durations. */
+  readonly elapsed: () => number;
+  readonly cache: ObjectCache;
+  readonly logger: Logger;
+  readonly metrics: RuntimeMetrics;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs one controller: its work queue, up to `maxConcurrentReconciles` reconciles at once (never
+ * two for one key), retries with per-key backoff, requeues, metrics and error logs.
+ */
+export class ControllerRunner {
+  readonly controller: Controller;
+  readonly #deps: RunnerDependencies;
+  readonly #queue: WorkQueue;
+  readonly #backoff: ItemBackoff;
+  readonly #max: number;
+  readonly #logger: Logger;
+  readonly #context: ReconcileContext;
+  #active = 0;
+  #pumpScheduled = false;
+  #idleWaiters: (() => void)[] = [];
+
+  constructor(controller: Controller, deps: RunnerDependencies) {
+    this.controller = controller;
+    this.#deps = deps;
+    this.#max = Math.max(1, controller.maxConcurrentReconciles ?? 1);
+    this.#backoff = new ItemBackoff(controller.backoff ?? DefaultBackoff);
+    this.#logger = deps.logger.child({ controller: controller.name });
+    this.#context = { cache: deps.cache, signal: deps.signal, logger: this.#logger };
+    const labels = { name: controller.name, controller: controller.name };
+    this.#queue = new WorkQueue(deps.timers, deps.now, {
+      added: () => deps.metrics.adds.inc(labels),
+      depth: (depth) => deps.metrics.depth.set(labels, depth),
+    });
+    this.#queue.onReady = () => this.#schedulePump();
+    deps.metrics.maxConcurrentReconciles.set({ controller: controller.name }, this.#max);
+    deps.metrics.activeWorkers.set({ controller: controller.name }, 0);
+  }
+
+  /** Queues a key for reconciliation (deduplicated). */
+  enqueue(key: ObjectKey): void {
+    this.#queue.add(keyString(key));
+  }
+
+  /** Queues the controller's initial keys. */
+  start(): void {
+    for (const key of this.controller.initialKeys ?? []) this.enqueue(key);
+  }
+
+  /** No key is ready and no reconcile is running (delayed requeues may be pending). */
+  isIdle(): boolean {
+    return this.#active === 0 && this.#queue.length === 0;
+  }
+
+  /** Resolves the next time the runner is idle (at once when it is). */
+  whenIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** When the key's next delayed run is due, if one is scheduled (for tests and diagnostics). */
+  requeueAt(key: ObjectKey): number | undefined {
+    return this.#queue.delayedUntil(keyString(key));
+  }
+
+  /** Drops queued work and waits for running reconciles to finish. */
+  async stop(): Promise<void> {
+    this.#queue.shutDown();
+    await this.whenIdle();
+  }
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    // Reconciles start on a microtask, never inside the watch handler that queued them.
+    queueMicrotask(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    while (this.#active < this.#max && !this.#deps.signal.aborted) {
+      const key = this.#queue.get();
+      if (key === undefined) break;
+      this.#active++;
+      this.#deps.metrics.activeWorkers.set({ controller: this.controller.name }, this.#active);
+      void this.#run(key);
+    }
+    this.#notifyIdle();
+  }
+
+  async #run(key: string): Promise<void> {
+    const name = this.controller.name;
+    const metrics = this.#deps.metrics;
+    const started = this.#deps.elapsed();
+    try {
+      const result: ReconcileResult | undefined = await this.controller.reconcile(
+        parseKey(key),
+        this.#context,
+      );
+      if (result?.requeue === true) {
+        metrics.retries.inc({ name, controller: name });
+        metrics.reconcileTotal.inc({ controller: name, result: 'requeue' });
+        this.#queue.addAfter(key, this.#backoff.next(key));
+      } else if (result?.requeueAfterMs !== undefined) {
+        this.#backoff.forget(key);
+        metrics.reconcileTotal.inc({ controller: name, result: 'requeue_after' });
+        this.#queue.addAfter(key, result.requeueAfterMs);
+      } else {
+        this.#backoff.forget(key);
+        metrics.reconcileTotal.inc({ controller: name, result: 'success' });
+      }
+    } catch (err) {
+      metrics.reconcileErrors.inc({ controller: name });
+      metrics.reconcileTotal.inc({ controller: name, result: 'error' });
+      metrics.retries.inc({ name, controller: name });
+      const delay = this.#backoff.next(key);
+      // Conflicts are the normal price of optimistic concurrency: retry quietly.
+      const level = isConflict(err) ? 'debug' : 'error';
+      this.#logger[level]({ err, key, retryInMs: delay }, 'Reconciler error');
+      this.#queue.addAfter(key, delay);
+    } finally {
+      metrics.reconcileTime.observe({ controller: name }, Math.max(0, this.#deps.elapsed() - started));
+      this.#active--;
+      metrics.activeWorkers.set({ controller: name }, this.#active);
+      this.#queue.done(key);
+      this.#pump();
+    }
+  }
+
+  #notifyIdle(): void {
+    if (!this.isIdle() || this.#idleWaiters.length === 0) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

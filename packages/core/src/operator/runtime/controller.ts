@@ -1,0 +1,84 @@
+import type { Logger } from 'pino';
+import type { KubeObject, ObjectKey } from '../../kube/object.js';
+import type { ResourceType } from '../../kube/resource-type.js';
+import type { BackoffOptions } from './backoff.js';
+import type { InformerEvent } from './informer.js';
+import { objectKey } from './keys.js';
+import type { ObjectCache } from './object-cache.js';
+
+/** What a reconcile asks of the queue when it returns normally. */
+export interface ReconcileResult {
+  /** Run this key again after this long (the latest reconcile's answer replaces earlier ones). */
+  readonly requeueAfterMs?: number;
+  /** Run this key again soon, with the per-key backoff, without counting an error. */
+  readonly requeue?: boolean;
+}
+
+/** What a reconcile gets besides its key. */
+export interface ReconcileContext {
+  /** The objects of every watched kind, as last delivered; see ObjectCache for consistency. */
+  readonly cache: ObjectCache;
+  /** Aborted when the manager stops; long operations should give up. */
+  readonly signal: AbortSignal;
+  /** The controller's logger (`controller` bound), for structured logs. */
+  readonly logger: Logger;
+}
+
+/** Maps a change of a watched object to the keys of the controller that must reconcile. */
+export type EventMapper = (event: InformerEvent, cache: ObjectCache) => Iterable<ObjectKey>;
+
+/** One kind a controller watches, and which of its keys a change of such an object concerns. */
+export interface WatchSource {
+  readonly type: ResourceType;
+  readonly map: EventMapper;
+}
+
+/**
+ * A level-triggered controller: `reconcile(key)` makes the world match the object named by
+ * `key`, whatever happened before, and must be idempotent — it may run again for any reason
+ * (a restart, a relist, a retry after an error). The queue never runs one key twice at once.
+ *
+ * Errors are retried with a per-key exponential backoff. A result's `requeueAfterMs` schedules
+ * the next run; an event for the key runs it sooner and that run's result decides again, so a
+ * reconcile that must wake up at some time returns that delay on every run.
+ *
+ * A reconcile must not wait on timers (no `sleep`): the manager's `settled()` waits for running
+ * reconciles, and ManualTimers only advance between settlements. Return `requeueAfterMs`
+ * instead.
+ */
+export interface Controller {
+  /** `<resource>.<concern>`, e.g. `nodeclaim.lifecycle`; used in logs and metrics. */
+  readonly name: string;
+  /** Kinds to watch and how their changes map to keys (see `watchSelf`, `watchMapped`). */
+  readonly watches: readonly WatchSource[];
+  /** Keys to reconcile once at start regardless of watches (singleton or polling controllers). */
+  readonly initialKeys?: readonly ObjectKey[];
+  /** How many different keys may reconcile at once; default 1. */
+  readonly maxConcurrentReconciles?: number;
+  /** Retry backoff after errors; default DefaultBackoff (5 ms .. 1000 s). */
+  readonly backoff?: BackoffOptions;
+  reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined>;
+}
+
+/** Watch a kind and reconcile each changed object's own key (controller-runtime's `For`). */
+export function watchSelf<T extends KubeObject>(
+  type: ResourceType<T>,
+  filter?: (event: InformerEvent & { readonly object: T }) => boolean,
+): WatchSource {
+  return {
+    type,
+    map: (event) => {
+      if (filter !== undefined && !filter(event as InformerEvent & { readonly object: T })) return [];
+      const key = objectKey(event.object);
+      return key === undefined ? [] : [key];
+    },
+  };
+}
+
+/** Watch a related kind, mapping each changed object to the keys it affects (`Watches` + handler). */
+export function watchMapped<T extends KubeObject>(
+  type: ResourceType<T>,
+  map: (object: T, cache: ObjectCache, event: InformerEvent) => Iterable<ObjectKey>,
+): WatchSource {
+  return { type, map: (event, cache) => map(event.object as T, cache, event) };
+}
