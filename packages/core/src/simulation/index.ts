@@ -1,0 +1,4 @@
+export * from './cloud/index.js';
+export * from './latency/index.js';
+export * from './random/index.js';
+export * from './settle/index.js';
