@@ -9,6 +9,13 @@ describe('canonicalFieldPath', () => {
     expect(quoted).toBe('spec.kubelet.evictionHard.memory.available');
   });
 
+  it('keeps map keys holding slashes whole', () => {
+    expect(canonicalFieldPath('spec.template.metadata.labels.karpenter.sh/capacity-type')).toBe(
+      canonicalFieldPath('spec.template.metadata.labels["karpenter.sh/capacity-type"]'),
+    );
+    expect(canonicalFieldPath('spec.tags[""]')).toBe('spec.tags.');
+  });
+
   it('keeps list indices apart from keys', () => {
     expect(canonicalFieldPath('spec.template.spec.requirements[0].key')).toBe(
       'spec.template.spec.requirements[0].key',

@@ -2,17 +2,15 @@ import { parseFieldPath, type SchemaNode } from '@nodewright/core/apis';
 
 /**
  * A field path spelled one way, so paths written by nodewright and by the API server compare
- * equal when they name the same field. Keys become `.key` whatever their spelling
- * (`["a.b/c"]`, `[a.b/c]` or a dotted `.a.b/c`, which the server uses for map entries) and
- * list indices stay `[n]`. A leading dot (the server's scale-subresource errors) is ignored.
+ * equal when they name the same field: map keys become `.key` whatever their spelling
+ * (`["a.b/c"]`, `[a.b/c]`, or the server's dotted `.a.b/c` for map entries), list indices
+ * stay `[n]`, and a leading dot (the server's scale-subresource errors) is dropped.
  */
 export function canonicalFieldPath(path: string): string {
-  let out = '';
-  for (const segment of parseFieldPath(path.replace(/^\./, ''))) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += `${out === '' ? '' : '.'}${String(segment)}`;
-  }
-  return out;
+  return path
+    .replace(/\["((?:[^"\\]|\\.)*)"\]/g, (_, quoted: string) => `.${JSON.parse(`"${quoted}"`) as string}`)
+    .replace(/\[([^\]"]*[^\]"0-9][^\]"]*)\]/g, '.$1')
+    .replace(/^\./, '');
 }
 
 /**

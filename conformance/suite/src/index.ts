@@ -1,3 +1,4 @@
+export { compareVerdicts, type Disagreement, type SideVerdict } from './differential.js';
 export { canonicalFieldPath, schemaAt } from './field-path.js';
 export { type Agreement, messageAgreement } from './message-agreement.js';
 export { type RawRequestOptions, type RawResponse, rawRequest, warningsOf } from './raw-request.js';

@@ -38,6 +38,25 @@ describe('rejectionOf', () => {
     ]);
   });
 
+  it('takes the field of a format error from its message', () => {
+    const body = {
+      kind: 'Status',
+      reason: 'Invalid',
+      code: 422,
+      details: {
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message:
+              'Invalid value: "": Checked value must be of type integer with format int32 in spec.kubelet.maxPods',
+            field: '<nil>',
+          },
+        ],
+      },
+    };
+    expect(rejectionOf({ status: 422, body, text: '' }).causes[0]?.field).toBe('spec.kubelet.maxPods');
+  });
+
   it('turns each unknown field of a strict-decoding error into a cause', () => {
     const body = {
       kind: 'Status',

@@ -30,7 +30,8 @@ export interface Rejection {
 const SkippedRulesCause = 'some validation rules were not checked';
 
 /**
- * Reads a refused request's Status. A strict-decoding failure (400 BadRequest, `strict
+ * Reads a refused request's Status. A cause without a field (`<nil>`) gets the one its
+ * message names, if any. A strict-decoding failure (400 BadRequest, `strict
  * decoding error: unknown field "spec.x"`, what `fieldValidation=Strict` - kubectl's default
  * - gives for unknown fields) carries no causes, so each unknown field it names becomes a
  * cause with reason `FieldValueUnknown` and message `unknown field "<path>"`.
@@ -45,7 +46,7 @@ export function rejectionOf(response: ResponseLike): Rejection {
     const text = typeof cause.message === 'string' ? cause.message : '';
     if (text.includes(SkippedRulesCause)) continue;
     causes.push({
-      field: typeof cause.field === 'string' ? cause.field : '',
+      field: fieldOf(cause.field, text),
       reason: typeof cause.reason === 'string' ? cause.reason : '',
       message: text,
     });
@@ -60,6 +61,15 @@ export function rejectionOf(response: ResponseLike): Rejection {
     message,
     causes,
   };
+}
+
+/**
+ * The cause's field. Format errors (`Checked value must be of type integer with format int32
+ * in spec.kubelet.maxPods`) come with the field `<nil>` and name it at the end of the message.
+ */
+function fieldOf(field: unknown, message: string): string {
+  if (typeof field === 'string' && field !== '<nil>') return field;
+  return / in ([A-Za-z_][^\s]*)$/.exec(message)?.[1] ?? '';
 }
 
 function record(value: unknown): Record<string, unknown> {
