@@ -55,6 +55,11 @@ export interface SolverOptions {
   readonly minValuesPolicy?: 'Strict' | 'BestEffort';
   /** Ignore preferences entirely instead of relaxing them one by one (faster, fewer claims). */
   readonly ignorePreferences?: boolean;
+  /**
+   * Whether the last relaxation step tolerates PreferNoSchedule taints (default true). Until then
+   * such taints keep pods off, as preferences are treated as requirements first.
+   */
+  readonly toleratePreferNoSchedule?: boolean;
 }
 
 /** A NodeClaim the solver wants created. */

@@ -1,0 +1,4 @@
+export * from './host-ports.js';
+export * from './identity.js';
+export * from './node-requirements.js';
+export * from './requests.js';

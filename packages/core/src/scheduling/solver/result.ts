@@ -1,0 +1,78 @@
+import type { Pod } from '../../apis/kubernetes/pod.js';
+import { Labels } from '../../apis/labels.js';
+import { type InstanceType, orderByPrice, truncateInstanceTypes } from '../../cloudprovider/instance-type.js';
+import { cheapestLaunchPrice } from '../../cloudprovider/offering.js';
+import { Requirement } from '../requirements/requirement.js';
+import { AllowUndefinedWellKnownLabels } from '../requirements/requirements.js';
+import { addResources } from '../resources/resource-list.js';
+import { explainUnschedulable } from './explain.js';
+import type { PoolType } from './pools.js';
+import type { Scheduler } from './scheduler.js';
+import type { Claim } from './target.js';
+import type { ExistingPlacement, NewClaim, SolverResult, UnschedulablePod } from './types.js';
+
+/** A claim as it will be created, or why its pods cannot have it after all. */
+function finalizeClaim(s: Scheduler, c: Claim): NewClaim | { reason: string } {
+  const pool = c.pool;
+  const fitting: PoolType[] = [];
+  for (let i = 0; i < c.size; i++) {
+    const t = pool.types[c.candidates[i]!]!;
+    if (c.requests.fits(t.free)) fitting.push(t);
+  }
+  const r = c.requirements;
+  const types = fitting.map((t) => t.type);
+  let kept: InstanceType[];
+  const truncated = truncateInstanceTypes(types, r, s.options.maxInstanceTypes);
+  if (truncated.ok) kept = truncated.types;
+  else if (s.options.minValuesPolicy === 'BestEffort')
+    kept = orderByPrice(types, r).slice(0, s.options.maxInstanceTypes);
+  else return { reason: `NodePool ${pool.name}: ${truncated.reason}` };
+  const requirements = r.copy();
+  requirements.add(
+    Requirement.create(
+      Labels.InstanceType,
+      'In',
+      kept.map((t) => t.name),
+    ),
+  );
+  const capacityTypes = new Set<string>();
+  for (const t of kept) {
+    for (const o of t.offerings) {
+      if (o.available && r.isCompatible(o.requirements, AllowUndefinedWellKnownLabels))
+        capacityTypes.add(o.capacityType);
+    }
+  }
+  requirements.add(Requirement.create(Labels.CapacityType, 'In', [...capacityTypes].sort()));
+  const cheapest = fitting.find((t) => t.type === kept[0])!;
+  return {
+    nodePool: pool.name,
+    instanceTypes: kept,
+    requirements,
+    pods: c.pods.slice(),
+    requests: addResources(...c.podRequests, cheapest.daemonRequests),
+    price: cheapestLaunchPrice(kept[0]!.offerings, requirements),
+  };
+}
+
+/** Reads the solve's outcome back into the API shape. */
+export function buildResult(s: Scheduler): SolverResult {
+  const newClaims: NewClaim[] = [];
+  const dropped = new Map<Pod, string>();
+  for (const c of s.claims) {
+    const out = finalizeClaim(s, c);
+    if ('reason' in out) for (const p of c.pods) dropped.set(p, out.reason);
+    else newClaims.push(out);
+  }
+  const existing: ExistingPlacement[] = s.existing
+    .filter((e) => e.pods.length > 0)
+    .map((e) => ({ name: e.name, pods: e.pods.slice() }));
+  const unschedulable: UnschedulablePod[] = [];
+  for (const entry of s.entries) {
+    const reason =
+      entry.error ??
+      dropped.get(entry.pod) ??
+      (entry.placed ? undefined : explainUnschedulable(s, entry.variant!));
+    if (reason !== undefined) unschedulable.push({ pod: entry.pod, reason });
+  }
+  return { newClaims, existing, unschedulable };
+}

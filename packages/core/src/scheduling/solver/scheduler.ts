@@ -1,0 +1,797 @@
+import type { Pod } from '../../apis/kubernetes/pod.js';
+import { Labels, WellKnownLabels } from '../../apis/labels.js';
+import { satisfiesMinValues } from '../../cloudprovider/instance-type.js';
+import { hostPortConflict, podHostPorts } from '../pod/host-ports.js';
+import { podCreationMillis, podKey } from '../pod/identity.js';
+import { podRequests } from '../pod/requests.js';
+import { Requirement } from '../requirements/requirement.js';
+import { AllowUndefinedWellKnownLabels, type Requirements } from '../requirements/requirements.js';
+import type { ResourceList } from '../resources/resource-list.js';
+import { ResourceSlots, ResourceVector } from '../resources/resource-vector.js';
+import { untoleratedTaint } from '../taints/tolerations.js';
+import { NamespaceResolver } from '../topology/group-specs.js';
+import { nodeFilterMatches } from '../topology/node-filter.js';
+import { Topology } from '../topology/topology.js';
+import { FreshDomain, type TopologyGroup, type TopologyGroupSpec } from '../topology/topology-group.js';
+import { VolumeIndex, volumeTopology } from '../volumes/volume-topology.js';
+import { ClaimOrder } from './claim-order.js';
+import { type DaemonPod, daemonPod } from './daemon-overhead.js';
+import { orderExisting, type PreparedExisting, prepareExisting } from './existing.js';
+import { nodePoolDomains } from './node-pool-domains.js';
+import {
+  inverseGroupSpecs,
+  nodeFilterTerms,
+  ownedGroupSpecs,
+  type PodClass,
+  type RequirementOption,
+  requirementOptions,
+  Variant,
+} from './pod-class.js';
+import { buildPool, hasLaunchableOffering, orderNodePools, type Pool, typeCompatible } from './pools.js';
+import { initialView, type PodView, relax } from './preferences.js';
+import type { PodQueue } from './queue.js';
+import { podSignature } from './signature.js';
+import type { Claim, ExistingTarget, Target } from './target.js';
+import type { SolverInput, SolverOptions } from './types.js';
+
+/** Options with Karpenter's defaults filled in. */
+export interface ResolvedOptions {
+  readonly maxInstanceTypes: number;
+  readonly minValuesPolicy: 'Strict' | 'BestEffort';
+  readonly ignorePreferences: boolean;
+  readonly toleratePreferNoSchedule: boolean;
+}
+
+export function resolveOptions(o: SolverOptions | undefined): ResolvedOptions {
+  return {
+    maxInstanceTypes: o?.maxInstanceTypes ?? 600,
+    minValuesPolicy: o?.minValuesPolicy ?? 'Strict',
+    ignorePreferences: o?.ignorePreferences ?? false,
+    toleratePreferNoSchedule: o?.toleratePreferNoSchedule ?? true,
+  };
+}
+
+/** A pending pod and where it stands. */
+export interface PodEntry {
+  readonly pod: Pod;
+  readonly index: number;
+  /** Undefined when the pod cannot be scheduled at all (see `error`). */
+  readonly cls: PodClass | undefined;
+  readonly error: string | undefined;
+  readonly requests: ResourceList;
+  readonly created: number;
+  variant: Variant | undefined;
+  placed: boolean;
+}
+
+/** Why a new NodeClaim from a NodePool would not take a pod (the first check that failed). */
+export type FreshFailure =
+  | { readonly stage: 'no-types' }
+  | { readonly stage: 'taint' }
+  | { readonly stage: 'port' }
+  | { readonly stage: 'requirements' }
+  | { readonly stage: 'types'; readonly option: number }
+  | { readonly stage: 'limits'; readonly option: number }
+  | { readonly stage: 'topology'; readonly group: TopologyGroup; readonly requirements: Requirements }
+  | {
+      readonly stage: 'topology-types';
+      readonly option: number;
+      readonly requirements: Requirements;
+    }
+  | { readonly stage: 'min-values'; readonly requirements: Requirements; readonly candidates: Int32Array };
+
+/** The start of a new claim for a variant on a NodePool, before limits and topology. */
+interface FreshBase {
+  readonly option: number;
+  readonly requirements: Requirements;
+  /** Types compatible with the requirements, with a launchable offering, fitting the pod alone. */
+  readonly candidates: Int32Array;
+  /** The candidates narrowed by topology, per narrowing. */
+  readonly narrowed: Map<string, Int32Array>;
+}
+
+type FreshCache = FreshBase | FreshFailure;
+
+const MAX_OPTIONS = 16;
+
+function sameRequirements(before: Requirements, after: Requirements, added: Requirements): boolean {
+  for (const r of added) {
+    const a = before.get(r.key);
+    const b = after.get(r.key);
+    if (a === undefined || b === undefined) return false;
+    if (a !== b && !a.equals(b)) return false;
+  }
+  return true;
+}
+
+/**
+ * One solve's state. Built from the input, run once by {@link solve}; the result reads it back.
+ * Nothing here is shared between solves.
+ */
+export class Scheduler {
+  readonly options: ResolvedOptions;
+  readonly slots = new ResourceSlots();
+  readonly pools: readonly Pool[];
+  readonly daemons: readonly DaemonPod[];
+  readonly prepared: readonly PreparedExisting[];
+  readonly existing: readonly ExistingTarget[];
+  readonly topology: Topology;
+  readonly classes: PodClass[] = [];
+  readonly entries: PodEntry[] = [];
+  readonly claims: Claim[] = [];
+  readonly order = new ClaimOrder();
+  /** Placements so far, replayed into groups that relaxation creates later. */
+  readonly #log: { cls: PodClass; target: Target }[] = [];
+  readonly #namespaces: NamespaceResolver;
+  readonly #owners = new Map<number, string[]>();
+  /** The unrelaxed variant of each class, by class id. */
+  readonly #bases: Variant[] = [];
+  #variants = 0;
+  #ready = false;
+  readonly #domains: number[] = [];
+  #failGroup: TopologyGroup | undefined;
+  #failPermanent = false;
+  #sig = '';
+
+  constructor(input: SolverInput) {
+    this.options = resolveOptions(input.options);
+    const daemons: DaemonPod[] = [];
+    for (const ds of input.daemonSets) {
+      try {
+        daemons.push(daemonPod(ds));
+      } catch {
+        // A DaemonSet whose template does not parse runs nowhere; Karpenter skips it too.
+      }
+    }
+    this.daemons = daemons;
+    this.pools = orderNodePools(input.nodePools).map((np, i) =>
+      buildPool(
+        i,
+        np,
+        input.instanceTypes.get(np.metadata.name!) ?? [],
+        daemons,
+        this.slots,
+        input.nodePoolUsage?.get(np.metadata.name!),
+      ),
+    );
+    this.prepared = orderExisting(input.existing.map((c) => prepareExisting(c, daemons, this.slots)));
+    const namespaces = new Set<string>();
+    for (const p of input.pods) namespaces.add(p.metadata.namespace ?? 'default');
+    for (const p of this.prepared)
+      for (const pod of p.pods) namespaces.add(pod.metadata.namespace ?? 'default');
+    this.#namespaces = new NamespaceResolver(namespaces);
+    const counted = this.prepared.flatMap((p) =>
+      p.pods
+        .filter((pod) => pod.metadata.deletionTimestamp === undefined)
+        .map((pod) => ({
+          namespace: pod.metadata.namespace ?? 'default',
+          labels: pod.metadata.labels,
+          node: p.topologyNode,
+        })),
+    );
+    this.topology = new Topology(
+      nodePoolDomains(this.pools),
+      this.prepared.map((p) => p.topologyNode),
+      counted,
+    );
+    const hosts = this.topology.registry(Labels.Hostname);
+    this.existing = this.prepared
+      .filter((p) => p.capacity.markedForDeletion !== true)
+      .map((p, index) => ({
+        kind: 'existing',
+        index,
+        name: p.name,
+        requirements: p.requirements,
+        taints: p.taints,
+        host: hosts.id(p.hostname),
+        allowUndefined: false,
+        ports: p.ports.slice(),
+        pods: [],
+        podRequests: [],
+        mergeCache: new Map(),
+        available: p.available.clone(),
+      }));
+    this.#inverseFromBound();
+    this.#classify(input);
+    for (const cls of this.classes) {
+      for (const g of this.topology.groups) {
+        if (!g.selects(cls.namespace, cls.labels)) continue;
+        if (this.#isInverse(g)) cls.repelledBy.push(g);
+        else cls.countedBy.push(g);
+      }
+    }
+    this.#ready = true;
+  }
+
+  readonly #inverse = new Set<TopologyGroup>();
+
+  #isInverse(g: TopologyGroup): boolean {
+    return this.#inverse.has(g);
+  }
+
+  /** Pod names owning an inverse group (for reasons). */
+  ownersOf(g: TopologyGroup): readonly string[] {
+    return this.#owners.get(g.id) ?? [];
+  }
+
+  isInverse(g: TopologyGroup): boolean {
+    return this.#inverse.has(g);
+  }
+
+  #inverseFromBound(): void {
+    for (const p of this.prepared) {
+      for (const pod of p.pods) {
+        if (pod.metadata.deletionTimestamp !== undefined) continue;
+        const terms =
+          pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+        if (terms.length === 0) continue;
+        const owner = { namespace: pod.metadata.namespace ?? 'default', labels: pod.metadata.labels };
+        const specs = inverseGroupSpecs(
+          owner,
+          { antiAffinityRequired: terms, tolerations: [] },
+          this.#namespaces,
+        );
+        for (const spec of specs) {
+          const g = this.#internInverse(spec, podKey(pod));
+          const node = p.topologyNode;
+          const domain =
+            spec.key === 'kubernetes.io/hostname' ? node.hostname : (node.labels[spec.key] ?? undefined);
+          if (domain !== undefined) g.record(g.domains.id(domain));
+        }
+      }
+    }
+  }
+
+  #internInverse(spec: TopologyGroupSpec, owner: string): TopologyGroup {
+    const { group, created } = this.topology.inverseGroup(spec);
+    this.#inverse.add(group);
+    const owners = this.#owners.get(group.id) ?? [];
+    if (owners.length < 3 && !owners.includes(owner)) owners.push(owner);
+    this.#owners.set(group.id, owners);
+    if (created && this.#ready) {
+      for (const cls of this.classes)
+        if (group.selects(cls.namespace, cls.labels)) cls.repelledBy.push(group);
+    }
+    return group;
+  }
+
+  #internForward(spec: TopologyGroupSpec): TopologyGroup {
+    const { group, created } = this.topology.group(spec);
+    if (created && this.#ready) {
+      for (const cls of this.classes) if (group.selects(cls.namespace, cls.labels)) cls.countedBy.push(group);
+      // Counts must include what this solve already placed, not just the bound pods.
+      for (const { cls, target } of this.#log) {
+        if (group.selects(cls.namespace, cls.labels)) this.#recordInto(group, target);
+      }
+    }
+    return group;
+  }
+
+  #classify(input: SolverInput): void {
+    const volumes = new VolumeIndex(
+      input.persistentVolumeClaims,
+      input.persistentVolumes,
+      input.storageClasses,
+    );
+    const bySignature = new Map<string, PodClass>();
+    for (const [index, pod] of input.pods.entries()) {
+      const created = podCreationMillis(pod);
+      let requests: ResourceList = new Map();
+      try {
+        requests = podRequests(pod);
+        const vt = volumeTopology(pod, volumes);
+        if (!vt.ok) {
+          this.entries.push({
+            pod,
+            index,
+            cls: undefined,
+            error: vt.reason,
+            requests,
+            created,
+            variant: undefined,
+            placed: false,
+          });
+          continue;
+        }
+        const signature = podSignature(pod, vt.requirements);
+        let cls = bySignature.get(signature);
+        if (cls === undefined) {
+          cls = {
+            id: this.classes.length,
+            namespace: pod.metadata.namespace ?? 'default',
+            labels: pod.metadata.labels,
+            requests,
+            vector: ResourceVector.fromList(requests, this.slots),
+            hostPorts: podHostPorts(pod),
+            volumes: vt.requirements,
+            countedBy: [],
+            repelledBy: [],
+            exemplar: pod,
+          };
+          this.#bases.push(
+            this.#makeVariant(cls, initialView(pod, this.options.ignorePreferences), 0, podKey(pod)),
+          );
+          bySignature.set(signature, cls);
+          this.classes.push(cls);
+        }
+        const base = this.#bases[cls.id]!;
+        this.entries.push({
+          pod,
+          index,
+          cls,
+          error: undefined,
+          requests: cls.requests,
+          created,
+          variant: base,
+          placed: false,
+        });
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        this.entries.push({
+          pod,
+          index,
+          cls: undefined,
+          error: `invalid pod spec: ${message}`,
+          requests,
+          created,
+          variant: undefined,
+          placed: false,
+        });
+      }
+    }
+  }
+
+  #makeVariant(cls: PodClass, view: PodView, depth: number, owner: string): Variant {
+    const options = requirementOptions(cls.exemplar, view, cls.volumes).slice(0, MAX_OPTIONS);
+    const filterTerms = nodeFilterTerms(cls.exemplar, view, options[0]!.volume);
+    const uses = ownedGroupSpecs(cls, view, filterTerms, this.#namespaces).map(({ spec, honorAffinity }) => {
+      const group = this.#internForward(spec);
+      return { group, self: group.selects(cls.namespace, cls.labels), honorAffinity };
+    });
+    const repels = inverseGroupSpecs(cls, view, this.#namespaces).map((spec) =>
+      this.#internInverse(spec, owner),
+    );
+    return new Variant(this.#variants++, cls, view, depth, {
+      options,
+      uses,
+      repels,
+      poolTaints: this.pools.map((p) => p.taints),
+      existingCount: this.existing.length,
+    });
+  }
+
+  /** The next relaxation of a variant (memoised), or null. */
+  nextVariant(v: Variant): Variant | null {
+    if (v.next !== undefined) return v.next;
+    const r = relax(v.view, this.options.toleratePreferNoSchedule);
+    v.next = r === undefined ? null : this.#makeVariant(v.cls, r.view, v.depth + 1, podKey(v.cls.exemplar));
+    return v.next;
+  }
+
+  /** Runs Karpenter's loop: each pod in queue order, relaxing one step per failed attempt. */
+  run(queue: PodQueue): void {
+    for (;;) {
+      const i = queue.pop();
+      if (i === undefined) break;
+      const entry = this.entries[i]!;
+      const v = entry.variant!;
+      if (this.#place(entry, v)) {
+        entry.placed = true;
+        continue;
+      }
+      const next = this.nextVariant(v);
+      if (next !== null) {
+        entry.variant = next;
+        queue.push(i, true);
+      } else {
+        queue.push(i, false);
+      }
+    }
+  }
+
+  #place(entry: PodEntry, v: Variant): boolean {
+    for (const e of this.existing) {
+      if (v.rejectedExisting[e.index] === 1) continue;
+      if (this.#tryExisting(entry, v, e)) return true;
+    }
+    const counts = this.order.counts();
+    for (let ci = 0; ci < counts.length; ci++) {
+      const bucket = this.order.bucket(counts[ci]!);
+      for (let j = 0; j < bucket.length; j++) {
+        const id = bucket[j]!;
+        if (v.isRejectedClaim(id)) continue;
+        if (this.#tryClaim(entry, v, this.claims[id]!)) return true;
+      }
+    }
+    for (const pool of this.pools) {
+      const result = this.evaluateFresh(v, pool);
+      if ('stage' in result) continue;
+      this.#openClaim(entry, v, pool, result.requirements, result.candidates);
+      return true;
+    }
+    return false;
+  }
+
+  /** The first requirement option compatible with the target, merged into its requirements. */
+  #merged(target: Target, v: Variant): { option: number; requirements: Requirements } | undefined {
+    for (let i = 0; i < v.options.length; i++) {
+      const r = this.#mergeOption(target, v, i);
+      if (r !== null) return { option: i, requirements: r };
+    }
+    return undefined;
+  }
+
+  #mergeOption(target: Target, v: Variant, i: number): Requirements | null {
+    const add = v.options[i]!.requirements;
+    if (add.size === 0) return target.requirements;
+    const key = v.id * MAX_OPTIONS + i;
+    const cached = target.mergeCache.get(key);
+    if (cached !== undefined) return cached;
+    const base = target.requirements;
+    let out: Requirements | null = null;
+    if (base.isCompatible(add, target.allowUndefined ? AllowUndefinedWellKnownLabels : undefined)) {
+      const merged = base.copy().addAll(add);
+      out = sameRequirements(base, merged, add) ? base : merged;
+    }
+    target.mergeCache.set(key, out);
+    return out;
+  }
+
+  /**
+   * Narrows requirements by every topology group the pod takes part in (its own groups, then the
+   * anti-affinity of other pods that selects it), or undefined with #failGroup set.
+   */
+  #applyTopology(
+    v: Variant,
+    option: RequirementOption,
+    requirements: Requirements,
+    host: number,
+    allowUndefined: boolean,
+  ): Requirements | undefined {
+    let out = requirements;
+    this.#sig = '';
+    for (const use of v.uses) {
+      const g = use.group;
+      const podDomains = use.honorAffinity ? option.strict.get(g.spec.key) : undefined;
+      const next = this.#narrow(g, use.self, podDomains, out, host, allowUndefined);
+      if (next === undefined) return undefined;
+      out = next;
+    }
+    const repelled = v.cls.repelledBy;
+    for (let i = 0; i < repelled.length; i++) {
+      const g = repelled[i]!;
+      const next = this.#narrow(g, false, option.strict.get(g.spec.key), out, host, allowUndefined);
+      if (next === undefined) return undefined;
+      out = next;
+    }
+    return out;
+  }
+
+  #narrow(
+    g: TopologyGroup,
+    self: boolean,
+    podDomains: Requirement | undefined,
+    requirements: Requirements,
+    host: number,
+    allowUndefined: boolean,
+  ): Requirements | undefined {
+    const out = this.#domains;
+    const anti = g.spec.type === 'anti-affinity';
+    if (g.isHostname) {
+      if (g.allowedDomains(self, podDomains, undefined, host, out) > 0) return requirements;
+      this.#failGroup = g;
+      this.#failPermanent = anti;
+      return undefined;
+    }
+    const key = g.spec.key;
+    const nodeReq = requirements.get(key);
+    if (nodeReq === undefined && !(allowUndefined && WellKnownLabels.has(key))) {
+      this.#failGroup = g;
+      this.#failPermanent = false;
+      return undefined;
+    }
+    const n = g.allowedDomains(self, podDomains, nodeReq, host, out);
+    if (n === 0) {
+      this.#failGroup = g;
+      this.#failPermanent = anti;
+      return undefined;
+    }
+    if (nodeReq !== undefined && !nodeReq.complement && nodeReq.values.size === n) return requirements;
+    const names = out.map((d) => g.domains.name(d));
+    this.#sig += `${key}=${names.join(',')};`;
+    return requirements.copy().add(Requirement.create(key, 'In', names));
+  }
+
+  #tryExisting(entry: PodEntry, v: Variant, e: ExistingTarget): boolean {
+    const cls = v.cls;
+    if (untoleratedTaint(e.taints, v.tolerations) !== undefined) return this.#rejectExisting(v, e);
+    if (cls.hostPorts.length > 0 && hostPortConflict(e.ports, cls.hostPorts) !== undefined) {
+      return this.#rejectExisting(v, e);
+    }
+    if (!cls.vector.fits(e.available)) return this.#rejectExisting(v, e);
+    const merged = this.#merged(e, v);
+    if (merged === undefined) return this.#rejectExisting(v, e);
+    const r = this.#applyTopology(v, v.options[merged.option]!, merged.requirements, e.host, false);
+    if (r === undefined) return this.#failPermanent ? this.#rejectExisting(v, e) : false;
+    e.available.subInPlace(cls.vector);
+    this.#setRequirements(e, r);
+    this.#commit(entry, v, e);
+    return true;
+  }
+
+  #rejectExisting(v: Variant, e: ExistingTarget): false {
+    v.rejectedExisting[e.index] = 1;
+    return false;
+  }
+
+  #setRequirements(t: Target, r: Requirements): void {
+    if (t.requirements !== r) {
+      t.requirements = r;
+      t.mergeCache.clear();
+    }
+  }
+
+  #commit(entry: PodEntry, v: Variant, target: Target): void {
+    target.pods.push(entry.pod);
+    target.podRequests.push(v.cls.requests);
+    if (v.cls.hostPorts.length > 0) target.ports.push(...v.cls.hostPorts);
+    this.#record(v, target);
+  }
+
+  #record(v: Variant, target: Target): void {
+    const counted = v.cls.countedBy;
+    for (let i = 0; i < counted.length; i++) this.#recordInto(counted[i]!, target);
+    for (const g of v.repels) this.#recordDomains(g, target, true);
+    this.#log.push({ cls: v.cls, target });
+  }
+
+  #recordInto(g: TopologyGroup, target: Target): void {
+    const filter = g.spec.filter;
+    if (
+      (filter.terms !== undefined || filter.tolerations !== undefined) &&
+      !nodeFilterMatches(filter, target.taints, target.requirements, target.allowUndefined)
+    ) {
+      return;
+    }
+    this.#recordDomains(g, target, g.spec.type === 'anti-affinity');
+  }
+
+  /** Anti-affinity blocks every domain the node might be in; the others count only a known domain. */
+  #recordDomains(g: TopologyGroup, target: Target, all: boolean): void {
+    if (g.isHostname) {
+      g.record(target.host);
+      return;
+    }
+    const r = target.requirements.get(g.spec.key);
+    if (r === undefined || r.complement) return;
+    if (all) for (const value of r.values) g.record(g.domains.id(value));
+    else if (r.values.size === 1) g.record(g.domains.id(r.values.values().next().value!));
+  }
+
+  #tryClaim(entry: PodEntry, v: Variant, c: Claim): boolean {
+    const cls = v.cls;
+    const pool = c.pool;
+    if (v.untolerated[pool.index] !== null) return this.#rejectClaim(v, c);
+    if (cls.hostPorts.length > 0 && hostPortConflict(c.ports, cls.hostPorts) !== undefined) {
+      return this.#rejectClaim(v, c);
+    }
+    const merged = this.#merged(c, v);
+    if (merged === undefined) return this.#rejectClaim(v, c);
+    let cands = c.candidates;
+    let size = c.size;
+    if (merged.requirements !== c.requirements) {
+      cands = this.#filterTypes(pool, cands, size, merged.requirements);
+      size = cands.length;
+    }
+    c.requests.addInPlace(cls.vector);
+    const fit = this.#firstFit(pool, c.requests, cands, size);
+    if (fit < 0) {
+      c.requests.subInPlace(cls.vector);
+      return this.#rejectClaim(v, c);
+    }
+    const r = this.#applyTopology(v, v.options[merged.option]!, merged.requirements, c.host, true);
+    if (r === undefined) {
+      c.requests.subInPlace(cls.vector);
+      return this.#failPermanent ? this.#rejectClaim(v, c) : false;
+    }
+    let start = fit;
+    if (r !== merged.requirements) {
+      cands = this.#filterTypes(pool, cands.subarray(fit, size), size - fit, r);
+      size = cands.length;
+      start = this.#firstFit(pool, c.requests, cands, size);
+      if (start < 0) {
+        c.requests.subInPlace(cls.vector);
+        return false;
+      }
+    }
+    if (r.hasMinValues()) {
+      const exact = this.#exactFits(pool, c.requests, cands.subarray(start, size));
+      if (!this.#minValuesOk(pool, exact, r)) {
+        c.requests.subInPlace(cls.vector);
+        return false;
+      }
+      cands = exact;
+      start = 0;
+      size = exact.length;
+    }
+    // Types before the first fit did not fit these requests and never will again.
+    if (cands === c.candidates) {
+      if (start > 0) {
+        cands.copyWithin(0, start, size);
+        size -= start;
+      }
+    } else if (start > 0) {
+      cands = cands.slice(start, size);
+      size = cands.length;
+    }
+    c.candidates = cands;
+    c.size = size;
+    this.#setRequirements(c, r);
+    this.order.increment(c.id, c.pods.length);
+    this.#commit(entry, v, c);
+    return true;
+  }
+
+  #rejectClaim(v: Variant, c: Claim): false {
+    v.rejectClaim(c.id);
+    return false;
+  }
+
+  /** Candidates compatible with the requirements and with a launchable offering under them. */
+  #filterTypes(pool: Pool, cands: Int32Array, size: number, r: Requirements): Int32Array {
+    const out = new Int32Array(size);
+    let n = 0;
+    for (let i = 0; i < size; i++) {
+      const t = pool.types[cands[i]!]!;
+      if (typeCompatible(t.type, r) && hasLaunchableOffering(t.type.offerings, r)) out[n++] = cands[i]!;
+    }
+    return n === size ? out : out.slice(0, n);
+  }
+
+  /** Position of the first candidate with room for the requests, or -1. */
+  #firstFit(pool: Pool, requests: ResourceVector, cands: Int32Array, size: number): number {
+    for (let i = 0; i < size; i++) if (requests.fits(pool.types[cands[i]!]!.free)) return i;
+    return -1;
+  }
+
+  #exactFits(pool: Pool, requests: ResourceVector, cands: Int32Array): Int32Array {
+    return cands.filter((i) => requests.fits(pool.types[i]!.free));
+  }
+
+  #minValuesOk(pool: Pool, cands: Int32Array, r: Requirements): boolean {
+    if (this.options.minValuesPolicy === 'BestEffort') return cands.length > 0;
+    return satisfiesMinValues(
+      Array.from(cands, (i) => pool.types[i]!.type),
+      r,
+    ).satisfied;
+  }
+
+  /**
+   * Whether a new NodeClaim from the pool would take the variant now: its requirements and
+   * candidate types if so, else the first check that failed. Changes nothing.
+   */
+  evaluateFresh(
+    v: Variant,
+    pool: Pool,
+  ): { requirements: Requirements; candidates: Int32Array } | FreshFailure {
+    if (pool.types.length === 0) return { stage: 'no-types' };
+    if (v.untolerated[pool.index] !== null) return { stage: 'taint' };
+    const cls = v.cls;
+    if (cls.hostPorts.length > 0 && hostPortConflict(pool.daemonHostPorts, cls.hostPorts) !== undefined) {
+      return { stage: 'port' };
+    }
+    const base = this.#freshBase(v, pool);
+    if ('stage' in base) return base;
+    let cands = base.candidates;
+    const limits = pool.limits;
+    if (limits !== undefined) {
+      cands = cands.filter((i) => limits.admits(pool.types[i]!.limitCapacity));
+      if (cands.length === 0) return { stage: 'limits', option: base.option };
+    }
+    const option = v.options[base.option]!;
+    const r = this.#applyTopology(v, option, base.requirements, FreshDomain, true);
+    if (r === undefined)
+      return { stage: 'topology', group: this.#failGroup!, requirements: base.requirements };
+    if (r !== base.requirements) {
+      let narrowed = base.narrowed.get(this.#sig);
+      if (narrowed === undefined) {
+        narrowed = this.#filterTypes(pool, base.candidates, base.candidates.length, r);
+        base.narrowed.set(this.#sig, narrowed);
+      }
+      cands =
+        limits === undefined ? narrowed : narrowed.filter((i) => limits.admits(pool.types[i]!.limitCapacity));
+      if (cands.length === 0) return { stage: 'topology-types', option: base.option, requirements: r };
+    }
+    if (r.hasMinValues() && !this.#minValuesOk(pool, cands, r)) {
+      return { stage: 'min-values', requirements: r, candidates: cands };
+    }
+    return { requirements: r, candidates: cands };
+  }
+
+  #freshBase(v: Variant, pool: Pool): FreshCache {
+    const cached = v.fresh[pool.index] as FreshCache | undefined;
+    if (cached !== undefined) return cached;
+    let result: FreshCache | undefined;
+    let firstTypesFailure: FreshFailure | undefined;
+    for (let i = 0; i < v.options.length && result === undefined; i++) {
+      const add = v.options[i]!.requirements;
+      if (!pool.requirements.isCompatible(add, AllowUndefinedWellKnownLabels)) continue;
+      const r = add.size === 0 ? pool.requirements : pool.requirements.copy().addAll(add);
+      const all = new Int32Array(pool.types.length);
+      let n = 0;
+      const vec = v.cls.vector;
+      for (const t of pool.types) {
+        if (!vec.fits(t.free)) continue;
+        if (
+          r !== pool.requirements &&
+          !(typeCompatible(t.type, r) && hasLaunchableOffering(t.type.offerings, r))
+        )
+          continue;
+        all[n++] = t.index;
+      }
+      if (n === 0) {
+        firstTypesFailure ??= { stage: 'types', option: i };
+        continue;
+      }
+      result = { option: i, requirements: r, candidates: all.slice(0, n), narrowed: new Map() };
+    }
+    result ??= firstTypesFailure ?? { stage: 'requirements' };
+    v.fresh[pool.index] = result;
+    return result;
+  }
+
+  /** The cached start of a new claim (requirements and candidates before limits), if any. */
+  freshStart(v: Variant, pool: Pool): { requirements: Requirements; candidates: Int32Array } | undefined {
+    const base = this.#freshBase(v, pool);
+    return 'stage' in base ? undefined : base;
+  }
+
+  /** Why existing capacity refuses a variant now, or undefined if it would take it. Changes nothing. */
+  existingFailure(
+    v: Variant,
+    e: ExistingTarget,
+  ):
+    | { kind: 'taint' | 'port' | 'requirements' }
+    | { kind: 'resources'; slot: number }
+    | { kind: 'topology'; group: TopologyGroup; requirements: Requirements }
+    | undefined {
+    if (untoleratedTaint(e.taints, v.tolerations) !== undefined) return { kind: 'taint' };
+    if (v.cls.hostPorts.length > 0 && hostPortConflict(e.ports, v.cls.hostPorts) !== undefined)
+      return { kind: 'port' };
+    const slot = v.cls.vector.firstMisfit(e.available);
+    if (slot >= 0) return { kind: 'resources', slot };
+    const merged = this.#merged(e, v);
+    if (merged === undefined) return { kind: 'requirements' };
+    const r = this.#applyTopology(v, v.options[merged.option]!, merged.requirements, e.host, false);
+    if (r === undefined)
+      return { kind: 'topology', group: this.#failGroup!, requirements: merged.requirements };
+    return undefined;
+  }
+
+  #openClaim(entry: PodEntry, v: Variant, pool: Pool, r: Requirements, cands: Int32Array): void {
+    const id = this.claims.length;
+    const hostname = `hostname-placeholder-${String(id + 1).padStart(4, '0')}`;
+    const host = this.topology.registerHostname(hostname);
+    const claim: Claim = {
+      kind: 'claim',
+      id,
+      pool,
+      hostname,
+      host,
+      requirements: r,
+      taints: pool.taints,
+      allowUndefined: true,
+      ports: [...pool.daemonHostPorts],
+      pods: [],
+      podRequests: [],
+      mergeCache: new Map(),
+      candidates: cands.slice(),
+      size: cands.length,
+      requests: v.cls.vector.clone(),
+    };
+    this.claims.push(claim);
+    pool.limits?.subtractMax(Array.from(cands, (i) => pool.types[i]!.limitCapacity));
+    this.order.add(id, 1);
+    this.#commit(entry, v, claim);
+  }
+}

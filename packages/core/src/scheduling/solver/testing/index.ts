@@ -1,0 +1,2 @@
+export * from './benchmark.js';
+export * from './builders.js';
