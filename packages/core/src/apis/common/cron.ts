@@ -27,7 +27,7 @@ const Month = field(
 const DayOfWeek = field(`[0-6]|${names(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'])}`);
 
 /** The whole schedule pattern, valid both as an ECMAScript and an RE2 (Kubernetes) regex. */
-export const CronSchedulePattern = `^(@(${CronMacros.join('|')})|${[Minute, Hour, DayOfMonth, Month, DayOfWeek].join('\\s+')})$`;
+export const CronSchedulePattern = `^(@(${CronMacros.join('|')})|${[Minute, Hour, DayOfMonth, Month, DayOfWeek].join('[ \\t]+')})$`;
 
 const cronRe = new RegExp(CronSchedulePattern);
 

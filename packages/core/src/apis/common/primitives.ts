@@ -98,18 +98,40 @@ export function int64() {
 
 /** An integer the API server stores as int32. */
 export function int32() {
-  return z.int().meta({ format: 'int32' });
+  return z.int32().meta({ format: 'int32' });
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+const DATE_TIME_MESSAGE = 'must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z';
+
+/**
+ * Whether the API server's date-time format accepts the text: RFC 3339 with a `T`, a real
+ * calendar date, hours 0-23, and an offset of at most 24:59 (Go's time.Parse allows 24).
+ */
+export function isDateTime(text: string): boolean {
+  const m = DATE_TIME.exec(text);
+  if (m === null) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (days === undefined || day < 1 || day > days) return false;
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  if (m[9] !== undefined && (Number(m[9]) > 24 || Number(m[10]) > 59)) return false;
+  return true;
 }
 
 /** An RFC 3339 timestamp as Kubernetes writes it (`2024-01-02T15:04:05Z`). */
 export function dateTime() {
   return z
     .string()
-    .regex(
-      /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/,
-      'must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z',
-    )
-    .refine((v) => !Number.isNaN(Date.parse(v)), 'must be an RFC 3339 date-time such as 2024-01-02T15:04:05Z')
+    .refine(isDateTime, DATE_TIME_MESSAGE)
     .meta({ format: 'date-time', 'x-nodewright-drop-pattern': true });
 }
 

@@ -81,7 +81,11 @@ function rewrite(
   const out: SchemaNode = {};
   for (const [key, value] of Object.entries(node)) {
     if (!Allowed.has(key)) continue;
-    if ((key === 'minimum' || key === 'maximum') && SafeIntegerBounds.has(value as number)) continue;
+    // zod bounds every integer to the safe range. int32 fields are bounded tighter by their
+    // format; int64 ones keep the bound, so the server refuses what nodewright cannot represent.
+    if ((key === 'minimum' || key === 'maximum') && SafeIntegerBounds.has(value as number)) {
+      if (node.format !== 'int64') continue;
+    }
     out[key] = value;
   }
   if (node['x-nodewright-drop-pattern'] === true) delete out.pattern;

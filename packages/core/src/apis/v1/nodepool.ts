@@ -28,6 +28,8 @@ export const nodePoolSpecSchema = withCel(
           .optional(),
         replicas: int64()
           .min(0, 'must not be negative')
+          // The scale subresource reads replicas as int32.
+          .max(2147483647, 'must be at most 2147483647')
           .describe(
             'Makes the NodePool static: it keeps exactly this many nodes regardless of pods. Consolidation settings, limits other than nodes, and weight do not apply.',
           )
