@@ -1,0 +1,76 @@
+import type { Node } from '../../../apis/kubernetes/node.js';
+import type { NodeTaint } from '../../../apis/kubernetes/taint.js';
+import { Requirements } from '../../../scheduling/requirements/requirements.js';
+import { parseResourceList, type ResourceList } from '../../../scheduling/resources/resource-list.js';
+import type { PodInfo } from './pod-info.js';
+
+/** The taint the node lifecycle controller puts on a node that is not Ready. */
+export const NotReadyTaint: NodeTaint = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
+/** The taint kubectl cordon's `spec.unschedulable` stands for. */
+export const UnschedulableTaint: NodeTaint = {
+  key: 'node.kubernetes.io/unschedulable',
+  effect: 'NoSchedule',
+};
+
+/**
+ * A node with the pods bound to it, as kube-scheduler's NodeInfo: the sums of their requests
+ * (exact, in nano-units) and of their scoring requests, and their host ports. Terminal pods are
+ * never added; terminating ones are, since they hold resources until they are gone.
+ */
+export class NodeInfo {
+  readonly name: string;
+  node: Node | undefined;
+  allocatable: ResourceList = new Map();
+  labelRequirements: Requirements = new Requirements();
+  readonly pods = new Map<string, PodInfo>();
+  readonly requested = new Map<string, bigint>();
+  nonZeroMilliCpu = 0n;
+  nonZeroMemory = 0n;
+
+  constructor(name: string) {
+    this.name = name;
+  }
+
+  setNode(node: Node | undefined): void {
+    this.node = node;
+    const status = node?.status;
+    this.allocatable = parseResourceList(status?.allocatable ?? status?.capacity);
+    this.labelRequirements = Requirements.fromLabels(node?.metadata.labels);
+  }
+
+  get labels(): Readonly<Record<string, string>> {
+    return this.node?.metadata.labels ?? {};
+  }
+
+  /** Ready condition True. */
+  get ready(): boolean {
+    return this.node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  }
+
+  /** The node's taints plus the one the node lifecycle controller would add when it is not Ready. */
+  effectiveTaints(): NodeTaint[] {
+    const taints = [...(this.node?.spec?.taints ?? [])];
+    if (!this.ready && !taints.some((t) => t.key === NotReadyTaint.key)) taints.push(NotReadyTaint);
+    return taints;
+  }
+
+  add(info: PodInfo): void {
+    this.remove(info.key);
+    this.pods.set(info.key, info);
+    for (const [name, q] of info.requests)
+      this.requested.set(name, (this.requested.get(name) ?? 0n) + q.nanos);
+    this.nonZeroMilliCpu += info.nonZeroMilliCpu;
+    this.nonZeroMemory += info.nonZeroMemory;
+  }
+
+  remove(key: string): PodInfo | undefined {
+    const info = this.pods.get(key);
+    if (info === undefined) return undefined;
+    this.pods.delete(key);
+    for (const [name, q] of info.requests)
+      this.requested.set(name, (this.requested.get(name) ?? 0n) - q.nanos);
+    this.nonZeroMilliCpu -= info.nonZeroMilliCpu;
+    this.nonZeroMemory -= info.nonZeroMemory;
+    return info;
+  }
+}

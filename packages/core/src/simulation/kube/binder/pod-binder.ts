@@ -1,0 +1,403 @@
+import type { Node } from '../../../apis/kubernetes/node.js';
+import { DefaultSchedulerName, type Pod } from '../../../apis/kubernetes/pod.js';
+import { Namespaces, Nodes, Pods } from '../../../kube/builtin-types.js';
+import { isConflict, isNotFound } from '../../../kube/errors.js';
+import { jsonEqual } from '../../../kube/json.js';
+import type { MemoryClusterPlugin } from '../../../kube/memory/extensions.js';
+import type { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
+import type { MergePatch } from '../../../kube/merge-patch.js';
+import { formatTime, type KubeObject, type ObjectKey, referenceTo } from '../../../kube/object.js';
+import type { Watch, WatchEvent } from '../../../kube/watch.js';
+import { cacheKey, ObjectCache } from '../object-cache.js';
+import { ReconcileQueue } from '../reconcile-queue.js';
+import type { PlacedPod } from './inter-pod-affinity.js';
+import { NodeInfo } from './node-info.js';
+import { type PodInfo, podInfoOf } from './pod-info.js';
+import { type SchedulingSnapshot, schedulePod } from './schedule-pod.js';
+
+/** Field manager and event source of the binder's writes, as kube-scheduler's. */
+export const SCHEDULER_NAME = DefaultSchedulerName;
+
+/** How the binder behaves. */
+export interface PodBinderOptions {
+  /** Record Scheduled / FailedScheduling events on pods. Default true. */
+  readonly events?: boolean;
+}
+
+interface PodCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string;
+}
+
+/** Bound to a node and not finished: the pod holds that node's resources. */
+function isAssigned(pod: Pod | undefined): pod is Pod {
+  if (pod === undefined) return false;
+  const phase = pod.status?.phase;
+  return (pod.spec.nodeName ?? '') !== '' && phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+/** Waiting for the default scheduler: unbound, not finished, not being deleted. */
+function isPendingForUs(pod: Pod | undefined): pod is Pod {
+  if (pod === undefined) return false;
+  const phase = pod.status?.phase;
+  return (
+    (pod.spec.nodeName ?? '') === '' &&
+    (pod.spec.schedulerName ?? DefaultSchedulerName) === DefaultSchedulerName &&
+    pod.metadata.deletionTimestamp === undefined &&
+    phase !== 'Succeeded' &&
+    phase !== 'Failed'
+  );
+}
+
+function schedulingGates(pod: Pod): unknown[] {
+  const gates = (pod.spec as { schedulingGates?: unknown[] }).schedulingGates;
+  return gates ?? [];
+}
+
+function nodeFacts(node: Node | undefined): unknown {
+  if (node === undefined) return undefined;
+  return {
+    labels: node.metadata.labels ?? {},
+    taints: node.spec?.taints ?? [],
+    unschedulable: node.spec?.unschedulable ?? false,
+    allocatable: node.status?.allocatable ?? node.status?.capacity ?? {},
+    ready: node.status?.conditions?.find((c) => c.type === 'Ready')?.status ?? 'Unknown',
+  };
+}
+
+function creationMs(pod: Pod): number {
+  const t = pod.metadata.creationTimestamp;
+  const ms = t === undefined ? Number.NaN : Date.parse(t);
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+/**
+ * kube-scheduler's default profile as a MemoryCluster plug-in. It watches pods, nodes and
+ * namespaces into informer caches; pending pods (unbound, `schedulerName` default-scheduler, not
+ * deleting or finished) are scheduled one at a time in queue order (priority desc, creation
+ * time, namespace/name) by `schedulePod`, each seeing the placements before it.
+ *
+ * A feasible pod is bound (merge patch of `spec.nodeName`, preconditioned on its
+ * resourceVersion, as the pods/binding subresource refuses a pod already bound) and gets
+ * PodScheduled=True; an infeasible one gets PodScheduled=False reason Unschedulable with
+ * kube-scheduler's message (what Karpenter's provisioner looks for) and waits until the cluster
+ * changes in a way that may help it: a node added or changed, a bound pod removed, or — for
+ * pods with inter-pod affinity or spread constraints — a pod bound or relabelled. Pods with
+ * scheduling gates get reason SchedulingGated.
+ *
+ * Not simulated: preemption, scoring beyond LeastAllocated (balanced allocation, preferred
+ * affinities, ScheduleAnyway spread, image locality, PreferNoSchedule taints), volume
+ * filters, nominated pods, the 5-minute flush of the unschedulable queue, extenders.
+ */
+export class PodBinder implements MemoryClusterPlugin {
+  readonly name = 'pod-binder';
+  readonly #events: boolean;
+
+  constructor(options: PodBinderOptions = {}) {
+    this.#events = options.events ?? true;
+  }
+
+  start(cluster: MemoryCluster): () => void {
+    const run = new BinderRun(cluster, this.#events);
+    const watches: Watch[] = [
+      cluster.watch<KubeObject>(Namespaces, (e) => run.onNamespace(e)),
+      cluster.watch<Node>(Nodes, (e) => run.onNode(e)),
+      cluster.watch<Pod>(Pods, (e) => run.onPod(e)),
+    ];
+    return () => {
+      for (const w of watches) w.stop();
+    };
+  }
+}
+
+/** The state of one started binder. */
+class BinderRun {
+  readonly #cluster: MemoryCluster;
+  readonly #events: boolean;
+  readonly #pods = new ObjectCache<Pod>();
+  readonly #nodes = new ObjectCache<Node>();
+  readonly #namespaces = new ObjectCache<KubeObject>();
+  readonly #infos = new Map<string, NodeInfo>();
+  /** Pods counted in a NodeInfo, by key, with the node they count on. */
+  readonly #assigned = new Map<string, PlacedPod>();
+  readonly #withAntiAffinity = new Map<string, PlacedPod>();
+  readonly #active = new Set<string>();
+  readonly #unschedulable = new Set<string>();
+  readonly #queue: ReconcileQueue;
+
+  constructor(cluster: MemoryCluster, events: boolean) {
+    this.#cluster = cluster;
+    this.#events = events;
+    this.#queue = new ReconcileQueue(() => this.#pass());
+  }
+
+  onNamespace(event: WatchEvent<KubeObject>): Promise<void> | undefined {
+    const { changed } = this.#namespaces.apply(event);
+    if (changed) this.#moveWhere((pod) => hasPodAffinity(pod));
+    return this.#kick();
+  }
+
+  onNode(event: WatchEvent<Node>): Promise<void> | undefined {
+    const { changed, previous, current } = this.#nodes.apply(event);
+    if (!changed) return undefined;
+    const name = (current ?? previous)?.metadata.name ?? '';
+    this.#info(name).setNode(current);
+    if (!jsonEqual(nodeFacts(previous), nodeFacts(current)) && current !== undefined)
+      this.#moveWhere(() => true);
+    return this.#kick();
+  }
+
+  onPod(event: WatchEvent<Pod>): Promise<void> | undefined {
+    const result = this.#pods.apply(event);
+    if (!result.changed) return undefined;
+    this.#track(result.previous, result.current);
+    return this.#kick();
+  }
+
+  /** Accounts a pod's transition: NodeInfos, the queues, and what it means for parked pods. */
+  #track(previous: Pod | undefined, current: Pod | undefined): void {
+    const key = cacheKey((current ?? previous)!);
+    const wasAssigned = this.#assigned.has(key);
+    const placed = this.#assigned.get(key);
+    if (placed !== undefined) {
+      placed.node.remove(key);
+      this.#assigned.delete(key);
+      this.#withAntiAffinity.delete(key);
+    }
+    let info: PodInfo | undefined;
+    if (isAssigned(current)) {
+      try {
+        info = podInfoOf(current);
+      } catch {
+        info = undefined;
+      }
+      if (info !== undefined) {
+        const node = this.#info(current.spec.nodeName!);
+        node.add(info);
+        const entry = { info, node };
+        this.#assigned.set(key, entry);
+        if (info.requiredAntiAffinity.length > 0) this.#withAntiAffinity.set(key, entry);
+      }
+    }
+    if (isPendingForUs(current)) {
+      const fresh =
+        !isPendingForUs(previous) ||
+        !jsonEqual(previous.spec, current.spec) ||
+        !jsonEqual(previous.metadata.labels ?? {}, current.metadata.labels ?? {});
+      if (fresh) {
+        this.#unschedulable.delete(key);
+        this.#active.add(key);
+      }
+    } else {
+      this.#active.delete(key);
+      this.#unschedulable.delete(key);
+    }
+    const isNowAssigned = info !== undefined;
+    if (wasAssigned && !isNowAssigned) this.#moveWhere(() => true);
+    else if (isNowAssigned && (!wasAssigned || !jsonEqual(placed?.info.labels ?? {}, info?.labels ?? {}))) {
+      this.#moveWhere((pod) => hasPodAffinity(pod) || hasSpread(pod));
+    }
+  }
+
+  #info(name: string): NodeInfo {
+    let info = this.#infos.get(name);
+    if (info === undefined) {
+      info = new NodeInfo(name);
+      this.#infos.set(name, info);
+    }
+    return info;
+  }
+
+  #moveWhere(predicate: (pod: Pod) => boolean): void {
+    for (const key of [...this.#unschedulable]) {
+      const pod = this.#pods.get(key);
+      if (pod !== undefined && predicate(pod)) {
+        this.#unschedulable.delete(key);
+        this.#active.add(key);
+      }
+    }
+  }
+
+  #kick(): Promise<void> | undefined {
+    return this.#active.size > 0 ? this.#queue.enqueue('pass') : undefined;
+  }
+
+  async #pass(): Promise<void> {
+    while (this.#active.size > 0) {
+      const order = [...this.#active]
+        .map((key) => this.#pods.get(key))
+        .filter(isPendingForUs)
+        .sort(
+          (a, b) =>
+            (b.spec.priority ?? 0) - (a.spec.priority ?? 0) ||
+            creationMs(a) - creationMs(b) ||
+            (cacheKey(a) < cacheKey(b) ? -1 : cacheKey(a) > cacheKey(b) ? 1 : 0),
+        );
+      this.#active.clear();
+      const nodes = [...this.#infos.values()]
+        .filter((n) => n.node !== undefined)
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const snapshot: SchedulingSnapshot = {
+        nodes,
+        withAntiAffinity: this.#withAntiAffinity.values(),
+        namespaceLabels: (ns) => this.#namespaces.get(ns)?.metadata.labels,
+      };
+      for (const pod of order) {
+        const current = this.#pods.get(cacheKey(pod));
+        if (!isPendingForUs(current)) continue;
+        await this.#attempt(current, { ...snapshot, withAntiAffinity: this.#withAntiAffinity.values() });
+      }
+    }
+  }
+
+  async #attempt(pod: Pod, snapshot: SchedulingSnapshot): Promise<void> {
+    const key = cacheKey(pod);
+    if (schedulingGates(pod).length > 0) {
+      this.#unschedulable.add(key);
+      await this.#markUnschedulable(
+        pod,
+        'SchedulingGated',
+        'Scheduling is blocked due to non-empty scheduling gates',
+      );
+      return;
+    }
+    let info: PodInfo;
+    try {
+      info = podInfoOf(pod);
+    } catch (err) {
+      this.#unschedulable.add(key);
+      await this.#markUnschedulable(pod, 'Unschedulable', (err as Error).message);
+      return;
+    }
+    const result = schedulePod(info, snapshot);
+    if (result.scheduled) {
+      await this.#bind(pod, result.node.name);
+      return;
+    }
+    this.#unschedulable.add(key);
+    await this.#markUnschedulable(pod, 'Unschedulable', result.message);
+    if (this.#events) {
+      await this.#cluster.createEvent({
+        involvedObject: referenceTo(pod),
+        reason: 'FailedScheduling',
+        message: result.message,
+        type: 'Warning',
+        source: { component: SCHEDULER_NAME },
+      });
+    }
+  }
+
+  async #bind(pod: Pod, nodeName: string): Promise<void> {
+    const key = { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default' };
+    let bound: Pod;
+    try {
+      bound = await this.#cluster.patch<Pod>(
+        Pods,
+        key,
+        { spec: { nodeName } },
+        { resourceVersion: pod.metadata.resourceVersion ?? '', fieldManager: SCHEDULER_NAME },
+      );
+    } catch (err) {
+      // Changed or gone meanwhile: its watch event brings it back if it still needs placing.
+      if (isConflict(err) || isNotFound(err)) return;
+      throw err;
+    }
+    this.#observe(bound);
+    const conditions = withCondition(bound, {
+      type: 'PodScheduled',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: formatTime(this.#cluster.clock.now()),
+    });
+    try {
+      this.#observe(
+        await this.#cluster.patchStatus<Pod>(Pods, key, { status: { conditions } } as unknown as MergePatch, {
+          resourceVersion: bound.metadata.resourceVersion ?? '',
+          fieldManager: SCHEDULER_NAME,
+        }),
+      );
+    } catch (err) {
+      if (!isConflict(err) && !isNotFound(err)) throw err;
+    }
+    if (this.#events) {
+      await this.#cluster.createEvent({
+        involvedObject: referenceTo(bound),
+        reason: 'Scheduled',
+        message: `Successfully assigned ${key.namespace}/${key.name} to ${nodeName}`,
+        type: 'Normal',
+        source: { component: SCHEDULER_NAME },
+      });
+    }
+  }
+
+  async #markUnschedulable(pod: Pod, reason: string, message: string): Promise<void> {
+    let current: Pod | undefined = pod;
+    for (let attempt = 0; attempt < 5 && isPendingForUs(current); attempt++) {
+      const existing = current.status?.conditions?.find((c) => c.type === 'PodScheduled');
+      if (existing?.status === 'False' && existing.reason === reason && existing.message === message) return;
+      const conditions = withCondition(current, {
+        type: 'PodScheduled',
+        status: 'False',
+        reason,
+        message,
+        lastProbeTime: null,
+        lastTransitionTime:
+          existing?.status === 'False' && existing.lastTransitionTime !== undefined
+            ? existing.lastTransitionTime
+            : formatTime(this.#cluster.clock.now()),
+      });
+      const key: ObjectKey = {
+        name: current.metadata.name ?? '',
+        namespace: current.metadata.namespace ?? 'default',
+      };
+      try {
+        this.#observe(
+          await this.#cluster.patchStatus<Pod>(
+            Pods,
+            key,
+            { status: { conditions } } as unknown as MergePatch,
+            { resourceVersion: current.metadata.resourceVersion ?? '', fieldManager: SCHEDULER_NAME },
+          ),
+        );
+        return;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (!isConflict(err)) throw err;
+      }
+      try {
+        current = await this.#cluster.get<Pod>(Pods, key);
+      } catch (err) {
+        if (isNotFound(err)) return;
+        throw err;
+      }
+      this.#observe(current);
+    }
+  }
+
+  /** Records the binder's own write in its caches before the watch reports it. */
+  #observe(pod: Pod): void {
+    const result = this.#pods.observe(pod);
+    if (result.changed) this.#track(result.previous, result.current);
+  }
+}
+
+function withCondition(pod: Pod, condition: PodCondition): PodCondition[] {
+  const others = (pod.status?.conditions ?? []).filter((c) => c.type !== condition.type) as PodCondition[];
+  return [...others, condition];
+}
+
+function hasPodAffinity(pod: Pod): boolean {
+  const a = pod.spec.affinity;
+  return (
+    (a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
+    (a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0
+  );
+}
+
+function hasSpread(pod: Pod): boolean {
+  return (pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable === 'DoNotSchedule');
+}

@@ -1,0 +1,3 @@
+export * from './binder/index.js';
+export * from './object-cache.js';
+export * from './reconcile-queue.js';

@@ -1,0 +1,74 @@
+import type { KubeObject } from '../../kube/object.js';
+import type { WatchEvent } from '../../kube/watch.js';
+
+/** `namespace/name`, or `name` for cluster-scoped objects. */
+export function cacheKey(obj: KubeObject): string {
+  const { namespace, name } = obj.metadata;
+  return namespace === undefined ? (name ?? '') : `${namespace}/${name ?? ''}`;
+}
+
+function revisionOf(obj: KubeObject): number {
+  const rv = Number(obj.metadata.resourceVersion);
+  return Number.isFinite(rv) ? rv : 0;
+}
+
+/**
+ * An informer's store for one kind, fed by a watch and by the plug-in's own writes. The
+ * plug-in records what it wrote as soon as the write returns, so a reconcile that runs before
+ * the watch delivers that change does not act on stale state (creating a pod twice). Updates
+ * are ordered by resourceVersion — the in-memory cluster's global revision — and deletions
+ * leave a tombstone, so a late event never resurrects or rewinds an object.
+ */
+export class ObjectCache<T extends KubeObject> {
+  readonly #items = new Map<string, T>();
+  readonly #revisions = new Map<string, number>();
+
+  /**
+   * Applies a watch event; returns the previous state and whether anything changed (an event
+   * older than what is cached changes nothing).
+   */
+  apply(event: WatchEvent<T>): { changed: boolean; previous: T | undefined; current: T | undefined } {
+    if (event.type === 'ERROR') return { changed: false, previous: undefined, current: undefined };
+    return event.type === 'DELETED' ? this.remove(event.object) : this.observe(event.object);
+  }
+
+  /** Records an object's state (from a watch or a write result) unless a newer one is known. */
+  observe(obj: T): { changed: boolean; previous: T | undefined; current: T | undefined } {
+    const key = cacheKey(obj);
+    const previous = this.#items.get(key);
+    const rv = revisionOf(obj);
+    if (rv < (this.#revisions.get(key) ?? -1)) return { changed: false, previous, current: previous };
+    this.#revisions.set(key, rv);
+    this.#items.set(key, obj);
+    return { changed: true, previous, current: obj };
+  }
+
+  /** Records that an object is gone as of its (deletion) resourceVersion. */
+  remove(obj: T): { changed: boolean; previous: T | undefined; current: T | undefined } {
+    const key = cacheKey(obj);
+    const previous = this.#items.get(key);
+    const rv = revisionOf(obj);
+    if (rv < (this.#revisions.get(key) ?? -1)) return { changed: false, previous, current: previous };
+    this.#revisions.set(key, rv);
+    this.#items.delete(key);
+    return { changed: previous !== undefined, previous, current: undefined };
+  }
+
+  get(key: string): T | undefined {
+    return this.#items.get(key);
+  }
+
+  /** Every cached object, sorted by key, so callers iterate deterministically. */
+  list(): T[] {
+    return [...this.#items.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  }
+
+  /** Unsorted iteration, for hot paths that do not depend on order. */
+  values(): IterableIterator<T> {
+    return this.#items.values();
+  }
+
+  get size(): number {
+    return this.#items.size;
+  }
+}
