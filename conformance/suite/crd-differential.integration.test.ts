@@ -12,7 +12,7 @@ import {
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // @nodewright/aws is not (yet) a dependency of @nodewright/conformance; imported by path.
-import { ec2NodeClassKind, exampleEC2NodeClass } from '../../providers/aws/src/index.js';
+import { ec2NodeClassKind, exampleEC2NodeClass } from '@nodewright/aws';
 import { KubeHttpClient, loadKubeconfig } from '../cluster/src/index.js';
 import {
   compareVerdicts,

@@ -22,7 +22,7 @@ import {
   ec2NodeClassKind,
   ec2NodeClassRuleCases,
   exampleEC2NodeClass,
-} from '../../providers/aws/src/index.js';
+} from '@nodewright/aws';
 import {
   type ClusterConnection,
   KubeHttpClient,
