@@ -1,0 +1,514 @@
+// Scheduling benchmark: Karpenter's (scheduling_benchmark_test.go, as ../shared/reference/
+// karpenter-core.md states it) against nodewright's solver, plus a large realistic catalog.
+// Run with `pnpm bench:schedule` (builds first; imports the built packages). See README.md.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { nodePoolSchema, type Pod, podSchema } from '../packages/core/dist/apis/index.js';
+import { instanceTypesFromCatalog } from '../packages/core/dist/catalog/index.js';
+import {
+  type InstanceType,
+  newInstanceType,
+  newOffering,
+} from '../packages/core/dist/cloudprovider/index.js';
+import {
+  parseResourceList,
+  Requirement,
+  Requirements,
+  type ResourceList,
+  type SolverInput,
+  type SolverResult,
+  solve,
+} from '../packages/core/dist/scheduling/index.js';
+import { explainLowerBound } from '../packages/core/dist/scheduling/lower-bound/index.js';
+import { generateKwokCatalog } from '../providers/kwok/dist/index.js';
+
+// ---------------------------------------------------------------------------------------------
+// Deterministic randomness
+
+/** Marsaglia's xorshift32: tiny, fast and the same sequence on every machine for a seed. */
+class Xorshift32 {
+  #state: number;
+  constructor(seed: number) {
+    this.#state = seed >>> 0 || 1;
+  }
+  /** A uniform integer in [0, n). */
+  int(n: number): number {
+    let x = this.#state;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.#state = x >>> 0;
+    return Math.floor((this.#state / 2 ** 32) * n);
+  }
+  pick<T>(values: readonly T[]): T {
+    return values[this.int(values.length)]!;
+  }
+}
+
+/** Karpenter's seed. */
+const Seed = 42;
+
+// ---------------------------------------------------------------------------------------------
+// Karpenter's workload
+
+const Zones = ['test-zone-1', 'test-zone-2', 'test-zone-3'];
+const LabelValues = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+const CpuMilli = [100, 250, 500, 1000, 1500];
+const MemoryMi = [100, 256, 512, 1024, 2048, 4096];
+
+/**
+ * Karpenter's fake instance types: type i has i+1 vCPU, 2(i+1) GiB and 10(i+1) pods, costs
+ * 0.1 per vCPU plus 0.1 per GB (10^9 bytes) in every offering, is offered spot in zones 1-2
+ * and on-demand in zones 1-3, runs amd64 with linux, windows or darwin, and reserves 100m and
+ * 10Mi for kubelet.
+ */
+function karpenterInstanceTypes(count: number): InstanceType[] {
+  const types: InstanceType[] = [];
+  for (let i = 0; i < count; i++) {
+    const cpu = i + 1;
+    const memoryGi = 2 * (i + 1);
+    const name = `fake-it-${i}`;
+    const price = 0.1 * cpu + (0.1 * memoryGi * 2 ** 30) / 1e9;
+    const offerings = [
+      ...Zones.slice(0, 2).map((zone) => newOffering({ zone, capacityType: 'spot', price })),
+      ...Zones.map((zone) => newOffering({ zone, capacityType: 'on-demand', price })),
+    ];
+    types.push(
+      newInstanceType({
+        name,
+        requirements: new Requirements([
+          Requirement.create('node.kubernetes.io/instance-type', 'In', [name]),
+          Requirement.create('kubernetes.io/arch', 'In', ['amd64']),
+          Requirement.create('kubernetes.io/os', 'In', ['darwin', 'linux', 'windows']),
+          Requirement.create('topology.kubernetes.io/zone', 'In', Zones),
+          Requirement.create('karpenter.sh/capacity-type', 'In', ['on-demand', 'spot']),
+        ]),
+        offerings,
+        capacity: parseResourceList({ cpu, memory: `${memoryGi}Gi`, pods: 10 * (i + 1) }),
+        overhead: {
+          kubeReserved: parseResourceList({ cpu: '100m', memory: '10Mi' }),
+          systemReserved: new Map(),
+          evictionThreshold: new Map(),
+        },
+      }),
+    );
+  }
+  return types;
+}
+
+type Fifth = 'generic' | 'zonal-spread' | 'hostname-spread' | 'zonal-affinity' | 'hostname-anti-affinity';
+const Fifths: readonly Fifth[] = [
+  'generic',
+  'zonal-spread',
+  'hostname-spread',
+  'zonal-affinity',
+  'hostname-anti-affinity',
+];
+
+interface BenchPod {
+  readonly pod: Pod;
+  readonly fifth: Fifth;
+  /** cpu, memory and the pod itself, as the solver counts them. */
+  readonly requests: ResourceList;
+}
+
+/**
+ * Karpenter's pods in fifths (any remainder generic): generic pods with a random `my-label`;
+ * zonal and hostname topology spread (maxSkew 1, DoNotSchedule) with a random `my-label` and a
+ * selector on an independently drawn `my-label`, as Karpenter's test draws them; zonal
+ * self-affinity (a random `my-affinity` label and a required affinity to that same label); and
+ * hostname self-anti-affinity (every pod `app: nginx`, none two to a node). cpu and memory are
+ * drawn from Karpenter's sets. Draws per pod, in order: labels, selector, cpu, memory.
+ */
+function karpenterPods(count: number, rng: Xorshift32): BenchPod[] {
+  const per = Math.floor(count / Fifths.length);
+  const plan: Fifth[] = Fifths.flatMap((f) => Array<Fifth>(per).fill(f));
+  while (plan.length < count) plan.push('generic');
+  return plan.map((fifth, i) => {
+    const name = `${fifth}-${i}`;
+    let labels: Record<string, string>;
+    const spec: Record<string, unknown> = {};
+    switch (fifth) {
+      case 'generic':
+        labels = { 'my-label': rng.pick(LabelValues) };
+        break;
+      case 'zonal-spread':
+      case 'hostname-spread':
+        labels = { 'my-label': rng.pick(LabelValues) };
+        spec.topologySpreadConstraints = [
+          {
+            maxSkew: 1,
+            topologyKey: fifth === 'zonal-spread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: { 'my-label': rng.pick(LabelValues) } },
+          },
+        ];
+        break;
+      case 'zonal-affinity': {
+        const value = rng.pick(LabelValues);
+        labels = { 'my-affinity': value };
+        spec.affinity = {
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              {
+                labelSelector: { matchLabels: { 'my-affinity': value } },
+                topologyKey: 'topology.kubernetes.io/zone',
+              },
+            ],
+          },
+        };
+        break;
+      }
+      case 'hostname-anti-affinity':
+        labels = { app: 'nginx' };
+        spec.affinity = {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchLabels: { app: 'nginx' } }, topologyKey: 'kubernetes.io/hostname' },
+            ],
+          },
+        };
+        break;
+    }
+    const cpu = `${rng.pick(CpuMilli)}m`;
+    const memory = `${rng.pick(MemoryMi)}Mi`;
+    const pod = podSchema.parse({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace: 'default',
+        uid: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+        creationTimestamp: '2025-01-01T00:00:00Z',
+        labels,
+      },
+      spec: {
+        ...spec,
+        containers: [{ name: 'app', image: 'app', resources: { requests: { cpu, memory } } }],
+      },
+    });
+    return { pod, fifth, requests: parseResourceList({ cpu, memory, pods: 1 }) };
+  });
+}
+
+/** One NodePool without requirements or limits, as Karpenter's test.NodePool(). */
+function unlimitedNodePool() {
+  return nodePoolSchema.parse({
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: 'default' },
+    spec: {
+      template: {
+        spec: {
+          nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' },
+          requirements: [],
+        },
+      },
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The large realistic catalog
+
+/**
+ * About 800 types x 6 zones x 2 capacity types, generated like the KWOK catalog but wider:
+ * 20 sizes (1-256 vCPU) x 5 families (1, 2, 4, 8, 16 GiB per vCPU) x amd64/arm64 (arm64 20 %
+ * cheaper) x 4 generations (each 4 % cheaper than the one before), linux only, spot at 0.7x,
+ * with KWOK's pod density and the same kubelet overhead = 800 types, 9,600 offerings.
+ */
+function largeCatalog(): InstanceType[] {
+  const catalog = generateKwokCatalog({
+    name: 'large',
+    cpus: [1, 2, 4, 6, 8, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 224, 256],
+    families: [
+      { name: 'h', memoryGiPerCpu: 1 },
+      { name: 'c', memoryGiPerCpu: 2 },
+      { name: 's', memoryGiPerCpu: 4 },
+      { name: 'm', memoryGiPerCpu: 8 },
+      { name: 'x', memoryGiPerCpu: 16 },
+    ],
+    architectures: ['amd64', 'arm64'],
+    architecturePriceFactor: { arm64: 0.8 },
+    operatingSystems: ['linux'],
+    generations: [5, 6, 7, 8],
+    zones: ['zone-a', 'zone-b', 'zone-c', 'zone-d', 'zone-e', 'zone-f'],
+  });
+  const { instanceTypes, problems } = instanceTypesFromCatalog(catalog);
+  if (problems.length > 0) throw new Error(`large catalog: ${problems.length} problems`);
+  return instanceTypes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+interface Measured {
+  readonly seconds: number;
+  readonly result: SolverResult;
+  readonly peakHeapMiB: number;
+}
+
+/**
+ * Times one solve and finds its peak heap: the heap only shrinks at a collection, so the peak
+ * is the largest used size seen just before a collection (V8's GC profiler records them) or at
+ * the end. With --expose-gc the heap is collected first, so earlier garbage does not count.
+ */
+function measure(input: SolverInput): Measured {
+  (globalThis as { gc?: () => void }).gc?.();
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  const start = performance.now();
+  const result = solve(input);
+  const seconds = (performance.now() - start) / 1000;
+  const end = v8.getHeapStatistics().used_heap_size;
+  const profile = profiler.stop();
+  let peak = end;
+  for (const gc of profile?.statistics ?? []) peak = Math.max(peak, gc.beforeGC.heapStatistics.usedHeapSize);
+  return { seconds, result, peakHeapMiB: peak / 2 ** 20 };
+}
+
+/** Median by seconds. */
+function median(runs: readonly Measured[]): Measured {
+  const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** price / provable lower bound over the pods placed on new claims (1 is optimal). */
+function priceRatio(
+  result: SolverResult,
+  requestsOf: ReadonlyMap<Pod, ResourceList>,
+  types: readonly InstanceType[],
+) {
+  const pods = result.newClaims.flatMap((c) => c.pods);
+  const bound = explainLowerBound(
+    pods.map((p) => requestsOf.get(p)!),
+    types,
+  );
+  const price = result.newClaims.reduce((sum, c) => sum + c.price, 0);
+  return bound.perHour > 0 ? price / bound.perHour : Number.NaN;
+}
+
+/**
+ * A fixed amount of ordinary JavaScript work (sorting, hashing, allocation) timed on this
+ * machine, so runs on different machines can be compared by seconds / calibration.
+ */
+function calibrate(): number {
+  const rng = new Xorshift32(7);
+  const runs: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const start = performance.now();
+    const values = Array.from({ length: 200_000 }, () => rng.int(1_000_000));
+    values.sort((a, b) => a - b);
+    const map = new Map<string, number>();
+    for (const v of values) map.set(`k${v % 50_000}`, (map.get(`k${v % 50_000}`) ?? 0) + v);
+    let acc = 0;
+    for (const v of map.values()) acc ^= v;
+    if (acc === -1) console.log(acc);
+    runs.push((performance.now() - start) / 1000);
+  }
+  runs.sort((a, b) => a - b);
+  return runs[2]!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running
+
+interface Line {
+  readonly label: string;
+  readonly catalog: string;
+  readonly pods: number;
+  readonly scheduled: number;
+  readonly unschedulable: number;
+  readonly nodeClaims: number;
+  readonly seconds: number;
+  readonly podsPerSecond: number;
+  readonly ratio: number;
+  readonly genericRatio: number;
+  readonly peakHeapMiB: number;
+}
+
+interface Options {
+  readonly sizes: number[];
+  readonly repeat: number;
+  readonly largePods: number;
+  readonly report: string;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const value = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  return {
+    sizes: (value('--sizes') ?? '1000,5000,20000').split(',').map(Number),
+    repeat: Number(value('--repeat') ?? 3),
+    largePods: Number(value('--large-pods') ?? 5000),
+    report: value('--report') ?? 'reports/schedule-bench.html',
+  };
+}
+
+function progress(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+function runCase(label: string, catalog: string, pods: number, types: InstanceType[], repeat: number): Line {
+  const all = karpenterPods(pods, new Xorshift32(Seed));
+  const requestsOf = new Map(all.map((p) => [p.pod, p.requests]));
+  const input = (selected: readonly BenchPod[]): SolverInput => ({
+    pods: selected.map((p) => p.pod),
+    existing: [],
+    daemonSets: [],
+    nodePools: [unlimitedNodePool()],
+    instanceTypes: new Map([['default', types]]),
+  });
+  const runs: Measured[] = [];
+  for (let r = 0; r < repeat; r++) {
+    progress(`  ${label}: solving ${pods.toLocaleString('en-US')} pods, run ${r + 1} of ${repeat} ...`);
+    runs.push(measure(input(all)));
+    progress(`    ${runs.at(-1)!.seconds.toFixed(3)} s`);
+  }
+  const m = median(runs);
+  const generic = all.filter((p) => p.fifth === 'generic');
+  progress(
+    `  ${label}: solving the generic fifth alone (${generic.length.toLocaleString('en-US')} pods) ...`,
+  );
+  const genericResult = solve(input(generic));
+  const scheduled = m.result.newClaims.reduce((n, c) => n + c.pods.length, 0);
+  return {
+    label,
+    catalog,
+    pods,
+    scheduled,
+    unschedulable: m.result.unschedulable.length,
+    nodeClaims: m.result.newClaims.length,
+    seconds: m.seconds,
+    podsPerSecond: pods / m.seconds,
+    ratio: priceRatio(m.result, requestsOf, types),
+    genericRatio: priceRatio(genericResult, requestsOf, types),
+    peakHeapMiB: m.peakHeapMiB,
+  };
+}
+
+const Header = [
+  'case'.padEnd(22),
+  'pods'.padStart(7),
+  'claims'.padStart(7),
+  'unsched'.padStart(8),
+  'seconds'.padStart(8),
+  'pods/s'.padStart(8),
+  'price/LB'.padStart(9),
+  'generic'.padStart(8),
+  'heap MiB'.padStart(9),
+  'x1k'.padStart(6),
+  'x calib'.padStart(8),
+].join(' ');
+
+function formatLine(line: Line, baseline: { thousand: number; calibration: number }): string {
+  return [
+    line.label.padEnd(22),
+    String(line.pods).padStart(7),
+    String(line.nodeClaims).padStart(7),
+    String(line.unschedulable).padStart(8),
+    line.seconds.toFixed(3).padStart(8),
+    Math.round(line.podsPerSecond).toString().padStart(8),
+    line.ratio.toFixed(3).padStart(9),
+    line.genericRatio.toFixed(3).padStart(8),
+    line.peakHeapMiB.toFixed(0).padStart(9),
+    (line.seconds / baseline.thousand).toFixed(2).padStart(6),
+    (line.seconds / baseline.calibration).toFixed(1).padStart(8),
+  ].join(' ');
+}
+
+function htmlReport(lines: readonly Line[], baseline: { thousand: number; calibration: number }): string {
+  const width = 640;
+  const barHeight = 26;
+  const labelWidth = 190;
+  const max = Math.max(...lines.map((l) => l.podsPerSecond));
+  const bars = lines
+    .map((l, i) => {
+      const w = ((width - labelWidth - 90) * l.podsPerSecond) / max;
+      const y = i * (barHeight + 8);
+      return `<text x="0" y="${y + 18}" font-size="13">${escapeHtml(l.label)}</text>
+<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight}" fill="#3b7dd8"/>
+<text x="${(labelWidth + w + 6).toFixed(1)}" y="${y + 18}" font-size="13">${Math.round(l.podsPerSecond)} pods/s</text>`;
+    })
+    .join('\n');
+  const rows = lines
+    .map(
+      (l) =>
+        `<tr><td>${escapeHtml(l.label)}</td><td>${escapeHtml(l.catalog)}</td><td>${l.pods}</td><td>${l.nodeClaims}</td><td>${l.unschedulable}</td><td>${l.seconds.toFixed(3)}</td><td>${Math.round(l.podsPerSecond)}</td><td>${l.ratio.toFixed(3)}</td><td>${l.genericRatio.toFixed(3)}</td><td>${l.peakHeapMiB.toFixed(0)}</td></tr>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>nodewright scheduling benchmark</title>
+<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child,td:nth-child(2){text-align:left}</style></head>
+<body><h1>nodewright scheduling benchmark</h1>
+<p>Karpenter's benchmark (400 instance types, one unlimited NodePool, pods in fifths) and a large catalog; solve time only.
+Node ${escapeHtml(process.version)}, ${new Date().toISOString()}. Calibration ${baseline.calibration.toFixed(3)} s; 1,000 pods ${baseline.thousand.toFixed(3)} s.
+Karpenter published (2025, laptop): 1,000 pods 0.78 s, 5,000 pods 3.7 s, 20,000 pods 20 s.</p>
+<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${lines.length * (barHeight + 8)}" role="img" aria-label="pods per second per case">
+${bars}
+</svg>
+<table><tr><th>case</th><th>catalog</th><th>pods</th><th>NodeClaims</th><th>unschedulable</th><th>seconds</th><th>pods/s</th><th>price/lower bound</th><th>generic fifth</th><th>peak heap MiB</th></tr>
+${rows}
+</table></body></html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  progress('calibrating ...');
+  const calibration = calibrate();
+  const karpenterTypes = karpenterInstanceTypes(400);
+  progress('warming up (200 pods, not reported) ...');
+  solve({
+    pods: karpenterPods(200, new Xorshift32(Seed + 1)).map((p) => p.pod),
+    existing: [],
+    daemonSets: [],
+    nodePools: [unlimitedNodePool()],
+    instanceTypes: new Map([['default', karpenterTypes]]),
+  });
+
+  const lines: Line[] = [];
+  for (const size of options.sizes) {
+    const repeat = size >= 20_000 ? Math.min(options.repeat, 1) : options.repeat;
+    lines.push(
+      runCase(`karpenter ${size.toLocaleString('en-US')}`, '400 fake types', size, karpenterTypes, repeat),
+    );
+  }
+  if (options.largePods > 0) {
+    progress('building the large catalog ...');
+    const large = largeCatalog();
+    lines.push(
+      runCase(
+        `large ${options.largePods.toLocaleString('en-US')}`,
+        `${large.length} types x 6 zones x 2`,
+        options.largePods,
+        large,
+        options.repeat,
+      ),
+    );
+  }
+
+  const thousand =
+    lines.find((l) => l.pods === 1000 && l.label.startsWith('karpenter'))?.seconds ?? lines[0]!.seconds;
+  const baseline = { thousand, calibration };
+  console.log(
+    `baseline: calibration ${calibration.toFixed(3)} s on this machine; karpenter 1,000 pods ${thousand.toFixed(3)} s (x1k and x calib columns divide by these)`,
+  );
+  console.log(Header);
+  for (const line of lines) console.log(formatLine(line, baseline));
+
+  const path = resolve(options.report);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, htmlReport(lines, baseline));
+  progress(`report written to ${options.report}`);
+}
+
+await main();
