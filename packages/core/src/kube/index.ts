@@ -1,4 +1,5 @@
 export * from './builtin-types.js';
+export * from './client-node/index.js';
 export * from './disruption-budget.js';
 export * from './errors.js';
 export * from './event.js';

@@ -1,0 +1,53 @@
+import { errorFromStatus, KubeError, type StatusDetails, type StatusReason } from '../errors.js';
+import { isJsonObject } from '../json.js';
+
+/** The reason Kubernetes gives each HTTP code, for answers that carry no Status body. */
+const REASON_BY_CODE: Readonly<Record<number, StatusReason>> = {
+  400: 'BadRequest',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  410: 'Gone',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+};
+
+/**
+ * The typed error for a failed response: the Status body when the server sent one (every
+ * API error), otherwise an error named after the HTTP code (a proxy's or a mux's plain-text
+ * "404 page not found" for an unknown API group).
+ */
+export function errorFromResponse(code: number, body: unknown): KubeError {
+  if (isJsonObject(body) && body.kind === 'Status') {
+    return errorFromStatus({
+      code: typeof body.code === 'number' ? body.code : code,
+      ...(typeof body.reason === 'string' && body.reason !== '' ? { reason: body.reason } : {}),
+      ...(typeof body.message === 'string' ? { message: body.message } : {}),
+      ...(isJsonObject(body.details) ? { details: body.details as unknown as StatusDetails } : {}),
+    });
+  }
+  const text = typeof body === 'string' ? body.trim() : '';
+  return errorForCode(code, text === '' ? `the server responded with HTTP ${code}` : text);
+}
+
+/** An error for a bare HTTP code (watch connections expose no Status body when refused). */
+export function errorForCode(code: number, message: string): KubeError {
+  return errorFromStatus({ code, reason: REASON_BY_CODE[code] ?? 'Unknown', message });
+}
+
+/** The request never got an answer: connection refused or reset, TLS failure, DNS. */
+export class UnreachableError extends KubeError {
+  override readonly name = 'UnreachableError';
+  constructor(message: string, cause: unknown) {
+    super(503, 'Unknown', message);
+    this.cause = cause;
+  }
+}
+
+/** Wraps anything a request threw into a KubeError, keeping KubeErrors as they are. */
+export function asKubeError(err: unknown, what: string): KubeError {
+  if (err instanceof KubeError) return err;
+  const detail = err instanceof Error ? err.message : String(err);
+  return new UnreachableError(`${what}: ${detail}`, err);
+}
