@@ -1,11 +1,26 @@
+import { CatalogProviders } from '@nodewright/core/catalog';
+import { explainLowerBound, podRequests, solve } from '@nodewright/core/scheduling';
+import { kwokCatalogProvider } from '@nodewright/kwok';
 import type { Command } from '../command.js';
 import { convertCommand } from './convert.js';
 import { crdsCommand } from './crds.js';
+import { createScheduleCommand } from './schedule.js';
 import { validateCommand } from './validate.js';
 
+/** The catalogs `--catalog NAME` resolves; each provider package contributes its own. */
+export const catalogProviders = new CatalogProviders([kwokCatalogProvider]);
+
 /**
- * Every `nodewright` subcommand, in the order help lists them. A new command (schedule,
- * disrupt, simulate, controller, explain) is one file in this folder exporting a Command,
- * added here.
+ * Every `nodewright` subcommand, in the order help lists them. A new command (disrupt,
+ * simulate, controller, explain) is one file in this folder exporting a Command, added here.
  */
-export const commands: readonly Command[] = [validateCommand, convertCommand, crdsCommand];
+export const commands: readonly Command[] = [
+  validateCommand,
+  convertCommand,
+  crdsCommand,
+  createScheduleCommand({
+    catalogs: catalogProviders,
+    solve,
+    report: { podRequests, lowerBound: explainLowerBound },
+  }),
+];

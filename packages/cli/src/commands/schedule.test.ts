@@ -1,11 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CatalogProviders } from '@nodewright/core/catalog';
-import { podRequests, solve } from '@nodewright/core/scheduling';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateKwokCatalog, kwokCatalogProvider } from '../../../../providers/kwok/src/index.js';
 // Until the CLI depends on these (see the schedule command's wiring), the tests take them from source.
-import { explainLowerBound } from '../../../core/src/scheduling/lower-bound/index.js';
+import { explainLowerBound, podRequests, solve } from '@nodewright/core/scheduling';
+import { generateKwokCatalog, kwokCatalogProvider } from '@nodewright/kwok';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../args.js';
 import { UsageError } from '../command.js';
 import { createCliServices } from '../compose.js';

@@ -1,4 +1,5 @@
 export * from './checker/index.js';
+export * from './lower-bound/index.js';
 export * from './pod/index.js';
 export * from './quantity/index.js';
 export * from './requirements/index.js';
