@@ -52,8 +52,21 @@ export function daemonRunsOn(
   requirements: Requirements,
   allowUndefined: boolean,
 ): boolean {
+  return daemonTolerates(daemon, taints) && daemonSelects(daemon, requirements, allowUndefined);
+}
+
+/** Whether the DaemonSet's pod tolerates the taints (PreferNoSchedule always: daemons ignore it). */
+export function daemonTolerates(daemon: DaemonPod, taints: readonly TaintLike[]): boolean {
   const tolerations = [...(daemon.pod.spec.tolerations ?? []), TolerateAllPreferNoSchedule];
-  if (untoleratedTaint(taints, tolerations) !== undefined) return false;
+  return untoleratedTaint(taints, tolerations) === undefined;
+}
+
+/** Whether one of the DaemonSet's node affinity alternatives is compatible with the requirements. */
+export function daemonSelects(
+  daemon: DaemonPod,
+  requirements: Requirements,
+  allowUndefined: boolean,
+): boolean {
   const options = allowUndefined ? AllowUndefinedWellKnownLabels : undefined;
   return daemon.alternatives.some((alt) => requirements.isCompatible(alt, options));
 }

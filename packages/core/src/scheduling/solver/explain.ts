@@ -45,7 +45,9 @@ function explainTypes(s: Scheduler, pool: Pool, v: Variant, option: RequirementO
         const tr = t.type.requirements.get(req.key);
         return tr !== undefined && !tr.intersects(need);
       });
-      if (none) return `requirement ${need.toString()} matches no instance type${volumeSources(v, req.key)}`;
+      // Zones and capacity types are what offerings are made of; say so in those words.
+      const what = req.key === Labels.Zone || req.key === Labels.CapacityType ? 'offering' : 'instance type';
+      if (none) return `requirement ${need.toString()} matches no ${what}${volumeSources(v, req.key)}`;
     }
     return `no instance type matches all of ${option.requirements.toString()}`;
   }

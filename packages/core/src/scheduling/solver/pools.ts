@@ -8,7 +8,7 @@ import { AllowUndefinedWellKnownLabels, Requirements } from '../requirements/req
 import { addResources, type ResourceList } from '../resources/resource-list.js';
 import { type ResourceSlots, ResourceVector } from '../resources/resource-vector.js';
 import type { TaintLike } from '../taints/tolerations.js';
-import { type DaemonPod, daemonRunsOn } from './daemon-overhead.js';
+import { type DaemonPod, daemonSelects, daemonTolerates } from './daemon-overhead.js';
 import { PoolLimits } from './limits.js';
 
 /** One instance type as one NodePool may launch it. */
@@ -97,8 +97,9 @@ export function buildPool(
   const requirements = poolRequirements(nodePool);
   const taints = nodePool.spec.template.spec.taints ?? [];
   const limits = PoolLimits.of(nodePool.spec.limits, usage);
-  // Daemons that may land somewhere in the NodePool; each is then checked against every type.
-  const candidates = daemons.filter((d) => daemonRunsOn(d, taints, requirements, true));
+  // Daemons that tolerate the NodePool; each is then checked against the NodePool and every type
+  // together, as a type may define labels (a GPU label, say) the NodePool does not.
+  const candidates = daemons.filter((d) => daemonTolerates(d, taints));
   const overheadCache = new Map<string, { list: ResourceList; vector: ResourceVector }>();
   const counted = new Set<string>();
   const prepared: Omit<PoolType, 'index'>[] = [];
@@ -109,7 +110,7 @@ export function buildPool(
     if (candidates.length > 0) {
       const combined = requirements.copy().addAll(type.requirements);
       for (const [i, d] of candidates.entries()) {
-        if (d.alternatives.every((a) => a.size === 0) || daemonRunsOn(d, [], combined, true)) {
+        if (d.alternatives.every((a) => a.size === 0) || daemonSelects(d, combined, true)) {
           on.push(d);
           key += `${i},`;
         }
@@ -137,7 +138,7 @@ export function buildPool(
     .map((p, i) => ({ p, i }))
     .sort((a, b) => b.p.free.cmpSlot(cpu, a.p.free) || b.p.free.cmpSlot(mem, a.p.free) || a.i - b.i);
   const poolTypes: PoolType[] = order.map(({ p }, index) => ({ ...p, index }));
-  const daemonHostPorts = candidates.flatMap((d) => d.hostPorts);
+  const daemonHostPorts = candidates.filter((d) => counted.has(d.name)).flatMap((d) => d.hostPorts);
   return {
     index,
     name: nodePool.metadata.name!,

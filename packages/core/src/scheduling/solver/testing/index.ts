@@ -1,2 +1,3 @@
 export * from './benchmark.js';
 export * from './builders.js';
+export * from './summary.js';
