@@ -1560,9 +1560,9 @@ function clientNodeHarness(): Harness {
   const nodeName = `kubeport-${RUN}`;
   const quietLogger: KubeLogger = { ...testLogger, warn() {} };
 
-  const make = (watch?: ConstructorParameters<typeof ClientNodeCluster>[0]['watch']) =>
+  const make = async (watch?: ConstructorParameters<typeof ClientNodeCluster>[0]['watch']) =>
     new ClientNodeCluster({
-      kubeConfig: kubeConfigFromFile(inject('nodewrightCluster').kubeconfigPath),
+      kubeConfig: await kubeConfigFromFile(inject('nodewrightCluster').kubeconfigPath),
       fieldManager: 'conformance',
       logger: watch === undefined ? testLogger : quietLogger,
       clock: new SystemClock(),
@@ -1573,8 +1573,8 @@ function clientNodeHarness(): Harness {
   return {
     adapter: 'client-node',
     async setup() {
-      port = make();
-      reconnecting = make({ timeoutSeconds: 1 });
+      port = await make();
+      reconnecting = await make({ timeoutSeconds: 1 });
       for (const definition of [WIDGET_CRD, GADGET_CRD]) {
         await port.apply(CustomResourceDefinitions, definition, { fieldManager: 'conformance', force: true });
       }

@@ -1,10 +1,4 @@
-import {
-  HttpMethod,
-  IsomorphicFetchHttpLibrary,
-  type KubeConfig,
-  RequestContext,
-  Watch,
-} from '@kubernetes/client-node';
+import type { IsomorphicFetchHttpLibrary, KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KubeError } from '../errors.js';
 import { errorFromStatus } from '../errors.js';
 import { isJsonObject } from '../json.js';
@@ -17,26 +11,30 @@ import type { KubeRequest, KubeResponse, KubeTransport, StreamEvent } from './tr
  * KubeTransport over @kubernetes/client-node 2.x: requests go through its fetch library with
  * the KubeConfig's authentication (tokens, client certificates, exec plugins) and TLS
  * dispatcher; watches use its `Watch`, which aborts a connection idle for 30 s (the caller
- * simply reconnects).
+ * simply reconnects). client-node itself is loaded on the first request: importing it costs
+ * more than half a second, which code that only uses the in-memory adapter should not pay.
  */
 export class ClientNodeTransport implements KubeTransport {
   readonly #config: KubeConfig;
-  readonly #http = new IsomorphicFetchHttpLibrary();
-  readonly #watch: Watch;
   readonly #userAgent: string;
+  #http: IsomorphicFetchHttpLibrary | undefined;
+  #watch: Watch | undefined;
 
   constructor(config: KubeConfig, userAgent: string) {
     this.#config = config;
-    this.#watch = new Watch(config);
     this.#userAgent = userAgent;
   }
 
   async request(request: KubeRequest): Promise<KubeResponse> {
-    const ctx = new RequestContext(
-      `${this.#server()}${request.path}${queryString(request.query)}`,
-      HttpMethod[request.method],
-    );
     try {
+      const { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext } = await import(
+        '@kubernetes/client-node'
+      );
+      this.#http ??= new IsomorphicFetchHttpLibrary();
+      const ctx = new RequestContext(
+        `${this.#server()}${request.path}${queryString(request.query)}`,
+        HttpMethod[request.method],
+      );
       await this.#config.applySecurityAuthentication(ctx);
       ctx.setHeaderParam('Accept', 'application/json');
       ctx.setHeaderParam('User-Agent', this.#userAgent);
@@ -85,14 +83,24 @@ export class ClientNodeTransport implements KubeTransport {
         else onEvent(event);
       };
       const done = (err: unknown) => finish(watchFailure(err, path));
-      this.#watch.watch(path, { ...query }, callback, done).then(
-        (c) => {
-          controller = c;
-          if (finished) c.abort();
-        },
-        (err: unknown) => finish(asKubeError(err, `watch ${path} failed`)),
-      );
+      this.#watcher()
+        .then((watcher) => watcher.watch(path, { ...query }, callback, done))
+        .then(
+          (c) => {
+            controller = c;
+            if (finished) c.abort();
+          },
+          (err: unknown) => finish(asKubeError(err, `watch ${path} failed`)),
+        );
     });
+  }
+
+  async #watcher(): Promise<Watch> {
+    if (this.#watch === undefined) {
+      const { Watch } = await import('@kubernetes/client-node');
+      this.#watch ??= new Watch(this.#config);
+    }
+    return this.#watch;
   }
 
   #server(): string {
