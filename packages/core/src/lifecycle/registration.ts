@@ -3,7 +3,6 @@ import type { NodeTaint } from '../apis/kubernetes/taint.js';
 import { Finalizers, Labels, Taints } from '../apis/labels.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { isNotFound } from '../kube/errors.js';
-import type { OwnerReference } from '../kube/object.js';
 import { objectRef } from '../operator/runtime/logger.js';
 import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
 import { ConditionTypes, isConditionTrue, setCondition } from './conditions.js';
@@ -36,12 +35,14 @@ export function mergeTaints(taints: readonly NodeTaint[], extra: readonly TaintL
   return out;
 }
 
+type NodeOwnerReference = NonNullable<Node['metadata']['ownerReferences']>[number];
+
 /** What registration writes onto a Node. */
 export interface RegisteredNode {
   readonly labels: Record<string, string>;
   readonly annotations: Record<string, string>;
   readonly finalizers: string[];
-  readonly ownerReferences: OwnerReference[];
+  readonly ownerReferences: NodeOwnerReference[];
   readonly taints: NodeTaint[];
   /** The Node came up without the karpenter.sh/unregistered taint (its image does not set it). */
   readonly unregisteredTaintMissing: boolean;
@@ -59,7 +60,7 @@ export function registerNode(node: Node, claim: NodeClaim): RegisteredNode {
   const annotations = { ...node.metadata.annotations, ...claim.metadata.annotations };
   const finalizers = [...(node.metadata.finalizers ?? [])];
   if (!finalizers.includes(Finalizers.Termination)) finalizers.push(Finalizers.Termination);
-  const ownerReferences = [...((node.metadata.ownerReferences ?? []) as OwnerReference[])];
+  const ownerReferences: NodeOwnerReference[] = [...(node.metadata.ownerReferences ?? [])];
   const uid = claim.metadata.uid;
   if (!ownerReferences.some((o) => o.kind === 'NodeClaim' && o.uid === uid)) {
     ownerReferences.push({

@@ -81,6 +81,18 @@ export class ControllerEnv {
     return this.timers.advance(ms, () => this.settle());
   }
 
+  /**
+   * Creates an object and then writes its status, as its controller or kubelet would: the API
+   * server drops (or resets, for pods) the status given on create, so a Running pod or a Ready
+   * node in a test needs both writes.
+   */
+  async create<T extends KubeObject>(type: ResourceType<T>, object: T): Promise<T> {
+    const created = await this.cluster.create(type, object);
+    const status = (object as { status?: unknown }).status;
+    if (!type.statusSubresource || status === undefined) return created;
+    return this.cluster.updateStatus(type, { ...created, status } as T);
+  }
+
   /** The current state of an object, or undefined when it does not exist. */
   async find<T extends KubeObject>(
     type: ResourceType<T>,
