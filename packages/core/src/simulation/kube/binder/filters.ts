@@ -1,5 +1,6 @@
 import type { NodeSelectorTerm } from '../../../apis/kubernetes/node-selector.js';
-import type { NodeTaint } from '../../../apis/kubernetes/taint.js';
+import type { Pod } from '../../../apis/kubernetes/pod.js';
+import type { NodeTaint, Toleration } from '../../../apis/kubernetes/taint.js';
 import { hostPortConflict } from '../../../scheduling/pod/host-ports.js';
 import { nodeSelectorTermRequirements } from '../../../scheduling/pod/node-requirements.js';
 import type { Requirements } from '../../../scheduling/requirements/requirements.js';
@@ -34,10 +35,18 @@ export function unschedulableFilter(pod: PodInfo, node: NodeInfo): string | unde
 
 /** TaintToleration: every NoSchedule and NoExecute taint (not-ready included) must be tolerated. */
 export function taintFilter(pod: PodInfo, node: NodeInfo): string | undefined {
-  const tolerations = pod.pod.spec.tolerations ?? [];
-  for (const taint of node.effectiveTaints()) {
+  const taint = untoleratedSchedulingTaint(node.effectiveTaints(), pod.pod.spec.tolerations ?? []);
+  return taint === undefined ? undefined : untoleratedTaintReason(taint);
+}
+
+/** The first NoSchedule or NoExecute taint no toleration tolerates (PreferNoSchedule only scores). */
+export function untoleratedSchedulingTaint(
+  taints: readonly NodeTaint[],
+  tolerations: readonly Toleration[],
+): NodeTaint | undefined {
+  for (const taint of taints) {
     if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
-    if (!tolerations.some((t) => toleratesTaint(t, taint))) return untoleratedTaintReason(taint);
+    if (!tolerations.some((t) => toleratesTaint(t, taint))) return taint;
   }
   return undefined;
 }
@@ -55,10 +64,12 @@ export type NodeAffinityMatcher = (node: NodeInfo) => boolean;
  * expressions and `metadata.name` fields ANDed; an empty term matches nothing; a term the
  * requirement algebra cannot read matches nothing, as kube-scheduler treats a parse error).
  */
-export function nodeAffinityMatcher(pod: PodInfo): NodeAffinityMatcher {
-  const selector = Object.entries(pod.pod.spec.nodeSelector ?? {});
+export function nodeAffinityMatcher(
+  spec: Pick<Pod['spec'], 'nodeSelector' | 'affinity'>,
+): NodeAffinityMatcher {
+  const selector = Object.entries(spec.nodeSelector ?? {});
   const terms =
-    pod.pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+    spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   const compiled: CompiledTerm[] | undefined = terms?.map((term) => {
     const fields = term.matchFields ?? [];
     if ((term.matchExpressions ?? []).length === 0) return { requirements: undefined, fields };

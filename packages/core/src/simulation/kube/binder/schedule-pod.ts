@@ -1,4 +1,3 @@
-import { toleratesTaint } from '../../../scheduling/taints/tolerations.js';
 import {
   FilterReasons,
   hostPortsFilter,
@@ -6,6 +5,7 @@ import {
   resourcesFilter,
   taintFilter,
   unschedulableFilter,
+  untoleratedSchedulingTaint,
 } from './filters.js';
 import { affinityFilter, type PlacedPod } from './inter-pod-affinity.js';
 import type { NodeInfo } from './node-info.js';
@@ -45,16 +45,10 @@ export const NO_NODES_MESSAGE = 'no nodes available to schedule pods';
  */
 export function schedulePod(pod: PodInfo, snapshot: SchedulingSnapshot): ScheduleResult {
   const nodes = snapshot.nodes;
-  const affinity = nodeAffinityMatcher(pod);
+  const affinity = nodeAffinityMatcher(pod.pod.spec);
   const tolerations = pod.pod.spec.tolerations ?? [];
   const toleratesAll = (node: NodeInfo) =>
-    node
-      .effectiveTaints()
-      .every(
-        (taint) =>
-          (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') ||
-          tolerations.some((t) => toleratesTaint(t, taint)),
-      );
+    untoleratedSchedulingTaint(node.effectiveTaints(), tolerations) === undefined;
   let spread: ReturnType<typeof spreadFilter> | null = null;
   let interPod: ReturnType<typeof affinityFilter> | null = null;
   const reasons = new Map<string, readonly string[]>();

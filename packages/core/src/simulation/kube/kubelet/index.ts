@@ -1,0 +1,1 @@
+export * from './kubelet-simulator.js';
