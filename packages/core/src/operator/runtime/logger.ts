@@ -25,6 +25,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       level: options.level ?? 'info',
       messageKey: 'message',
       errorKey: 'error',
+      serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
       base: { logger: options.name ?? 'controller' },
       timestamp: () => `,"time":"${new Date(now()).toISOString()}"`,
       formatters: { level: (label) => ({ level: label.toUpperCase() }) },

@@ -1,0 +1,71 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../clock/clock.js';
+import { Events } from '../../kube/builtin-types.js';
+import { MemoryCluster } from '../../kube/memory/memory-cluster.js';
+import { ClusterEventRecorder } from './event-recorder.js';
+import { createLogger, objectRef } from './logger.js';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line !== '') lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, destination };
+}
+
+describe('createLogger', () => {
+  it('writes Karpenter-shaped JSON lines on the injected clock', () => {
+    const { lines, destination } = capture();
+    const logger = createLogger({ destination, now: () => Date.parse('2026-03-02T09:00:00Z') });
+    logger
+      .child({ controller: 'nodeclaim.lifecycle' })
+      .info({ NodeClaim: objectRef({ metadata: { name: 'default-a1' } }) }, 'launched nodeclaim');
+    logger.error({ err: new Error('boom') }, 'Reconciler error');
+    expect(lines[0]).toEqual({
+      level: 'INFO',
+      time: '2026-03-02T09:00:00.000Z',
+      logger: 'controller',
+      controller: 'nodeclaim.lifecycle',
+      NodeClaim: { name: 'default-a1' },
+      message: 'launched nodeclaim',
+    });
+    expect(lines[1]).toMatchObject({ level: 'ERROR', err: { message: 'boom', type: 'Error' } });
+  });
+
+  it('respects the level', () => {
+    const { lines, destination } = capture();
+    const logger = createLogger({ destination, level: 'warn' });
+    logger.info('hidden');
+    logger.warn('shown');
+    expect(lines.map((l) => l.message)).toEqual(['shown']);
+  });
+});
+
+describe('ClusterEventRecorder', () => {
+  it('publishes core/v1 Events about the object, aggregated by the cluster', async () => {
+    const cluster = new MemoryCluster({ clock: new FakeClock(Date.parse('2026-03-02T09:00:00Z')) });
+    const { destination } = capture();
+    const recorder = new ClusterEventRecorder(cluster, createLogger({ destination }));
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid: 'u1' } };
+    const event = { object: pod, type: 'Warning' as const, reason: 'EvictionBlocked', message: 'PDB' };
+    await recorder.publish(event);
+    await recorder.publish(event);
+    const events = (await cluster.list(Events)).items as unknown as {
+      reason: string;
+      count: number;
+      source: { component: string };
+      involvedObject: { name: string };
+    }[];
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      reason: 'EvictionBlocked',
+      count: 2,
+      source: { component: 'karpenter' },
+      involvedObject: { name: 'web' },
+    });
+  });
+});
