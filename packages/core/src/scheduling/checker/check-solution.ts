@@ -515,19 +515,22 @@ function checkTopology(
     for (const term of p.pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ??
       []) {
       const k = term.topologyKey;
-      const mine = single(p.place, k);
+      const mine = domainsOf(p.place, k);
       if (mine === undefined) {
         out.push(`pod ${key(p.pod)}: pod affinity on ${k} but its node's ${k} is not pinned down`);
         continue;
       }
+      // Whichever of its possible domains the node ends up in must hold a matching pod, unless
+      // the pod started the group: nothing else matches, or only pods it shares one domain with.
       const m = matchesOf(p.pod, term);
-      if ((m.byDomain.get(mine) ?? []).some((q) => q.pod !== p.pod && single(q.place, k) === mine)) continue;
-      const elsewhere = m.pods.some(
-        (q) =>
-          q.pod !== p.pod && single(q.place, k) !== undefined && (!q.fresh || single(q.place, k) !== mine),
-      );
-      if (!m.selfMatch || elsewhere)
-        out.push(`pod ${key(p.pod)}: pod affinity on ${k} not satisfied in ${mine}`);
+      const others = m.pods.filter((q) => q.pod !== p.pod);
+      const satisfied = mine.every((d) => others.some((q) => single(q.place, k) === d));
+      if (satisfied) continue;
+      const bootstrap =
+        m.selfMatch &&
+        mine.length === 1 &&
+        others.every((q) => q.fresh && (single(q.place, k) === undefined || single(q.place, k) === mine[0]));
+      if (!bootstrap) out.push(`pod ${key(p.pod)}: pod affinity on ${k} not satisfied in ${mine.join(', ')}`);
     }
   }
 

@@ -130,7 +130,9 @@ export class TopologyGroup {
    * - spread: the single least-populated allowed domain whose count (plus the pod, if it selects
    *   itself) stays within maxSkew of the minimum; ties go to the first domain by name.
    * - affinity: domains already holding a selected pod; if none exists anywhere and the pod
-   *   selects itself, the first domain the pod and node allow (bootstrapping).
+   *   selects itself, the first domain the pod and node allow (bootstrapping). Unlike Karpenter, a
+   *   selected pod outside the pod's allowed domains still rules bootstrapping out, as in
+   *   kube-scheduler, so the pod is never put where it could not be bound.
    * - anti-affinity: domains holding no selected pod.
    */
   allowedDomains(
@@ -193,13 +195,9 @@ export class TopologyGroup {
     host: number,
     out: number[],
   ): number {
-    let anywhere = false;
-    for (const d of this.#nonEmpty) {
-      if (this.isRegistered(d) && this.#podHas(podDomains, d)) {
-        anywhere = true;
-        break;
-      }
-    }
+    // Kubernetes lets a pod start its own group only while no selected pod exists anywhere, even
+    // outside the domains the pod may use (Karpenter looks only within them).
+    const anywhere = this.#nonEmpty.length > 0;
     if (anywhere) {
       if (this.isHostname) {
         if (host !== FreshDomain && this.count(host) > 0 && this.#podHas(podDomains, host)) out.push(host);
