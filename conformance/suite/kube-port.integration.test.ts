@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { generateCrd, type NodeClaim, nodeClaimKind } from '@nodewright/core/apis';
 import { FakeClock, SystemClock, SystemTimers } from '@nodewright/core/clock';
 import {
   ClientNodeCluster,
@@ -6,6 +7,7 @@ import {
   ConfigMaps,
   type CoreEvent,
   type DeleteOptions,
+  DisruptionController,
   type EventInput,
   Events,
   isAlreadyExists,
@@ -25,12 +27,14 @@ import {
   Namespaces,
   Nodes,
   type ObjectKey,
+  type OwnerReference,
   PodDisruptionBudgets,
   type PodLike,
   Pods,
   type ResourceType,
   referenceTo,
   resourceType,
+  resourceTypeOf,
   type WatchEvent,
 } from '@nodewright/core/kube';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -68,6 +72,8 @@ const Widgets = resourceType<Widget>({
 });
 /** Namespaced, without a status subresource. */
 const Gadgets = resourceType<Gadget>({ apiVersion: `${GROUP}/v1`, kind: 'Gadget', namespaced: true });
+/** The shipped karpenter.sh/v1 NodeClaim, addressed the way controllers will address it. */
+const NodeClaims = resourceTypeOf<NodeClaim>(nodeClaimKind);
 const CustomResourceDefinitions = resourceType({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
@@ -136,6 +142,14 @@ const KNOWN_DIFFERENCES = {
     wrong: 'memory',
     note: 'a failed delete precondition: kube-apiserver says `Operation cannot be fulfilled on Widget.<group> "x": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (2). ...` (and details.kind is the Kind); memory says "Precondition failed: ..." with the plural',
   },
+  generationOnEveryKind: {
+    wrong: 'memory',
+    note: 'kube-apiserver sets metadata.generation only for kinds whose strategy tracks it (custom resources, pods, workloads), not for ConfigMaps, Secrets, Nodes, Namespaces, Events; memory sets generation 1 on every object',
+  },
+  deletedObjectState: {
+    wrong: 'client-node',
+    note: 'DeleteResult.object of an immediate deletion: kube-apiserver answers most kinds (custom resources, ConfigMaps) with a Status, so ClientNodeCluster returns only apiVersion, kind, name, namespace and uid; memory returns the last state as the port documents',
+  },
   forcedApplyKeepsUpdateManager: {
     wrong: 'memory',
     note: 'after a forced apply takes .spec.size from the manager that created the object with an Update, kube-apiserver keeps that manager\'s entry (it still owns the spec map itself, "f:spec": {".": {}}); memory drops the entry',
@@ -165,6 +179,8 @@ interface CheckContext {
   expiredResourceVersion(): Promise<string>;
   /** The port, but with watches that reconnect every second (real); the same port in memory. */
   reconnecting(): ClusterPort;
+  /** How many watch connections of `reconnecting()` ended and were resumed; undefined in memory. */
+  reconnects(): number | undefined;
   /** Handler errors are expected: memory's settled() must not rethrow them. */
   tolerateHandlerErrors(): void;
   /** The value this adapter shows for a known difference. */
@@ -374,6 +390,23 @@ const CHECKS: Check[] = [
         `Operation cannot be fulfilled on widgets.${GROUP} "${name('a')}": the object has been modified; please apply your changes to the latest version and try again`,
       );
       expect((await port.get(Widgets, { name: name('a') })).spec?.size).toBe(2);
+    },
+  },
+  {
+    name: 'sets metadata.generation on kinds that track it',
+    async run({ port, name, namespace, known }) {
+      expect((await port.create(Widgets, widget(name('a')))).metadata.generation).toBe(1);
+      expect((await port.create(Pods, podObject('p', namespace, { nodeName: '' }))).metadata.generation).toBe(
+        1,
+      );
+      const cm = await port.create(ConfigMaps, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'c', namespace },
+      });
+      expect(cm.metadata.generation).toBe(
+        known('generationOnEveryKind', { memory: 1, 'client-node': undefined }),
+      );
     },
   },
   {
@@ -671,11 +704,15 @@ const CHECKS: Check[] = [
   // deletion and finalizers
   {
     name: 'deletes an object without finalizers at once',
-    async run({ port, name }) {
-      const a = await port.create(Widgets, widget(name('a')));
+    async run({ port, name, known }) {
+      const a = await port.create(Widgets, widget(name('a'), { size: 1 }));
       const result = await port.delete(Widgets, { name: name('a') });
       expect(result.deleted).toBe(true);
+      expect(result.object).toMatchObject({ apiVersion: Widgets.apiVersion, kind: 'Widget' });
       expect(result.object.metadata).toMatchObject({ name: name('a'), uid: a.metadata.uid });
+      expect((result.object as Widget).spec).toEqual(
+        known('deletedObjectState', { memory: { size: 1 }, 'client-node': undefined }),
+      );
       expect(isNotFound(await failure(port.get(Widgets, { name: name('a') })))).toBe(true);
       expect(isNotFound(await failure(port.delete(Widgets, { name: name('a') })))).toBe(true);
     },
@@ -1328,7 +1365,7 @@ const CHECKS: Check[] = [
   },
   {
     name: 'watch resumes across forced reconnects without losing or repeating events',
-    async run({ port, namespace, reconnecting, pause, eventually }) {
+    async run({ port, namespace, reconnecting, reconnects, pause, eventually }) {
       const { seen, handler } = recorder<Gadget>((o) => `${o.metadata.name} ${o.spec?.value ?? ''}`);
       const w = reconnecting().watch(Gadgets, handler, { namespace });
       try {
@@ -1345,9 +1382,199 @@ const CHECKS: Check[] = [
         );
         await pause(1300);
         expect(seen).toHaveLength(5);
+        // The real adapter really did reconnect in between (memory has no connections).
+        const count = reconnects();
+        if (count !== undefined) expect(count).toBeGreaterThanOrEqual(4);
       } finally {
         w.stop();
       }
+    },
+  },
+
+  // garbage collection (the memory adapter's collector; kube-controller-manager's on a real cluster)
+  {
+    name: 'garbage collection deletes dependents in the background once their owner is gone, cascading',
+    async run({ port, name, eventually }) {
+      const root = await port.create(Widgets, widget(name('root')));
+      const mid = await port.create(Widgets, child(name('mid'), [ownedBy(root)]));
+      await port.create(Widgets, child(name('leaf'), [ownedBy(mid)]));
+      await port.delete(Widgets, { name: name('root') });
+      await eventually(async () => {
+        expect(await exists(port, Widgets, name('mid'))).toBe(false);
+        expect(await exists(port, Widgets, name('leaf'))).toBe(false);
+      }, 90_000);
+    },
+  },
+  {
+    name: 'garbage collection honours the finalizers of dependents',
+    async run({ port, name, eventually }) {
+      const owner = await port.create(Widgets, widget(name('owner')));
+      await port.create(Widgets, child(name('held'), [ownedBy(owner)], ['x.io/cleanup']));
+      await port.delete(Widgets, { name: name('owner') });
+      await eventually(async () => {
+        expect((await port.get(Widgets, { name: name('held') })).metadata.deletionTimestamp).toBeDefined();
+      }, 90_000);
+      await port.patch(Widgets, { name: name('held') }, { metadata: { finalizers: null } });
+      expect(await exists(port, Widgets, name('held'))).toBe(false);
+    },
+  },
+  {
+    name: 'garbage collection keeps a dependent that still has a live owner, dropping the dangling reference',
+    async run({ port, name, eventually }) {
+      const a = await port.create(Widgets, widget(name('a')));
+      const b = await port.create(Widgets, widget(name('b')));
+      await port.create(Widgets, child(name('shared'), [ownedBy(a), ownedBy(b)]));
+      await port.delete(Widgets, { name: name('a') });
+      await eventually(async () => {
+        const shared = await port.get(Widgets, { name: name('shared') });
+        expect(shared.metadata.ownerReferences?.map((r) => r.name)).toEqual([name('b')]);
+      }, 90_000);
+    },
+  },
+  {
+    name: 'garbage collection deletes a dependent whose owner does not exist',
+    async run({ port, name, eventually }) {
+      const nobody = {
+        apiVersion: Widgets.apiVersion,
+        kind: 'Widget',
+        name: name('nobody'),
+        uid: randomUUID(),
+      };
+      await port.create(Widgets, child(name('orphaned'), [nobody]));
+      await eventually(async () => expect(await exists(port, Widgets, name('orphaned'))).toBe(false), 90_000);
+    },
+  },
+  {
+    name: 'garbage collection orphans dependents with propagationPolicy Orphan',
+    async run({ port, name, eventually }) {
+      const owner = await port.create(Widgets, widget(name('owner')));
+      await port.create(Widgets, child(name('dep'), [ownedBy(owner)]));
+      const result = await port.delete(Widgets, { name: name('owner') }, { propagationPolicy: 'Orphan' });
+      expect(result.deleted).toBe(false);
+      expect(result.object.metadata.finalizers).toEqual(['orphan']);
+      await eventually(async () => {
+        expect(await exists(port, Widgets, name('owner'))).toBe(false);
+        const dep = await port.get(Widgets, { name: name('dep') });
+        expect(dep.metadata.ownerReferences).toBeUndefined();
+        expect(dep.metadata.deletionTimestamp).toBeUndefined();
+      }, 90_000);
+    },
+  },
+  {
+    name: 'garbage collection keeps a foreground-deleted owner until blocking dependents are gone',
+    async run({ port, name, eventually }) {
+      const owner = await port.create(Widgets, widget(name('owner')));
+      await port.create(
+        Widgets,
+        child(name('blocker'), [ownedBy(owner, { blockOwnerDeletion: true })], ['x.io/hold']),
+      );
+      await port.create(Widgets, child(name('plain'), [ownedBy(owner)]));
+      const result = await port.delete(Widgets, { name: name('owner') }, { propagationPolicy: 'Foreground' });
+      expect(result.deleted).toBe(false);
+      await eventually(async () => {
+        expect(await exists(port, Widgets, name('plain'))).toBe(false);
+        expect((await port.get(Widgets, { name: name('blocker') })).metadata.deletionTimestamp).toBeDefined();
+      }, 90_000);
+      expect((await port.get(Widgets, { name: name('owner') })).metadata.finalizers).toEqual([
+        'foregroundDeletion',
+      ]);
+      await port.patch(Widgets, { name: name('blocker') }, { metadata: { finalizers: null } });
+      await eventually(async () => expect(await exists(port, Widgets, name('owner'))).toBe(false), 90_000);
+    },
+  },
+  {
+    name: 'garbage collection collects namespaced dependents of a cluster-scoped owner',
+    async run({ port, name, namespace, eventually }) {
+      const owner = await port.create(Widgets, widget(name('owner')));
+      await port.create(ConfigMaps, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'dep', namespace, ownerReferences: [ownedBy(owner)] },
+      });
+      await port.delete(Widgets, { name: name('owner') });
+      await eventually(
+        async () =>
+          expect(
+            (await port.list(ConfigMaps, { namespace })).items.map((c) => c.metadata.name),
+          ).not.toContain('dep'),
+        90_000,
+      );
+    },
+  },
+
+  // PodDisruptionBudget status (memory: its DisruptionController plug-in; real: kube-controller-manager)
+  {
+    name: 'PDB status follows pods as they come, become ready and are evicted',
+    async run({ port, namespace, runningPod, eventually }) {
+      await createBudget(port, 'web', namespace, {
+        minAvailable: 1,
+        selector: { matchLabels: { app: 'web' } },
+      });
+      const status = async () =>
+        (
+          (await port.get(PodDisruptionBudgets, { name: 'web', namespace })) as KubeObject & {
+            status?: Record<string, unknown>;
+          }
+        ).status;
+      await eventually(async () =>
+        expect(await status()).toMatchObject({
+          expectedPods: 0,
+          currentHealthy: 0,
+          disruptionsAllowed: 0,
+          observedGeneration: 1,
+        }),
+      );
+      for (const n of ['a', 'b']) await runningPod(n, { app: 'web' });
+      await eventually(async () =>
+        expect(await status()).toMatchObject({
+          expectedPods: 2,
+          currentHealthy: 2,
+          desiredHealthy: 1,
+          disruptionsAllowed: 1,
+          conditions: [{ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods' }],
+        }),
+      );
+      await port.evict({ name: 'a', namespace });
+      await eventually(async () => {
+        const now = await status();
+        expect(now).toMatchObject({
+          expectedPods: 1,
+          currentHealthy: 1,
+          disruptionsAllowed: 0,
+          conditions: [{ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods' }],
+        });
+        expect(now?.disruptedPods).toBeUndefined();
+      });
+    },
+  },
+
+  // a kind nodewright ships
+  {
+    name: 'a NodeClaim round-trips through its CRD, status only through the status subresource',
+    async run({ port, name }) {
+      const key = { name: name('nc') };
+      const created = await port.create(NodeClaims, {
+        apiVersion: 'karpenter.sh/v1',
+        kind: 'NodeClaim',
+        metadata: { name: key.name },
+        spec: {
+          nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' },
+          requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }],
+        },
+        status: { providerID: 'forged' },
+      } as NodeClaim);
+      expect(created.status).toBeUndefined();
+      expect(created.metadata.generation).toBe(1);
+      const launched = await port.patchStatus<NodeClaim>(NodeClaims, key, {
+        status: { providerID: 'kwok://nc', nodeName: 'n1' },
+        spec: { nodeClassRef: { name: 'other' } },
+      });
+      expect(launched.status).toMatchObject({ providerID: 'kwok://nc', nodeName: 'n1' });
+      expect(launched.spec.nodeClassRef.name).toBe('default');
+      expect(launched.metadata.generation).toBe(1);
+      const listed = await port.list<NodeClaim>(NodeClaims, { fieldSelector: `metadata.name=${key.name}` });
+      expect(listed.items.map((n) => [n.kind, n.status?.providerID])).toEqual([['NodeClaim', 'kwok://nc']]);
+      await port.delete(NodeClaims, key);
     },
   },
 
@@ -1411,6 +1638,33 @@ const CHECKS: Check[] = [
   },
 ];
 
+function ownedBy(owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference {
+  return {
+    apiVersion: owner.apiVersion as string,
+    kind: owner.kind as string,
+    name: owner.metadata.name as string,
+    uid: owner.metadata.uid as string,
+    ...extra,
+  };
+}
+
+function child(name: string, owners: OwnerReference[], finalizers?: string[]): Widget {
+  return {
+    ...widget(name),
+    metadata: { name, ownerReferences: owners, ...(finalizers ? { finalizers } : {}) },
+  };
+}
+
+async function exists(port: ClusterPort, type: ResourceType, name: string): Promise<boolean> {
+  try {
+    await port.get(type, { name });
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
 async function podNames(port: ClusterPort, namespace: string): Promise<string[]> {
   return (await port.list(Pods, { namespace })).items.map((p) => p.metadata.name as string);
 }
@@ -1469,10 +1723,12 @@ function memoryHarness(): Harness {
       const history = 50;
       const cluster = new MemoryCluster({
         clock,
-        kinds: [Widgets, Gadgets],
+        kinds: [Widgets, Gadgets, NodeClaims],
         fieldManager: 'conformance',
         watchHistory: history,
       });
+      // Keeps PDB status as kube-controller-manager's disruption controller does.
+      const stopDisruption = cluster.use(new DisruptionController());
       const id = `c${index}`;
       let tolerate = false;
       const newNamespace = async (base: string) => {
@@ -1523,11 +1779,15 @@ function memoryHarness(): Harness {
           return start;
         },
         reconnecting: () => cluster,
+        reconnects: () => undefined,
         tolerateHandlerErrors() {
           tolerate = true;
         },
         known: known('memory'),
-        dispose: settle,
+        async dispose() {
+          await settle();
+          stopDisruption();
+        },
       };
     },
   };
@@ -1558,13 +1818,21 @@ function clientNodeHarness(): Harness {
   let port: ClientNodeCluster;
   let reconnecting: ClientNodeCluster;
   const nodeName = `kubeport-${RUN}`;
-  const quietLogger: KubeLogger = { ...testLogger, warn() {} };
+  let reconnectCount = 0;
+  // Counts the connections the reconnecting port resumed; its retry warnings are expected noise.
+  const countingLogger: KubeLogger = {
+    ...testLogger,
+    debug: (_bindings, message) => {
+      if (message === 'watch connection ended; resuming') reconnectCount++;
+    },
+    warn() {},
+  };
 
   const make = async (watch?: ConstructorParameters<typeof ClientNodeCluster>[0]['watch']) =>
     new ClientNodeCluster({
       kubeConfig: await kubeConfigFromFile(inject('nodewrightCluster').kubeconfigPath),
       fieldManager: 'conformance',
-      logger: watch === undefined ? testLogger : quietLogger,
+      logger: watch === undefined ? testLogger : countingLogger,
       clock: new SystemClock(),
       timers: new SystemTimers(),
       ...(watch === undefined ? {} : { watch }),
@@ -1575,10 +1843,11 @@ function clientNodeHarness(): Harness {
     async setup() {
       port = await make();
       reconnecting = await make({ timeoutSeconds: 1 });
-      for (const definition of [WIDGET_CRD, GADGET_CRD]) {
+      // The NodeClaim CRD may be shared with other suites in this run: applied, never deleted.
+      for (const definition of [WIDGET_CRD, GADGET_CRD, generateCrd(nodeClaimKind)] as KubeObject[]) {
         await port.apply(CustomResourceDefinitions, definition, { fieldManager: 'conformance', force: true });
       }
-      for (const type of [Widgets, Gadgets] as ResourceType[]) {
+      for (const type of [Widgets, Gadgets, NodeClaims] as ResourceType[]) {
         // A CRD is served a moment after it reports Established.
         await poll(() => port.list(type));
       }
@@ -1588,6 +1857,10 @@ function clientNodeHarness(): Harness {
           apiVersion: 'v1',
           kind: 'Node',
           metadata: { name: nodeName, annotations: { [KWOK_NODE_ANNOTATION]: KWOK_NODE_ANNOTATION_VALUE } },
+          // Only this suite's pods, bound by name, run here; nothing else gets scheduled onto it.
+          spec: {
+            taints: [{ key: 'kubeport.nodewright.dev/dedicated', value: 'true', effect: 'NoSchedule' }],
+          },
         },
         { fieldManager: 'conformance' },
       );
@@ -1671,6 +1944,7 @@ function clientNodeHarness(): Harness {
           return '1';
         },
         reconnecting: () => reconnecting,
+        reconnects: () => reconnectCount,
         tolerateHandlerErrors() {},
         known: known('client-node'),
         async dispose() {
