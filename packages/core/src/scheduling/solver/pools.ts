@@ -10,6 +10,7 @@ import { type ResourceSlots, ResourceVector } from '../resources/resource-vector
 import type { TaintLike } from '../taints/tolerations.js';
 import { type DaemonPod, daemonSelects, daemonTolerates } from './daemon-overhead.js';
 import { PoolLimits } from './limits.js';
+import { TypeFilters } from './type-filter.js';
 
 /** One instance type as one NodePool may launch it. */
 export interface PoolType {
@@ -42,6 +43,8 @@ export interface Pool {
   /** Names of the DaemonSets counted on at least one type. */
   readonly daemonNames: readonly string[];
   readonly limits: PoolLimits | undefined;
+  /** Per-solve caches of type filters and prices. */
+  readonly filters: TypeFilters;
 }
 
 /** Whether some available offering of the type is allowed by the requirements. */
@@ -139,7 +142,7 @@ export function buildPool(
     .sort((a, b) => b.p.free.cmpSlot(cpu, a.p.free) || b.p.free.cmpSlot(mem, a.p.free) || a.i - b.i);
   const poolTypes: PoolType[] = order.map(({ p }, index) => ({ ...p, index }));
   const daemonHostPorts = candidates.filter((d) => counted.has(d.name)).flatMap((d) => d.hostPorts);
-  return {
+  const pool: Omit<Pool, 'filters'> = {
     index,
     name: nodePool.metadata.name!,
     nodePool,
@@ -152,4 +155,5 @@ export function buildPool(
     daemonNames: candidates.filter((d) => counted.has(d.name)).map((d) => d.name),
     limits,
   };
+  return { ...pool, filters: new TypeFilters(pool as Pool).sized(poolTypes.length) };
 }

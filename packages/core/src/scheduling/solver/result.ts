@@ -3,7 +3,6 @@ import { Labels } from '../../apis/labels.js';
 import { type InstanceType, orderByPrice, truncateInstanceTypes } from '../../cloudprovider/instance-type.js';
 import { cheapestLaunchPrice } from '../../cloudprovider/offering.js';
 import { Requirement } from '../requirements/requirement.js';
-import { AllowUndefinedWellKnownLabels } from '../requirements/requirements.js';
 import { addResources } from '../resources/resource-list.js';
 import { explainUnschedulable } from './explain.js';
 import type { PoolType } from './pools.js';
@@ -14,43 +13,40 @@ import type { ExistingPlacement, NewClaim, SolverResult, UnschedulablePod } from
 /** A claim as it will be created, or why its pods cannot have it after all. */
 function finalizeClaim(s: Scheduler, c: Claim): NewClaim | { reason: string } {
   const pool = c.pool;
-  const fitting: PoolType[] = [];
+  const r = c.requirements;
+  const launch = pool.filters.launchInfo(r);
+  const fits = new Uint8Array(pool.types.length);
   for (let i = 0; i < c.size; i++) {
     const t = pool.types[c.candidates[i]!]!;
-    if (c.requests.fits(t.free)) fitting.push(t);
+    if (c.requests.fits(t.free)) fits[t.index] = 1;
   }
-  const r = c.requirements;
-  const types = fitting.map((t) => t.type);
-  let kept: InstanceType[];
-  const truncated = truncateInstanceTypes(types, r, s.options.maxInstanceTypes);
-  if (truncated.ok) kept = truncated.types;
-  else if (s.options.minValuesPolicy === 'BestEffort')
-    kept = orderByPrice(types, r).slice(0, s.options.maxInstanceTypes);
-  else return { reason: `NodePool ${pool.name}: ${truncated.reason}` };
+  // orderByPrice's order (cheapest launchable offering, then name), computed once per constraint set.
+  const fitting: PoolType[] = [];
+  for (const i of launch.order(pool.types)) if (fits[i] === 1) fitting.push(pool.types[i]!);
+  let kept: PoolType[] = fitting;
+  const max = s.options.maxInstanceTypes;
+  if (fitting.length > max || r.hasMinValues()) {
+    const byType = new Map(fitting.map((t) => [t.type, t]));
+    const types = fitting.map((t) => t.type);
+    const truncated = truncateInstanceTypes(types, r, max);
+    if (truncated.ok) kept = truncated.types.map((t) => byType.get(t)!);
+    else if (s.options.minValuesPolicy === 'BestEffort') kept = fitting.slice(0, max);
+    else return { reason: `NodePool ${pool.name}: ${truncated.reason}` };
+  }
+  if (kept.length === 0) return { reason: `NodePool ${pool.name}: no instance type is left for the claim` };
   const requirements = r.copy();
-  requirements.add(
-    Requirement.create(
-      Labels.InstanceType,
-      'In',
-      kept.map((t) => t.name),
-    ),
-  );
+  requirements.add(Requirement.create(Labels.InstanceType, 'In', kept.map((t) => t.type.name)));
   const capacityTypes = new Set<string>();
-  for (const t of kept) {
-    for (const o of t.offerings) {
-      if (o.available && r.isCompatible(o.requirements, AllowUndefinedWellKnownLabels))
-        capacityTypes.add(o.capacityType);
-    }
-  }
+  for (const t of kept) for (const ct of launch.capacityTypes(t)) capacityTypes.add(ct);
   requirements.add(Requirement.create(Labels.CapacityType, 'In', [...capacityTypes].sort()));
-  const cheapest = fitting.find((t) => t.type === kept[0])!;
+  const cheapest = kept[0]!;
   return {
     nodePool: pool.name,
-    instanceTypes: kept,
+    instanceTypes: kept.map((t) => t.type),
     requirements,
     pods: c.pods.slice(),
     requests: addResources(...c.podRequests, cheapest.daemonRequests),
-    price: cheapestLaunchPrice(kept[0]!.offerings, requirements),
+    price: cheapestLaunchPrice(cheapest.type.offerings, requirements),
   };
 }
 

@@ -12,7 +12,7 @@ import { untoleratedTaint } from '../taints/tolerations.js';
 import { NamespaceResolver } from '../topology/group-specs.js';
 import { nodeFilterMatches } from '../topology/node-filter.js';
 import { Topology } from '../topology/topology.js';
-import { FreshDomain, type TopologyGroup, type TopologyGroupSpec } from '../topology/topology-group.js';
+import { FreshDomain, MASK_DOMAINS, type TopologyGroup, type TopologyGroupSpec } from '../topology/topology-group.js';
 import { VolumeIndex, volumeTopology } from '../volumes/volume-topology.js';
 import { ClaimOrder } from './claim-order.js';
 import { type DaemonPod, daemonPod } from './daemon-overhead.js';
@@ -31,7 +31,7 @@ import { buildPool, hasLaunchableOffering, orderNodePools, type Pool, typeCompat
 import { initialView, type PodView, relax } from './preferences.js';
 import type { PodQueue } from './queue.js';
 import { podSignature } from './signature.js';
-import type { Claim, ExistingTarget, Target } from './target.js';
+import { type Claim, emptyDomainIds, type ExistingTarget, type Target, UNKNOWN_DOMAIN } from './target.js';
 import type { SolverInput, SolverOptions } from './types.js';
 
 /** Options with Karpenter's defaults filled in. */
@@ -132,6 +132,8 @@ export class Scheduler {
   #failGroup: TopologyGroup | undefined;
   #failPermanent = false;
   #sig = '';
+  readonly #fastGroups: TopologyGroup[] = [];
+  readonly #fastMasks: number[] = [];
 
   constructor(input: SolverInput) {
     this.options = resolveOptions(input.options);
@@ -189,6 +191,7 @@ export class Scheduler {
         pods: [],
         podRequests: [],
         mergeCache: new Map(),
+        domainIds: emptyDomainIds(8),
         available: p.available.clone(),
       }));
     this.#inverseFromBound();
@@ -390,8 +393,14 @@ export class Scheduler {
   }
 
   #place(entry: PodEntry, v: Variant): boolean {
+    const fast = this.#prepareFast(v);
     for (const e of this.existing) {
       if (v.rejectedExisting[e.index] === 1) continue;
+      if (fast > 0) {
+        const refusal = this.#fastRefusal(e, fast);
+        if (refusal === 2) v.rejectedExisting[e.index] = 1;
+        if (refusal > 0) continue;
+      }
       if (this.#tryExisting(entry, v, e)) return true;
     }
     const counts = this.order.counts();
@@ -400,7 +409,13 @@ export class Scheduler {
       for (let j = 0; j < bucket.length; j++) {
         const id = bucket[j]!;
         if (v.isRejectedClaim(id)) continue;
-        if (this.#tryClaim(entry, v, this.claims[id]!)) return true;
+        const c = this.claims[id]!;
+        if (fast > 0) {
+          const refusal = this.#fastRefusal(c, fast);
+          if (refusal === 2) v.rejectClaim(id);
+          if (refusal > 0) continue;
+        }
+        if (this.#tryClaim(entry, v, c)) return true;
       }
     }
     for (const pool of this.pools) {
@@ -528,7 +543,59 @@ export class Scheduler {
     if (t.requirements !== r) {
       t.requirements = r;
       t.mergeCache.clear();
+      t.domainIds.fill(UNKNOWN_DOMAIN);
     }
+  }
+
+  /** The domain id (below MASK_DOMAINS) the target is pinned to for a key, or -1. */
+  #domainOf(t: Target, g: TopologyGroup): number {
+    const slot = g.domains.slot;
+    if (slot >= t.domainIds.length) {
+      const grown = emptyDomainIds(slot + 1);
+      grown.set(t.domainIds);
+      t.domainIds = grown;
+    }
+    let d = t.domainIds[slot]!;
+    if (d !== UNKNOWN_DOMAIN) return d;
+    const r = t.requirements.get(g.spec.key);
+    d = -1;
+    if (r !== undefined && !r.complement && r.values.size === 1) {
+      const id = g.domains.id(r.values.values().next().value!);
+      if (id < MASK_DOMAINS) d = id;
+    }
+    t.domainIds[slot] = d;
+    return d;
+  }
+
+  /**
+   * Per attempt: for each small-keyed group the variant meets, the domains a target pinned to one
+   * domain may be in. Filled into #fastGroups / #fastMasks; returns how many.
+   */
+  #prepareFast(v: Variant): number {
+    if (v.options.length !== 1) return 0;
+    const option = v.options[0]!;
+    let n = 0;
+    const add = (g: TopologyGroup, self: boolean, podDomains: Requirement | undefined) => {
+      if (g.isHostname || g.domains.size > MASK_DOMAINS) return;
+      this.#fastGroups[n] = g;
+      this.#fastMasks[n] = g.allowedMask(self, podDomains);
+      n++;
+    };
+    for (const use of v.uses) {
+      add(use.group, use.self, use.honorAffinity ? option.strict.get(use.group.spec.key) : undefined);
+    }
+    for (const g of v.cls.repelledBy) add(g, false, option.strict.get(g.spec.key));
+    return n;
+  }
+
+  /** 0 when the fast masks allow the target, 1 when they refuse it for now, 2 for good. */
+  #fastRefusal(t: Target, n: number): number {
+    for (let k = 0; k < n; k++) {
+      const g = this.#fastGroups[k]!;
+      const d = this.#domainOf(t, g);
+      if (d >= 0 && ((this.#fastMasks[k]! >> d) & 1) === 0) return g.spec.type === 'anti-affinity' ? 2 : 1;
+    }
+    return 0;
   }
 
   #commit(entry: PodEntry, v: Variant, target: Target): void {
@@ -639,12 +706,10 @@ export class Scheduler {
 
   /** Candidates compatible with the requirements and with a launchable offering under them. */
   #filterTypes(pool: Pool, cands: Int32Array, size: number, r: Requirements): Int32Array {
+    const ok = pool.filters.filter(pool, r);
     const out = new Int32Array(size);
     let n = 0;
-    for (let i = 0; i < size; i++) {
-      const t = pool.types[cands[i]!]!;
-      if (typeCompatible(t.type, r) && hasLaunchableOffering(t.type.offerings, r)) out[n++] = cands[i]!;
-    }
+    for (let i = 0; i < size; i++) if (ok[cands[i]!] === 1) out[n++] = cands[i]!;
     return n === size ? out : out.slice(0, n);
   }
 
@@ -785,6 +850,7 @@ export class Scheduler {
       pods: [],
       podRequests: [],
       mergeCache: new Map(),
+      domainIds: emptyDomainIds(this.topology.keyCount),
       candidates: cands.slice(),
       size: cands.length,
       requests: v.cls.vector.clone(),

@@ -22,6 +22,11 @@ interface TargetBase {
   readonly podRequests: ResourceList[];
   /** Merged requirements per (variant, option), valid until `requirements` changes. */
   readonly mergeCache: Map<number, Requirements | null>;
+  /**
+   * Per topology key slot: the domain id the requirements pin the target to, -1 when not pinned
+   * to one (small) domain, UNKNOWN_DOMAIN until computed. Reset when `requirements` changes.
+   */
+  domainIds: Int32Array;
 }
 
 /** A new NodeClaim. */
@@ -51,3 +56,10 @@ export interface ExistingTarget extends TargetBase {
 }
 
 export type Target = Claim | ExistingTarget;
+
+/** Marks a {@link TargetBase.domainIds} slot not computed yet. */
+export const UNKNOWN_DOMAIN = -3;
+
+export function emptyDomainIds(slots: number): Int32Array {
+  return new Int32Array(Math.max(8, slots)).fill(UNKNOWN_DOMAIN);
+}

@@ -5,12 +5,15 @@
  */
 export class DomainRegistry {
   readonly key: string;
+  /** Small index of the key within its topology, for per-target caches. */
+  readonly slot: number;
   readonly #names: string[] = [];
   readonly #ids = new Map<string, number>();
   #sorted: Int32Array | undefined;
 
-  constructor(key: string) {
+  constructor(key: string, slot = 0) {
     this.key = key;
+    this.slot = slot;
   }
 
   /** The id of a domain, registering it if new. */

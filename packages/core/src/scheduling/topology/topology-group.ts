@@ -29,6 +29,9 @@ export const HostnameKey = 'kubernetes.io/hostname';
 
 const MAX_INT32 = 2147483647;
 
+/** Domains a bit mask can describe (see {@link TopologyGroup.allowedMask}). */
+export const MASK_DOMAINS = 30;
+
 /**
  * A topology spread constraint or pod (anti-)affinity term, with the number of selected pods per
  * domain of its key. Counts only grow during a solve. Domains become "registered" when a NodePool,
@@ -150,6 +153,37 @@ export class TopologyGroup {
         return this.#affinity(self, podDomains, nodeDomains, host, out);
       default:
         return this.#antiAffinity(podDomains, nodeDomains, host, out);
+    }
+  }
+
+  /**
+   * For keys with at most {@link MASK_DOMAINS} domains: bit d is set when a node known to be in
+   * exactly domain d would be allowed by {@link allowedDomains}. Lets the solver turn away nodes
+   * pinned to the wrong domain without building anything.
+   */
+  allowedMask(self: boolean, podDomains: Requirement | undefined): number {
+    const n = Math.min(this.domains.size, this.#registered.length, MASK_DOMAINS);
+    let mask = 0;
+    switch (this.spec.type) {
+      case 'spread': {
+        const limit = this.minCount(podDomains) + this.spec.maxSkew - (self ? 1 : 0);
+        for (let d = 0; d < n; d++) if (this.#registered[d] === 1 && this.#counts[d]! <= limit) mask |= 1 << d;
+        return mask;
+      }
+      case 'affinity': {
+        const anywhere = this.#nonEmpty.length > 0;
+        if (!anywhere && !self) return 0;
+        for (let d = 0; d < n; d++) {
+          if (this.#registered[d] === 0 || !this.#podHas(podDomains, d)) continue;
+          if (!anywhere || this.#counts[d]! > 0) mask |= 1 << d;
+        }
+        return mask;
+      }
+      default:
+        for (let d = 0; d < n; d++) {
+          if (this.#registered[d] === 1 && this.#counts[d] === 0 && this.#podHas(podDomains, d)) mask |= 1 << d;
+        }
+        return mask;
     }
   }
 

@@ -65,10 +65,15 @@ export class Topology {
   registry(key: string): DomainRegistry {
     let r = this.#registries.get(key);
     if (r === undefined) {
-      r = new DomainRegistry(key);
+      r = new DomainRegistry(key, this.#registries.size);
       this.#registries.set(key, r);
     }
     return r;
+  }
+
+  /** How many keys have registries (slots are 0 .. keyCount-1). */
+  get keyCount(): number {
+    return this.#registries.size;
   }
 
   /** Every group, forward and inverse, in creation order. */
