@@ -1,0 +1,70 @@
+import type { DaemonSet } from '../apis/kubernetes/daemon-set.js';
+import type { PersistentVolume } from '../apis/kubernetes/persistent-volume.js';
+import type { PersistentVolumeClaim } from '../apis/kubernetes/persistent-volume-claim.js';
+import type { Pod } from '../apis/kubernetes/pod.js';
+import type { PodDisruptionBudget } from '../apis/kubernetes/pod-disruption-budget.js';
+import type { StorageClass } from '../apis/kubernetes/storage-class.js';
+import type { NodePool } from '../apis/v1/nodepool.js';
+import type { InstanceType } from '../cloudprovider/instance-type.js';
+import type { ResourceList } from '../scheduling/resources/resource-list.js';
+import type { ExistingCapacity, SolverOptions } from '../scheduling/solver/types.js';
+
+/**
+ * Everything one disruption pass looks at; never mutated. The cluster is described the way the
+ * solver takes it (ExistingCapacity: Node, NodeClaim, bound pods, initialized), so the same
+ * state that feeds provisioning feeds disruption.
+ */
+export interface DisruptionSnapshot {
+  /**
+   * Every Node (with its NodeClaim, if any) and in-flight NodeClaim, with the pods bound to it
+   * (DaemonSet pods included). A pod listed without `spec.nodeName` is a pending pod nominated
+   * to that node. Managed nodes are those whose Node (or NodeClaim) has `karpenter.sh/nodepool`.
+   */
+  readonly capacity: readonly ExistingCapacity[];
+  /** Pods waiting for a node: they compete for the room that moved pods would take. */
+  readonly pendingPods: readonly Pod[];
+  /** Every NodePool, including ones that cannot launch nodes now (their nodes are still judged). */
+  readonly nodePools: readonly NodePool[];
+  /** Instance types per NodePool name, offerings included; node prices come from here. */
+  readonly instanceTypes: ReadonlyMap<string, readonly InstanceType[]>;
+  readonly daemonSets: readonly DaemonSet[];
+  /**
+   * policy/v1 PDBs. `status.disruptionsAllowed` is used where present; otherwise it is computed
+   * from the snapshot's pods (a controller's replicas taken as its pods in the snapshot).
+   */
+  readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
+  readonly persistentVolumeClaims?: readonly PersistentVolumeClaim[];
+  readonly persistentVolumes?: readonly PersistentVolume[];
+  readonly storageClasses?: readonly StorageClass[];
+  /** Resources each NodePool uses now, for `spec.limits` on replacements (see SolverInput). */
+  readonly nodePoolUsage?: ReadonlyMap<string, ResourceList>;
+}
+
+/** Knobs of a pass; every one has Karpenter's default. */
+export interface DisruptionOptions {
+  /**
+   * Whether spot nodes may be replaced by cheaper spot nodes (with at least 15 cheaper types for
+   * a single node). Upstream gates this behind a feature flag that is off by default; nodewright
+   * enables it by default. Default true.
+   */
+  readonly spotToSpotConsolidation?: boolean;
+  /** Candidates multi-node consolidation considers at once. Default 100. */
+  readonly maxMultiNodeCandidates?: number;
+  /** Passed to every rescheduling simulation. */
+  readonly solverOptions?: SolverOptions;
+}
+
+/** Options with defaults filled in. */
+export interface ResolvedDisruptionOptions {
+  readonly spotToSpotConsolidation: boolean;
+  readonly maxMultiNodeCandidates: number;
+  readonly solverOptions: SolverOptions | undefined;
+}
+
+export function resolveDisruptionOptions(o: DisruptionOptions | undefined): ResolvedDisruptionOptions {
+  return {
+    spotToSpotConsolidation: o?.spotToSpotConsolidation ?? true,
+    maxMultiNodeCandidates: o?.maxMultiNodeCandidates ?? 100,
+    solverOptions: o?.solverOptions,
+  };
+}
