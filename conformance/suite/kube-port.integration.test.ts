@@ -1709,8 +1709,10 @@ interface Harness {
 const RUN = randomUUID().slice(0, 6);
 const CHECK_LABEL = 'kubeport.nodewright.dev/check';
 
-function known<T>(adapter: AdapterName) {
-  return (_difference: keyof typeof KNOWN_DIFFERENCES, values: Record<AdapterName, T>): T => values[adapter];
+/** `CheckContext.known` for one adapter: what that adapter shows today. */
+function knownFor(adapter: AdapterName): CheckContext['known'] {
+  return <T>(_difference: keyof typeof KNOWN_DIFFERENCES, values: Record<AdapterName, T>): T =>
+    values[adapter];
 }
 
 function memoryHarness(): Harness {
@@ -1783,7 +1785,7 @@ function memoryHarness(): Harness {
         tolerateHandlerErrors() {
           tolerate = true;
         },
-        known: known('memory'),
+        known: knownFor('memory'),
         async dispose() {
           await settle();
           stopDisruption();
@@ -1946,7 +1948,7 @@ function clientNodeHarness(): Harness {
         reconnecting: () => reconnecting,
         reconnects: () => reconnectCount,
         tolerateHandlerErrors() {},
-        known: known('client-node'),
+        known: knownFor('client-node'),
         async dispose() {
           for (const ns of namespaces) {
             for (const pod of (await port.list(Pods, { namespace: ns })).items) {
