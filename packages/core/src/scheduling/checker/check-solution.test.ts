@@ -49,7 +49,7 @@ describe('checkSolution', () => {
   });
 
   it('finds a claim whose types cannot hold its pods', () => {
-    const input = solverInput({ pods: pods('p', 3, { cpu: '1500m' }) });
+    const input = solverInput({ pods: pods('p', 3, { cpu: '1500m' }), options: { repack: false } });
     const r = valid(input);
     const small = standardTypes()[0]!;
     const broken = withClaim(r, 0, (c) => ({ ...c, instanceTypes: [small, ...c.instanceTypes] }));

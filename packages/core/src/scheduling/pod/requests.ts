@@ -41,11 +41,19 @@ function isSidecar(container: InitContainer): boolean {
  */
 export function podRequests(pod: Pick<Pod, 'spec'>): ResourceList {
   const spec = pod.spec;
-  if (spec.containers.length === 1 && spec.initContainers === undefined && spec.overhead === undefined && spec.resources === undefined) {
+  if (
+    spec.containers.length === 1 &&
+    spec.initContainers === undefined &&
+    spec.overhead === undefined &&
+    spec.resources === undefined
+  ) {
     // The common shape, without the intermediate lists.
     const out = new Map(containerRequests(spec.containers[0]!));
     const pods = out.get(ResourceNames.Pods);
-    out.set(ResourceNames.Pods, pods === undefined ? ONE_POD.get(ResourceNames.Pods)! : pods.add(ONE_POD.get(ResourceNames.Pods)!));
+    out.set(
+      ResourceNames.Pods,
+      pods === undefined ? ONE_POD.get(ResourceNames.Pods)! : pods.add(ONE_POD.get(ResourceNames.Pods)!),
+    );
     return out;
   }
   let app: ResourceList = new Map();

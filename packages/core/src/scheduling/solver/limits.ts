@@ -59,16 +59,30 @@ export class PoolLimits {
     return -1;
   }
 
-  /** Takes the largest capacity among a new claim's candidates off what is left. */
-  subtractMax(capacities: readonly (readonly (bigint | undefined)[])[]): void {
-    for (let i = 0; i < this.names.length; i++) {
+  /** Takes the largest capacity among a new claim's candidates off what is left; returns what it took. */
+  subtractMax(capacities: readonly (readonly (bigint | undefined)[])[]): bigint[] {
+    const taken = PoolLimits.maxOf(this.names.length, capacities);
+    for (let i = 0; i < taken.length; i++) this.remaining[i] = this.remaining[i]! - taken[i]!;
+    return taken;
+  }
+
+  /** Per limited resource, the largest of the capacities (0 when none has it). */
+  static maxOf(n: number, capacities: readonly (readonly (bigint | undefined)[])[]): bigint[] {
+    const out: bigint[] = [];
+    for (let i = 0; i < n; i++) {
       let max = 0n;
       for (const c of capacities) {
         const v = c[i];
         if (v !== undefined && v > max) max = v;
       }
-      this.remaining[i] = this.remaining[i]! - max;
+      out.push(max);
     }
+    return out;
+  }
+
+  /** Gives back what {@link subtractMax} took for claims that are dropped. */
+  restore(amounts: readonly bigint[]): void {
+    for (let i = 0; i < amounts.length; i++) this.remaining[i] = this.remaining[i]! + amounts[i]!;
   }
 
   /** e.g. `cpu 1000 (used 998)`: the limit and how much of it is taken, for reasons. */

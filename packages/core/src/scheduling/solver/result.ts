@@ -35,7 +35,13 @@ function finalizeClaim(s: Scheduler, c: Claim): NewClaim | { reason: string } {
   }
   if (kept.length === 0) return { reason: `NodePool ${pool.name}: no instance type is left for the claim` };
   const requirements = r.copy();
-  requirements.add(Requirement.create(Labels.InstanceType, 'In', kept.map((t) => t.type.name)));
+  requirements.add(
+    Requirement.create(
+      Labels.InstanceType,
+      'In',
+      kept.map((t) => t.type.name),
+    ),
+  );
   const capacityTypes = new Set<string>();
   for (const t of kept) for (const ct of launch.capacityTypes(t)) capacityTypes.add(ct);
   requirements.add(Requirement.create(Labels.CapacityType, 'In', [...capacityTypes].sort()));

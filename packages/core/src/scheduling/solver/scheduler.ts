@@ -12,7 +12,12 @@ import { untoleratedTaint } from '../taints/tolerations.js';
 import { NamespaceResolver } from '../topology/group-specs.js';
 import { nodeFilterMatches } from '../topology/node-filter.js';
 import { Topology } from '../topology/topology.js';
-import { FreshDomain, MASK_DOMAINS, type TopologyGroup, type TopologyGroupSpec } from '../topology/topology-group.js';
+import {
+  FreshDomain,
+  MASK_DOMAINS,
+  type TopologyGroup,
+  type TopologyGroupSpec,
+} from '../topology/topology-group.js';
 import { VolumeIndex, volumeTopology } from '../volumes/volume-topology.js';
 import { ClaimOrder } from './claim-order.js';
 import { type DaemonPod, daemonPod } from './daemon-overhead.js';
@@ -31,7 +36,7 @@ import { buildPool, hasLaunchableOffering, orderNodePools, type Pool, typeCompat
 import { initialView, type PodView, relax } from './preferences.js';
 import type { PodQueue } from './queue.js';
 import { podSignature } from './signature.js';
-import { type Claim, emptyDomainIds, type ExistingTarget, type Target, UNKNOWN_DOMAIN } from './target.js';
+import { type Claim, type ExistingTarget, emptyDomainIds, type Target, UNKNOWN_DOMAIN } from './target.js';
 import type { SolverInput, SolverOptions } from './types.js';
 
 /** Options with Karpenter's defaults filled in. */
@@ -40,6 +45,7 @@ export interface ResolvedOptions {
   readonly minValuesPolicy: 'Strict' | 'BestEffort';
   readonly ignorePreferences: boolean;
   readonly toleratePreferNoSchedule: boolean;
+  readonly repack: boolean;
 }
 
 export function resolveOptions(o: SolverOptions | undefined): ResolvedOptions {
@@ -48,6 +54,7 @@ export function resolveOptions(o: SolverOptions | undefined): ResolvedOptions {
     minValuesPolicy: o?.minValuesPolicy ?? 'Strict',
     ignorePreferences: o?.ignorePreferences ?? false,
     toleratePreferNoSchedule: o?.toleratePreferNoSchedule ?? true,
+    repack: o?.repack ?? true,
   };
 }
 
@@ -118,7 +125,8 @@ export class Scheduler {
   readonly topology: Topology;
   readonly classes: PodClass[] = [];
   readonly entries: PodEntry[] = [];
-  readonly claims: Claim[] = [];
+  /** NodeClaims of this solve, in creation order (the re-packing pass may replace some). */
+  claims: Claim[] = [];
   readonly order = new ClaimOrder();
   /** Placements so far, replayed into groups that relaxation creates later. */
   readonly #log: { cls: PodClass; target: Target }[] = [];
@@ -854,9 +862,9 @@ export class Scheduler {
       candidates: cands.slice(),
       size: cands.length,
       requests: v.cls.vector.clone(),
+      charged: pool.limits?.subtractMax(Array.from(cands, (i) => pool.types[i]!.limitCapacity)) ?? [],
     };
     this.claims.push(claim);
-    pool.limits?.subtractMax(Array.from(cands, (i) => pool.types[i]!.limitCapacity));
     this.order.add(id, 1);
     this.#commit(entry, v, claim);
   }

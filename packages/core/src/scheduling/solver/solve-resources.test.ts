@@ -33,7 +33,9 @@ describe('solve: requests and instance selection', () => {
   });
 
   it('packs pods onto one claim while a candidate type still has room, narrowing the types', () => {
-    const r = run(solverInput({ pods: pods('p', 3, { cpu: '1500m', memory: '1Gi' }) }));
+    const r = run(
+      solverInput({ pods: pods('p', 3, { cpu: '1500m', memory: '1Gi' }), options: { repack: false } }),
+    );
     expect(summarize(r).claims).toEqual([
       { nodePool: 'default', types: ['large'], pods: ['p-0', 'p-1', 'p-2'], zone: undefined, price: 0.56 },
     ]);

@@ -43,6 +43,8 @@ export interface Claim extends TargetBase {
   size: number;
   /** The pods' requests (DaemonSet overhead lives in each type's free room). */
   readonly requests: ResourceVector;
+  /** What the claim took off its NodePool's limits when accepted (empty without limits). */
+  readonly charged: readonly bigint[];
 }
 
 /** A Node or in-flight NodeClaim from the input. */

@@ -1,5 +1,5 @@
-import type { Requirement } from '../requirements/requirement.js';
 import { cheapestLaunchPrice } from '../../cloudprovider/offering.js';
+import type { Requirement } from '../requirements/requirement.js';
 import { AllowUndefinedWellKnownLabels, type Requirements } from '../requirements/requirements.js';
 import { hasLaunchableOffering, type Pool, type PoolType, typeCompatible } from './pools.js';
 
@@ -112,7 +112,10 @@ export class LaunchInfo {
       idx.sort((a, b) => {
         const x = types[a]!;
         const y = types[b]!;
-        return this.price(x) - this.price(y) || (x.type.name < y.type.name ? -1 : x.type.name > y.type.name ? 1 : 0);
+        return (
+          this.price(x) - this.price(y) ||
+          (x.type.name < y.type.name ? -1 : x.type.name > y.type.name ? 1 : 0)
+        );
       });
       this.#order = Int32Array.from(idx);
     }
@@ -127,7 +130,8 @@ export class LaunchInfo {
     if (c === undefined) {
       const set = new Set<string>();
       for (const o of t.type.offerings) {
-        if (o.available && this.#requirements.isCompatible(o.requirements, AllowUndefinedWellKnownLabels)) set.add(o.capacityType);
+        if (o.available && this.#requirements.isCompatible(o.requirements, AllowUndefinedWellKnownLabels))
+          set.add(o.capacityType);
       }
       c = [...set];
       this.#capacityTypes[t.index] = c;

@@ -60,6 +60,12 @@ export interface SolverOptions {
    * such taints keep pods off, as preferences are treated as requirements first.
    */
   readonly toleratePreferNoSchedule?: boolean;
+  /**
+   * After Karpenter's greedy pass, re-pack the NodeClaims that hold only unconstrained pods (no
+   * topology, affinity or host ports, selected by no topology group) when that is cheaper
+   * (default true). False reproduces Karpenter's placements exactly.
+   */
+  readonly repack?: boolean;
 }
 
 /** A NodeClaim the solver wants created. */

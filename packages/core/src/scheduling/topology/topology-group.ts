@@ -167,7 +167,8 @@ export class TopologyGroup {
     switch (this.spec.type) {
       case 'spread': {
         const limit = this.minCount(podDomains) + this.spec.maxSkew - (self ? 1 : 0);
-        for (let d = 0; d < n; d++) if (this.#registered[d] === 1 && this.#counts[d]! <= limit) mask |= 1 << d;
+        for (let d = 0; d < n; d++)
+          if (this.#registered[d] === 1 && this.#counts[d]! <= limit) mask |= 1 << d;
         return mask;
       }
       case 'affinity': {
@@ -181,7 +182,8 @@ export class TopologyGroup {
       }
       default:
         for (let d = 0; d < n; d++) {
-          if (this.#registered[d] === 1 && this.#counts[d] === 0 && this.#podHas(podDomains, d)) mask |= 1 << d;
+          if (this.#registered[d] === 1 && this.#counts[d] === 0 && this.#podHas(podDomains, d))
+            mask |= 1 << d;
         }
         return mask;
     }
