@@ -54,20 +54,43 @@ function primaryReason(c: Candidate): DisruptionReason {
   return c.node.reschedulable.length === 0 ? 'Empty' : 'Underutilized';
 }
 
+/** The pass's winning method, its outcome, and how many nodes of each NodePool it disrupts. */
+interface Winner {
+  readonly method: DisruptionMethod;
+  readonly outcome: MethodOutcome;
+  readonly chosen: ReadonlyMap<string, number>;
+}
+
+/**
+ * Whether the winner used up the node's NodePool allowance for the winner's reason: the method
+ * passed the node over for budget, or its commands take all that is allowed.
+ */
+function budgetTaken(c: Candidate, budgets: Budgets, winner: Winner | undefined): boolean {
+  if (winner === undefined) return false;
+  if (winner.outcome.budgetSkipped.includes(c.name)) return true;
+  const allowed = budgets[winner.method.reason].get(c.node.nodePool)?.allowed ?? 0;
+  return allowed - (winner.chosen.get(c.node.nodePool) ?? 0) <= 0;
+}
+
 function explain(
   c: Candidate,
   budgets: Budgets,
   inCommand: boolean,
-  winner: { method: DisruptionMethod; outcome: MethodOutcome } | undefined,
+  winner: Winner | undefined,
 ): Pick<NodeDisruptionStatus, 'disruptable' | 'blockedBy' | 'reasons'> {
   const pool = c.node.nodePool;
-  const taken = winner?.outcome.budgetSkipped.includes(c.name) === true;
+  if (inCommand && winner !== undefined) {
+    const reasons = DisruptionReasons.filter(
+      (r) =>
+        r === winner.method.reason || (c.eligibility[r] === true && (budgets[r].get(pool)?.allowed ?? 0) > 0),
+    );
+    return { disruptable: true, reasons };
+  }
+  const taken = budgetTaken(c, budgets, winner);
   const reasons = DisruptionReasons.filter((r) => {
     if (c.eligibility[r] !== true || (budgets[r].get(pool)?.allowed ?? 0) <= 0) return false;
     return !(taken && winner?.method.reason === r);
   });
-  if (inCommand && winner !== undefined && !reasons.includes(winner.method.reason))
-    reasons.push(winner.method.reason);
   if (reasons.length > 0) return { disruptable: true, reasons };
   const r = primaryReason(c);
   const eligibility = c.eligibility[r];
@@ -104,7 +127,7 @@ export function computeDisruption(
   };
   const candidates = evaluations.flatMap((e) => (e.candidate === undefined ? [] : [e.candidate]));
   const notes = new Map<string, string>();
-  let winner: { method: DisruptionMethod; outcome: MethodOutcome } | undefined;
+  let winner: Winner | undefined;
   for (const method of DisruptionMethods) {
     const outcome = method.computeCommands(
       candidates.filter((c) => method.shouldDisrupt(c)),
@@ -112,7 +135,14 @@ export function computeDisruption(
     );
     for (const [name, note] of outcome.notes) if (!notes.has(name)) notes.set(name, note);
     if (outcome.commands.length > 0) {
-      winner = { method, outcome };
+      const chosen = new Map<string, number>();
+      for (const command of outcome.commands) {
+        for (const name of command.candidates) {
+          const pool = candidates.find((c) => c.name === name)?.node.nodePool ?? '';
+          chosen.set(pool, (chosen.get(pool) ?? 0) + 1);
+        }
+      }
+      winner = { method, outcome, chosen };
       break;
     }
   }

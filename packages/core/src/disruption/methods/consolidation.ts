@@ -2,7 +2,7 @@ import { CapacityTypes } from '../../apis/labels.js';
 import type { Candidate } from '../candidates/evaluate.js';
 import { describeFailures, simulateRescheduling } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionCommand, MethodContext } from './method.js';
-import { compareNames } from './method.js';
+import { compareNames, roundPrice } from './method.js';
 import {
   allowsCapacityType,
   cheaperTypes,
@@ -65,7 +65,8 @@ export function computeConsolidation(
     candidates: candidates.map((c) => c.name),
     moves: sim.moves,
   };
-  if (sim.newClaims.length === 0) return { command: { ...base, replacements: [], savingsPerHour: price } };
+  if (sim.newClaims.length === 0)
+    return { command: { ...base, replacements: [], savingsPerHour: roundPrice(price) } };
   if (sim.newClaims.length > 1)
     return {
       why: `its pods would need ${sim.newClaims.length} new NodeClaims; consolidation launches at most one`,
@@ -90,7 +91,13 @@ export function computeConsolidation(
       kept = kept.slice(0, Math.max(MinSpotToSpotTypes, minValuesNeeded(kept, requirements)));
     }
     const replacement = narrowClaim(claim, kept, requirements);
-    return { command: { ...base, replacements: [replacement], savingsPerHour: price - replacement.price } };
+    return {
+      command: {
+        ...base,
+        replacements: [replacement],
+        savingsPerHour: roundPrice(price - replacement.price),
+      },
+    };
   }
 
   const cheaper = cheaperTypes(claim.instanceTypes, claim.requirements, price);
@@ -107,5 +114,7 @@ export function computeConsolidation(
     requirements = spotOnly(requirements);
   }
   const replacement = narrowClaim(claim, cheaper, requirements);
-  return { command: { ...base, replacements: [replacement], savingsPerHour: price - replacement.price } };
+  return {
+    command: { ...base, replacements: [replacement], savingsPerHour: roundPrice(price - replacement.price) },
+  };
 }

@@ -7,6 +7,7 @@ import {
   type DisruptionMethod,
   type MethodContext,
   type MethodOutcome,
+  roundPrice,
 } from './method.js';
 
 /** Drifted longest first; drift found just now (no condition time) after, by name. */
@@ -71,7 +72,7 @@ export const drift: DisruptionMethod = {
         reason: 'Drifted',
         candidates: [c.name],
         replacements: sim.newClaims,
-        savingsPerHour: candidatesPrice([c]) - sim.newClaims.reduce((s, n) => s + n.price, 0),
+        savingsPerHour: roundPrice(candidatesPrice([c]) - sim.newClaims.reduce((s, n) => s + n.price, 0)),
         moves: sim.moves,
       };
       return { commands: [command], budgetSkipped, notes };

@@ -57,9 +57,14 @@ export interface DisruptionMethod {
   computeCommands(candidates: readonly Candidate[], context: MethodContext): MethodOutcome;
 }
 
+/** A price sum without floating-point dust (0.6, not 0.6000000000000001); nano-dollar precision. */
+export function roundPrice(price: number): number {
+  return Math.round(price * 1e9) / 1e9;
+}
+
 /** The sum of the candidates' known prices, per hour. */
 export function candidatesPrice(candidates: readonly Candidate[]): number {
-  return candidates.reduce((sum, c) => sum + (c.price.known ? c.price.price : 0), 0);
+  return roundPrice(candidates.reduce((sum, c) => sum + (c.price.known ? c.price.price : 0), 0));
 }
 
 export function compareNames(a: Candidate, b: Candidate): number {

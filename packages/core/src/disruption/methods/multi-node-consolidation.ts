@@ -1,6 +1,12 @@
 import type { Candidate } from '../candidates/evaluate.js';
 import { computeConsolidation, consolidationOrder } from './consolidation.js';
-import type { DisruptionCommand, DisruptionMethod, MethodContext, MethodOutcome } from './method.js';
+import {
+  type DisruptionCommand,
+  type DisruptionMethod,
+  type MethodContext,
+  type MethodOutcome,
+  roundPrice,
+} from './method.js';
 import { cheaperTypes, narrowClaim } from './replacement.js';
 
 /**
@@ -30,7 +36,7 @@ export function withoutSameTypes(
   if (kept.length === 0) return undefined;
   const narrowed = narrowClaim(replacement, kept, replacement.requirements);
   const price = command.savingsPerHour + replacement.price;
-  return { ...command, replacements: [narrowed], savingsPerHour: price - narrowed.price };
+  return { ...command, replacements: [narrowed], savingsPerHour: roundPrice(price - narrowed.price) };
 }
 
 /**

@@ -11,8 +11,9 @@ import { Labels } from '../../apis/labels.js';
 import { type NodeClaim, nodeClaimSchema } from '../../apis/v1/nodeclaim.js';
 import { type NodePool, nodePoolSchema } from '../../apis/v1/nodepool.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
+import { podKey } from '../../scheduling/pod/identity.js';
 import { standardTypes } from '../../scheduling/solver/testing/builders.js';
-import type { ExistingCapacity } from '../../scheduling/solver/types.js';
+import type { ExistingCapacity, NewClaim } from '../../scheduling/solver/types.js';
 import type { DisruptionSnapshot } from '../snapshot.js';
 
 /**
@@ -299,4 +300,27 @@ export function nodesWithPods(
       pods: Array.from({ length: podsEach }, (_, j) => boundPod(`${name}-p${j}`, name, { cpu })),
     };
   });
+}
+
+/** A replacement claim reduced to what tests compare. */
+export function claimSummary(claim: NewClaim): {
+  nodePool: string;
+  types: string[];
+  capacityTypes: string[] | undefined;
+  zones: string[] | undefined;
+  pods: string[];
+  price: number;
+} {
+  const values = (key: string) => {
+    const r = claim.requirements.get(key);
+    return r === undefined || r.complement ? undefined : [...r.values].sort();
+  };
+  return {
+    nodePool: claim.nodePool,
+    types: claim.instanceTypes.map((t) => t.name),
+    capacityTypes: values(Labels.CapacityType),
+    zones: values(Labels.Zone),
+    pods: claim.pods.map(podKey).sort(),
+    price: claim.price,
+  };
 }
