@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatScenarioError, parseScenario } from './parse-scenario.js';
+import { replicaChanges } from './replica-schedule.js';
+
+const examples = join(import.meta.dirname, '../../../../../examples/scenarios');
+
+const minimal = `name: t
+duration: 1h
+catalog: kwok
+nodePools:
+  - apiVersion: karpenter.sh/v1
+    kind: NodePool
+    metadata: { name: default }
+    spec:
+      template:
+        spec:
+          nodeClassRef: { group: sim.nodewright.dev, kind: SimulatedNodeClass, name: default }
+          requirements: []
+`;
+
+describe('parseScenario', () => {
+  it('parses every shipped example', () => {
+    const files = readdirSync(examples).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(4);
+    for (const f of files) {
+      const parsed = parseScenario(readFileSync(join(examples, f), 'utf8'), f);
+      expect(parsed.errors.map(formatScenarioError), f).toEqual([]);
+    }
+  });
+
+  it('fills defaults and converts durations to milliseconds', () => {
+    const { scenario } = parseScenario(minimal, 's.yaml');
+    expect(scenario?.duration).toBe(3_600_000);
+    expect(scenario?.seed).toBe(1);
+    expect(scenario?.workloads).toEqual({ deployments: [], jobs: [] });
+    expect(scenario?.nodePools[0]?.spec.disruption.consolidateAfter).toBe('0s');
+  });
+
+  it('names the file, line and field of each problem', () => {
+    const text = `${minimal}workloads:
+  deployments:
+    - name: web
+      replicas: [{ at: 2h, replicas: 3 }, { at: 1h, replicas: 4 }]
+      pod: { requests: { cpu: 1 }, colour: blue }
+`;
+    const { errors } = parseScenario(text.replace('duration: 1h', 'duration: soon'), 'bad.yaml');
+    const lines = errors.map(formatScenarioError);
+    expect(lines).toContain('bad.yaml:2: duration: must be a duration such as 30s, 10m or 1h30m, not "soon"');
+    expect(
+      lines.some((l) => l.startsWith('bad.yaml:17: workloads.deployments[0].pod: unknown field "colour"')),
+    ).toBe(true);
+    expect(lines).toContain(
+      'bad.yaml:16: workloads.deployments[0].replicas[1].at: must be later than the step before',
+    );
+  });
+
+  it('reports YAML syntax errors and non-mappings', () => {
+    expect(parseScenario('name: [', 'x.yaml').errors[0]).toMatchObject({ file: 'x.yaml', line: 1 });
+    expect(parseScenario('- 1', 'y.yaml').errors[0]?.message).toBe('a scenario must be a YAML mapping');
+  });
+
+  it('refuses events on NodePools that do not exist', () => {
+    const text = `${minimal}events:\n  - { at: 10m, nodePoolPatch: { name: other, patch: {} } }\n`;
+    expect(parseScenario(text, 'e.yaml').errors.map((e) => e.path)).toEqual(['events[0].nodePoolPatch.name']);
+  });
+});
+
+describe('replicaChanges', () => {
+  it('starts from zero before the first step and drops steps past the end', () => {
+    const steps = [
+      { at: 600_000, replicas: 3 },
+      { at: 7_200_000, replicas: 5 },
+    ];
+    expect(replicaChanges(steps, 3_600_000)).toEqual([
+      { at: 0, replicas: 0 },
+      { at: 600_000, replicas: 3 },
+    ]);
+  });
+
+  it('follows a day between min and max, peaking at peakAt', () => {
+    const changes = replicaChanges({ diurnal: { min: 2, max: 10, peakAt: 43_200_000 } }, 86_400_000);
+    expect(changes[0]).toEqual({ at: 0, replicas: 2 });
+    expect(changes.filter((c) => c.at <= 43_200_000).at(-1)?.replicas).toBe(10);
+    expect(changes.filter((c) => c.at <= 86_000_000).at(-1)?.replicas).toBe(2);
+    expect(Math.max(...changes.map((c) => c.replicas))).toBe(10);
+    for (let i = 1; i < changes.length; i++) expect(changes[i]!.replicas).not.toBe(changes[i - 1]!.replicas);
+  });
+});
