@@ -1,6 +1,6 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
-import { type InstanceType, orderByPrice, truncateInstanceTypes } from '../../cloudprovider/instance-type.js';
+import { truncateInstanceTypes } from '../../cloudprovider/instance-type.js';
 import { cheapestLaunchPrice } from '../../cloudprovider/offering.js';
 import { Requirement } from '../requirements/requirement.js';
 import { addResources } from '../resources/resource-list.js';
@@ -51,7 +51,7 @@ function finalizeClaim(s: Scheduler, c: Claim): NewClaim | { reason: string } {
     instanceTypes: kept.map((t) => t.type),
     requirements,
     pods: c.pods.slice(),
-    requests: addResources(...c.podRequests, cheapest.daemonRequests),
+    requests: addResources(c.requests.toList(s.slots), cheapest.daemonRequests),
     price: cheapestLaunchPrice(cheapest.type.offerings, requirements),
   };
 }

@@ -140,6 +140,8 @@ export class Scheduler {
   #failGroup: TopologyGroup | undefined;
   #failPermanent = false;
   #sig = '';
+  /** The option index the last successful #merged picked. */
+  #mergedOption = 0;
   readonly #fastGroups: TopologyGroup[] = [];
   readonly #fastMasks: number[] = [];
 
@@ -287,9 +289,7 @@ export class Scheduler {
     const bySignature = new Map<string, PodClass>();
     for (const [index, pod] of input.pods.entries()) {
       const created = podCreationMillis(pod);
-      let requests: ResourceList = new Map();
       try {
-        requests = podRequests(pod);
         const vt = volumeTopology(pod, volumes);
         if (!vt.ok) {
           this.entries.push({
@@ -297,16 +297,18 @@ export class Scheduler {
             index,
             cls: undefined,
             error: vt.reason,
-            requests,
+            requests: podRequests(pod),
             created,
             variant: undefined,
             placed: false,
           });
           continue;
         }
+        // Pods with the same signature share everything derived from the spec, requests included.
         const signature = podSignature(pod, vt.requirements);
         let cls = bySignature.get(signature);
         if (cls === undefined) {
+          const requests = podRequests(pod);
           cls = {
             id: this.classes.length,
             namespace: pod.metadata.namespace ?? 'default',
@@ -338,6 +340,12 @@ export class Scheduler {
         });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
+        let requests: ResourceList = new Map();
+        try {
+          requests = podRequests(pod);
+        } catch {
+          // The requests themselves are what is invalid; the message says so.
+        }
         this.entries.push({
           pod,
           index,
@@ -436,10 +444,13 @@ export class Scheduler {
   }
 
   /** The first requirement option compatible with the target, merged into its requirements. */
-  #merged(target: Target, v: Variant): { option: number; requirements: Requirements } | undefined {
+  #merged(target: Target, v: Variant): Requirements | undefined {
     for (let i = 0; i < v.options.length; i++) {
       const r = this.#mergeOption(target, v, i);
-      if (r !== null) return { option: i, requirements: r };
+      if (r !== null) {
+        this.#mergedOption = i;
+        return r;
+      }
     }
     return undefined;
   }
@@ -534,7 +545,7 @@ export class Scheduler {
     if (!cls.vector.fits(e.available)) return this.#rejectExisting(v, e);
     const merged = this.#merged(e, v);
     if (merged === undefined) return this.#rejectExisting(v, e);
-    const r = this.#applyTopology(v, v.options[merged.option]!, merged.requirements, e.host, false);
+    const r = this.#applyTopology(v, v.options[this.#mergedOption]!, merged, e.host, false);
     if (r === undefined) return this.#failPermanent ? this.#rejectExisting(v, e) : false;
     e.available.subInPlace(cls.vector);
     this.#setRequirements(e, r);
@@ -583,17 +594,19 @@ export class Scheduler {
     if (v.options.length !== 1) return 0;
     const option = v.options[0]!;
     let n = 0;
-    const add = (g: TopologyGroup, self: boolean, podDomains: Requirement | undefined) => {
-      if (g.isHostname || g.domains.size > MASK_DOMAINS) return;
-      this.#fastGroups[n] = g;
-      this.#fastMasks[n] = g.allowedMask(self, podDomains);
-      n++;
-    };
     for (const use of v.uses) {
-      add(use.group, use.self, use.honorAffinity ? option.strict.get(use.group.spec.key) : undefined);
+      const g = use.group;
+      n = this.#addFast(n, g, use.self, use.honorAffinity ? option.strict.get(g.spec.key) : undefined);
     }
-    for (const g of v.cls.repelledBy) add(g, false, option.strict.get(g.spec.key));
+    for (const g of v.cls.repelledBy) n = this.#addFast(n, g, false, option.strict.get(g.spec.key));
     return n;
+  }
+
+  #addFast(n: number, g: TopologyGroup, self: boolean, podDomains: Requirement | undefined): number {
+    if (g.isHostname || g.domains.size > MASK_DOMAINS) return n;
+    this.#fastGroups[n] = g;
+    this.#fastMasks[n] = g.allowedMask(self, podDomains);
+    return n + 1;
   }
 
   /** 0 when the fast masks allow the target, 1 when they refuse it for now, 2 for good. */
@@ -652,10 +665,11 @@ export class Scheduler {
     }
     const merged = this.#merged(c, v);
     if (merged === undefined) return this.#rejectClaim(v, c);
+    const option = this.#mergedOption;
     let cands = c.candidates;
     let size = c.size;
-    if (merged.requirements !== c.requirements) {
-      cands = this.#filterTypes(pool, cands, size, merged.requirements);
+    if (merged !== c.requirements) {
+      cands = this.#filterTypes(pool, cands, size, merged);
       size = cands.length;
     }
     c.requests.addInPlace(cls.vector);
@@ -664,13 +678,13 @@ export class Scheduler {
       c.requests.subInPlace(cls.vector);
       return this.#rejectClaim(v, c);
     }
-    const r = this.#applyTopology(v, v.options[merged.option]!, merged.requirements, c.host, true);
+    const r = this.#applyTopology(v, v.options[option]!, merged, c.host, true);
     if (r === undefined) {
       c.requests.subInPlace(cls.vector);
       return this.#failPermanent ? this.#rejectClaim(v, c) : false;
     }
     let start = fit;
-    if (r !== merged.requirements) {
+    if (r !== merged) {
       cands = this.#filterTypes(pool, cands.subarray(fit, size), size - fit, r);
       size = cands.length;
       start = this.#firstFit(pool, c.requests, cands, size);
@@ -835,9 +849,8 @@ export class Scheduler {
     if (slot >= 0) return { kind: 'resources', slot };
     const merged = this.#merged(e, v);
     if (merged === undefined) return { kind: 'requirements' };
-    const r = this.#applyTopology(v, v.options[merged.option]!, merged.requirements, e.host, false);
-    if (r === undefined)
-      return { kind: 'topology', group: this.#failGroup!, requirements: merged.requirements };
+    const r = this.#applyTopology(v, v.options[this.#mergedOption]!, merged, e.host, false);
+    if (r === undefined) return { kind: 'topology', group: this.#failGroup!, requirements: merged };
     return undefined;
   }
 
