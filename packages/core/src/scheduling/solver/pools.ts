@@ -45,6 +45,11 @@ export interface Pool {
   readonly limits: PoolLimits | undefined;
   /** Per-solve caches of type filters and prices. */
   readonly filters: TypeFilters;
+  /**
+   * True when every type's room dominates the next one's in every resource, so the types with
+   * room for some requests are always a prefix of {@link types} (and of any subsequence of it).
+   */
+  readonly chain: boolean;
 }
 
 /** Whether some available offering of the type is allowed by the requirements. */
@@ -142,6 +147,17 @@ export function buildPool(
     .sort((a, b) => b.p.free.cmpSlot(cpu, a.p.free) || b.p.free.cmpSlot(mem, a.p.free) || a.i - b.i);
   const poolTypes: PoolType[] = order.map(({ p }, index) => ({ ...p, index }));
   const daemonHostPorts = candidates.filter((d) => counted.has(d.name)).flatMap((d) => d.hostPorts);
+  let chain = true;
+  for (let i = 1; i < poolTypes.length && chain; i++) {
+    const a = poolTypes[i - 1]!.free;
+    const b = poolTypes[i]!.free;
+    for (let slot = 0; slot < Math.max(a.length, b.length); slot++) {
+      if (a.cmpSlot(slot, b) < 0) {
+        chain = false;
+        break;
+      }
+    }
+  }
   const pool: Omit<Pool, 'filters'> = {
     index,
     name: nodePool.metadata.name!,
@@ -154,6 +170,7 @@ export function buildPool(
     daemonHostPorts,
     daemonNames: candidates.filter((d) => counted.has(d.name)).map((d) => d.name),
     limits,
+    chain,
   };
   return { ...pool, filters: new TypeFilters(pool as Pool).sized(poolTypes.length) };
 }

@@ -167,7 +167,7 @@ function repackGroup(
     podRequests: b.podRequests,
     mergeCache: new Map(),
     domainIds: emptyDomainIds(0),
-    candidates: Int32Array.from(b.types, (t) => t.index),
+    candidates: Int32Array.from(b.types, (t) => t.index).sort(),
     size: b.types.length,
     requests: b.requests,
     charged: [],
