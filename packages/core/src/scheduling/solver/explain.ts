@@ -1,5 +1,5 @@
 import { Labels, WellKnownLabels } from '../../apis/labels.js';
-import { satisfiesMinValues } from '../../cloudprovider/instance-type.js';
+import { type InstanceType, satisfiesMinValues } from '../../cloudprovider/instance-type.js';
 import { describeHostPort, hostPortConflict } from '../pod/host-ports.js';
 import { AllowUndefinedWellKnownLabels, type Requirements } from '../requirements/requirements.js';
 import { defaultFormatFor, describeResources } from '../resources/resource-list.js';
@@ -34,46 +34,70 @@ function volumeSources(v: Variant, key: string): string {
   return sources.length === 0 ? '' : ` [volume ${sources.join(', ')}]`;
 }
 
-/** Why no type is compatible, has an offering, or fits: the most specific statement that holds. */
-function explainTypes(s: Scheduler, pool: Pool, v: Variant, option: RequirementOption): string {
-  const r = pool.requirements.copy().addAll(option.requirements);
-  const compatible = pool.types.filter((t) => typeCompatible(t.type, r));
+/**
+ * Why none of `types` is compatible with `r` or has an available offering under it, blaming the
+ * requirements in `blame` (the pod's, or the NodePool's own): the most specific statement that
+ * holds. Undefined when some type is compatible and offered.
+ */
+function explainCatalog(
+  types: readonly InstanceType[],
+  r: Requirements,
+  blame: Requirements,
+  v: Variant | undefined,
+): string | undefined {
+  if (types.length === 0) return 'no instance types are offered';
+  const compatible = types.filter((t) => t.requirements.intersects(r));
   if (compatible.length === 0) {
-    for (const req of option.requirements) {
+    for (const req of blame) {
       const need = r.get(req.key)!;
-      const none = pool.types.every((t) => {
-        const tr = t.type.requirements.get(req.key);
+      const none = types.every((t) => {
+        const tr = t.requirements.get(req.key);
         return tr !== undefined && !tr.intersects(need);
       });
       // Zones and capacity types are what offerings are made of; say so in those words.
       const what = req.key === Labels.Zone || req.key === Labels.CapacityType ? 'offering' : 'instance type';
-      if (none) return `requirement ${need.toString()} matches no ${what}${volumeSources(v, req.key)}`;
+      if (none)
+        return `requirement ${need.toString()} matches no ${what}${v === undefined ? '' : volumeSources(v, req.key)}`;
     }
-    return `no instance type matches all of ${option.requirements.toString()}`;
+    return types.length === 0
+      ? 'no instance types are offered'
+      : `no instance type matches all of ${blame.toString()}`;
   }
-  const offered = compatible.filter((t) => hasLaunchableOffering(t.type.offerings, r));
-  if (offered.length === 0) {
-    for (const key of [Labels.CapacityType, Labels.Zone]) {
-      const need = r.get(key);
-      if (need === undefined) continue;
-      const anyOffering = compatible.some((t) =>
-        t.type.offerings.some((o) => o.requirements.get(key)?.intersects(need) ?? true),
-      );
-      if (!anyOffering) return `requirement ${need.toString()} matches no offering${volumeSources(v, key)}`;
-      const anyAvailable = compatible.some((t) =>
-        t.type.offerings.some((o) => o.available && (o.requirements.get(key)?.intersects(need) ?? true)),
-      );
-      if (!anyAvailable) return `every offering matching ${need.toString()} is unavailable`;
-    }
-    const zone = r.get(Labels.Zone);
-    const ct = r.get(Labels.CapacityType);
-    return `no available offering matches ${
-      [zone, ct]
-        .filter((x) => x !== undefined)
-        .map((x) => x!.toString())
-        .join(' and ') || 'the requirements'
-    }`;
+  if (compatible.some((t) => hasLaunchableOffering(t.offerings, r))) return undefined;
+  for (const key of [Labels.CapacityType, Labels.Zone]) {
+    const need = r.get(key);
+    if (need === undefined) continue;
+    const anyOffering = compatible.some((t) =>
+      t.offerings.some((o) => o.requirements.get(key)?.intersects(need) ?? true),
+    );
+    if (!anyOffering)
+      return `requirement ${need.toString()} matches no offering${v === undefined ? '' : volumeSources(v, key)}`;
+    const anyAvailable = compatible.some((t) =>
+      t.offerings.some((o) => o.available && (o.requirements.get(key)?.intersects(need) ?? true)),
+    );
+    if (!anyAvailable) return `every offering matching ${need.toString()} is unavailable`;
   }
+  const zone = r.get(Labels.Zone);
+  const ct = r.get(Labels.CapacityType);
+  const parts = [zone, ct].filter((x) => x !== undefined).map((x) => x!.toString());
+  return parts.length === 0
+    ? 'no offering is available'
+    : `no available offering matches ${parts.join(' and ')}`;
+}
+
+/** Why no type is compatible, has an offering, or fits: the most specific statement that holds. */
+function explainTypes(s: Scheduler, pool: Pool, v: Variant, option: RequirementOption): string {
+  const r = pool.requirements.copy().addAll(option.requirements);
+  const catalog = explainCatalog(
+    pool.types.map((t) => t.type),
+    r,
+    option.requirements,
+    v,
+  );
+  if (catalog !== undefined) return catalog;
+  const offered = pool.types.filter(
+    (t) => typeCompatible(t.type, r) && hasLaunchableOffering(t.type.offerings, r),
+  );
   return explainFit(s, pool, v, offered);
 }
 
@@ -146,8 +170,10 @@ function changedKeys(before: Requirements, after: Requirements): string {
 function explainFailure(s: Scheduler, v: Variant, pool: Pool, f: FreshFailure): string {
   const name = pool.name;
   switch (f.stage) {
-    case 'no-types':
-      return `NodePool ${name}: no instance type is compatible with its requirements and has an available offering`;
+    case 'no-types': {
+      const why = explainCatalog(pool.allTypes, pool.requirements, pool.requirements, undefined);
+      return `NodePool ${name}: launches nothing: ${why ?? 'no instance type is compatible with its requirements and has an available offering'}`;
+    }
     case 'taint':
       return `NodePool ${name}: taint ${describeTaint(v.untolerated[pool.index]!)} not tolerated`;
     case 'port': {

@@ -419,19 +419,28 @@ export class Scheduler {
       }
       if (this.#tryExisting(entry, v, e)) return true;
     }
+    // The hot loop: most claims are turned away by the permanent-refusal bits or the masks.
     const counts = this.order.counts();
+    const claims = this.claims;
+    let rejected = v.rejectedClaims;
     for (let ci = 0; ci < counts.length; ci++) {
       const bucket = this.order.bucket(counts[ci]!);
       for (let j = 0; j < bucket.length; j++) {
         const id = bucket[j]!;
-        if (v.isRejectedClaim(id)) continue;
-        const c = this.claims[id]!;
+        if (id < rejected.length && rejected[id] === 1) continue;
+        const c = claims[id]!;
         if (fast > 0) {
           const refusal = this.#fastRefusal(c, fast);
-          if (refusal === 2) v.rejectClaim(id);
-          if (refusal > 0) continue;
+          if (refusal > 0) {
+            if (refusal === 2) {
+              v.rejectClaim(id);
+              rejected = v.rejectedClaims;
+            }
+            continue;
+          }
         }
         if (this.#tryClaim(entry, v, c)) return true;
+        rejected = v.rejectedClaims;
       }
     }
     for (const pool of this.pools) {

@@ -307,7 +307,14 @@ describe('solve: NodePools', () => {
     });
     const r = run(solverInput({ pods: [pod('p')], nodePools: [pool] }));
     expect(summarize(r).unschedulable.p).toBe(
-      'NodePool reserved: no instance type is compatible with its requirements and has an available offering',
+      'NodePool reserved: launches nothing: requirement karpenter.sh/capacity-type In [reserved] matches no offering',
+    );
+  });
+
+  it('reports a NodePool without instance types', () => {
+    const r = run(solverInput({ pods: [pod('p')], types: new Map() }));
+    expect(summarize(r).unschedulable.p).toBe(
+      'NodePool default: launches nothing: no instance types are offered',
     );
   });
 
