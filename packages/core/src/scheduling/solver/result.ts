@@ -97,13 +97,17 @@ function finalizeClaim(s: Scheduler, c: Claim, f: Finalizer): NewClaim | { reaso
   const launch = pool.filters.launchInfo(r);
   let indices = f.fitting(pool, c, launch.order(pool.types));
   const max = s.options.maxInstanceTypes;
-  if (indices.length > max || r.hasMinValues()) {
+  if (r.hasMinValues()) {
+    // The shared helper, so minValues failures read as everywhere else.
     const byType = new Map(indices.map((i) => [pool.types[i]!.type, i]));
     const types = indices.map((i) => pool.types[i]!.type);
     const truncated = truncateInstanceTypes(types, r, max);
     if (truncated.ok) indices = truncated.types.map((t) => byType.get(t)!);
     else if (s.options.minValuesPolicy === 'BestEffort') indices = indices.slice(0, max);
     else return { reason: `NodePool ${pool.name}: ${truncated.reason}` };
+  } else if (indices.length > max) {
+    // Already in orderByPrice's order: truncation is the cheapest prefix.
+    indices = indices.slice(0, max);
   }
   if (indices.length === 0)
     return { reason: `NodePool ${pool.name}: no instance type is left for the claim` };
