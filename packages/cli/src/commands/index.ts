@@ -1,9 +1,12 @@
 import { CatalogProviders } from '@nodewright/core/catalog';
+import { SystemClock } from '@nodewright/core/clock';
+import { computeDisruption } from '@nodewright/core/disruption';
 import { explainLowerBound, podRequests, solve } from '@nodewright/core/scheduling';
 import { kwokCatalogProvider } from '@nodewright/kwok';
 import type { Command } from '../command.js';
 import { convertCommand } from './convert.js';
 import { crdsCommand } from './crds.js';
+import { createDisruptCommand } from './disrupt.js';
 import { createScheduleCommand } from './schedule.js';
 import { validateCommand } from './validate.js';
 
@@ -23,4 +26,5 @@ export const commands: readonly Command[] = [
     solve,
     report: { podRequests, lowerBound: explainLowerBound },
   }),
+  createDisruptCommand({ catalogs: catalogProviders, clock: new SystemClock(), computeDisruption }),
 ];

@@ -2,6 +2,7 @@ import { type DisruptionReason, DisruptionReasons } from '../apis/v1/budget.js';
 import { BudgetLedger, disruptionBudgets, type PoolBudget } from './budgets/budget-mapping.js';
 import { describeBudgetBlock, describeBudgetTaken } from './budgets/describe-budget.js';
 import { type Candidate, evaluateNodes } from './candidates/evaluate.js';
+import { nodePrice } from './candidates/node-price.js';
 import { drift } from './methods/drift.js';
 import { emptiness } from './methods/emptiness.js';
 import type { DisruptionCommand, DisruptionMethod, MethodOutcome } from './methods/method.js';
@@ -152,7 +153,16 @@ export function computeDisruption(
   const statuses: NodeDisruptionStatus[] = evaluations.map((e) => {
     const head = { node: e.node.name, nodePool: e.node.nodePool };
     const c = e.candidate;
-    if (c === undefined) return { ...head, disruptable: false, blockedBy: e.blockedBy!, reasons: [] };
+    if (c === undefined) {
+      const price = nodePrice(e.node, snapshot.instanceTypes);
+      return {
+        ...head,
+        disruptable: false,
+        blockedBy: e.blockedBy!,
+        reasons: [],
+        ...(price.known ? { pricePerHour: price.price } : {}),
+      };
+    }
     const verdict = explain(c, budgets, disrupted.has(c.name), winner);
     const note = disrupted.has(c.name) ? undefined : notes.get(c.name);
     return {

@@ -7,7 +7,7 @@ import type { StorageClass } from '../apis/kubernetes/storage-class.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
 import type { InstanceType } from '../cloudprovider/instance-type.js';
 import type { ResourceList } from '../scheduling/resources/resource-list.js';
-import type { ExistingCapacity, SolverOptions } from '../scheduling/solver/types.js';
+import type { ExistingCapacity, SolverInput, SolverOptions } from '../scheduling/solver/types.js';
 
 /**
  * Everything one disruption pass looks at; never mutated. The cluster is described the way the
@@ -38,6 +38,41 @@ export interface DisruptionSnapshot {
   readonly storageClasses?: readonly StorageClass[];
   /** Resources each NodePool uses now, for `spec.limits` on replacements (see SolverInput). */
   readonly nodePoolUsage?: ReadonlyMap<string, ResourceList>;
+  /**
+   * Nodes (or NodeClaims) an earlier command is already disrupting but that are not deleted or
+   * tainted yet: they count as deleting.
+   */
+  readonly markedForDeletion?: ReadonlySet<string>;
+}
+
+/**
+ * The disruption snapshot of a provisioning snapshot: the same capacity, pending pods,
+ * DaemonSets, volumes and usage, plus what only disruption needs — every NodePool (the
+ * provisioning input holds only those that can launch) and the PDBs. Instance types default to
+ * the input's; pass them for NodePools the input left out, so their nodes can be priced.
+ */
+export function disruptionSnapshotOf(
+  input: SolverInput,
+  extra: {
+    readonly nodePools: readonly NodePool[];
+    readonly podDisruptionBudgets: readonly PodDisruptionBudget[];
+    readonly instanceTypes?: ReadonlyMap<string, readonly InstanceType[]>;
+  },
+): DisruptionSnapshot {
+  return {
+    capacity: input.existing,
+    pendingPods: input.pods,
+    nodePools: extra.nodePools,
+    instanceTypes: extra.instanceTypes ?? input.instanceTypes,
+    daemonSets: input.daemonSets,
+    podDisruptionBudgets: extra.podDisruptionBudgets,
+    ...(input.persistentVolumeClaims === undefined
+      ? {}
+      : { persistentVolumeClaims: input.persistentVolumeClaims }),
+    ...(input.persistentVolumes === undefined ? {} : { persistentVolumes: input.persistentVolumes }),
+    ...(input.storageClasses === undefined ? {} : { storageClasses: input.storageClasses }),
+    ...(input.nodePoolUsage === undefined ? {} : { nodePoolUsage: input.nodePoolUsage }),
+  };
 }
 
 /** Knobs of a pass; every one has Karpenter's default. */

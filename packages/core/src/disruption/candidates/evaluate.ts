@@ -173,7 +173,7 @@ export function evaluateNodes(snapshot: DisruptionSnapshot, now: number): NodeEv
   const pools = new Map(snapshot.nodePools.map((p) => [p.metadata.name ?? '', p]));
   const allPods = [...snapshot.pendingPods, ...snapshot.capacity.flatMap((c) => c.pods)];
   const limits = pdbLimits(snapshot.podDisruptionBudgets, allPods, now);
-  return managedNodes(snapshot.capacity).map((node) => {
+  return managedNodes(snapshot.capacity, snapshot.markedForDeletion).map((node) => {
     const pool = pools.get(node.nodePool);
     const blocked = nodeLevelBlock(node, pool);
     if (blocked !== undefined || pool === undefined)

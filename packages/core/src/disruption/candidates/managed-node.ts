@@ -24,8 +24,11 @@ export interface ManagedNode extends BudgetNode {
   readonly reschedulable: readonly Pod[];
 }
 
-function whyDeleting(c: ExistingCapacity): string | undefined {
+function whyDeleting(c: ExistingCapacity, marked: ReadonlySet<string> | undefined): string | undefined {
   if (c.node?.metadata.deletionTimestamp !== undefined) return 'node is being deleted';
+  const claimName = c.nodeClaim?.metadata.name;
+  if (marked?.has(c.name) || (claimName !== undefined && marked?.has(claimName)))
+    return 'node is already being disrupted by an earlier command';
   if (c.nodeClaim?.metadata.deletionTimestamp !== undefined) return 'its NodeClaim is being deleted';
   const disrupted = (c.node?.spec.taints ?? []).some(
     (t) => t.key === Taints.Disrupted.key && t.effect === Taints.Disrupted.effect,
@@ -34,9 +37,13 @@ function whyDeleting(c: ExistingCapacity): string | undefined {
   return undefined;
 }
 
-/** The capacity is being deleted or disrupted: it takes no pods and its pods must move. */
-export function isDeletingCapacity(c: ExistingCapacity): boolean {
-  return whyDeleting(c) !== undefined;
+/**
+ * The capacity is being deleted or disrupted (deletion requested, the disrupted taint, or
+ * `marked` by an earlier command): it takes no pods and its pods must move. A cordoned node is
+ * not deleting.
+ */
+export function isDeletingCapacity(c: ExistingCapacity, marked?: ReadonlySet<string>): boolean {
+  return whyDeleting(c, marked) !== undefined;
 }
 
 /**
@@ -44,7 +51,10 @@ export function isDeletingCapacity(c: ExistingCapacity): boolean {
  * NodeClaim's) carry `karpenter.sh/nodepool`. In-flight NodeClaims without a Node are not
  * nodes yet and are left out (they count for nothing in budgets either: not initialized).
  */
-export function managedNodes(capacity: readonly ExistingCapacity[]): ManagedNode[] {
+export function managedNodes(
+  capacity: readonly ExistingCapacity[],
+  marked?: ReadonlySet<string>,
+): ManagedNode[] {
   const out: ManagedNode[] = [];
   for (const c of capacity) {
     const node = c.node;
@@ -53,7 +63,7 @@ export function managedNodes(capacity: readonly ExistingCapacity[]): ManagedNode
     const nodePool = labels[Labels.NodePool];
     if (nodePool === undefined) continue;
     const ready = (node.status?.conditions ?? []).some((x) => x.type === 'Ready' && x.status === 'True');
-    const deletingBecause = whyDeleting(c);
+    const deletingBecause = whyDeleting(c, marked);
     out.push({
       name: c.name,
       nodePool,

@@ -48,7 +48,7 @@ export function simulateRescheduling(
   const fromDeleting = new Set<Pod>();
   const existing: ExistingCapacity[] = snapshot.capacity.map((c) => {
     const leaving = candidates.has(c.name);
-    if (!leaving && !isDeletingCapacity(c)) return c;
+    if (!leaving && !isDeletingCapacity(c, snapshot.markedForDeletion)) return c;
     for (const p of c.pods) if (isReschedulablePod(p)) (leaving ? fromCandidates : fromDeleting).add(p);
     return { ...c, pods: c.pods.filter((p) => !isReschedulablePod(p)), markedForDeletion: true };
   });
