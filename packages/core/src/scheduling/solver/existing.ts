@@ -20,7 +20,10 @@ const EphemeralTaintKeys: ReadonlySet<string> = new Set([
   'karpenter.sh/unregistered',
 ]);
 
-const Unschedulable: TaintLike = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+const Unschedulable: TaintLike = Object.freeze({
+  key: 'node.kubernetes.io/unschedulable',
+  effect: 'NoSchedule',
+});
 
 /** Existing capacity as the solver sees it, before any pod of this solve lands. */
 export interface PreparedExisting {

@@ -55,7 +55,10 @@ export function describeTaint(taint: TaintLike): string {
 }
 
 /** The toleration relaxation adds: every PreferNoSchedule taint. */
-export const TolerateAllPreferNoSchedule: Toleration = { operator: 'Exists', effect: 'PreferNoSchedule' };
+export const TolerateAllPreferNoSchedule: Toleration = Object.freeze({
+  operator: 'Exists',
+  effect: 'PreferNoSchedule',
+});
 
 /** Whether the tolerations already tolerate every PreferNoSchedule taint. */
 export function toleratesAnyPreferNoSchedule(tolerations: readonly Toleration[] | undefined): boolean {

@@ -15,7 +15,7 @@ export interface NodeFilter {
 }
 
 /** Counts every node (pod affinity and anti-affinity, and spread with both policies Ignore). */
-export const NoNodeFilter: NodeFilter = { terms: undefined, tolerations: undefined };
+export const NoNodeFilter: NodeFilter = Object.freeze({ terms: undefined, tolerations: undefined });
 
 /**
  * Whether a node (or a NodeClaim, with `allowUndefined` so well-known labels it will get count as
