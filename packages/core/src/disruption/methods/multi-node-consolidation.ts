@@ -1,6 +1,7 @@
 import type { Candidate } from '../candidates/evaluate.js';
 import { computeConsolidation, consolidationOrder } from './consolidation.js';
 import {
+  candidatesPrice,
   type DisruptionCommand,
   type DisruptionMethod,
   type MethodContext,
@@ -35,7 +36,7 @@ export function withoutSameTypes(
   const kept = cheaperTypes(replacement.instanceTypes, replacement.requirements, maxPrice);
   if (kept.length === 0) return undefined;
   const narrowed = narrowClaim(replacement, kept, replacement.requirements);
-  const price = command.savingsPerHour + replacement.price;
+  const price = candidatesPrice(candidates);
   return { ...command, replacements: [narrowed], savingsPerHour: roundPrice(price - narrowed.price) };
 }
 
