@@ -85,6 +85,9 @@ const clusterArb = fc.record({
     { maxLength: 2 },
   ),
   daemon: fc.option(fc.constantFrom('100m', '500m'), { nil: undefined }),
+  repack: fc.boolean(),
+  minValuesPolicy: fc.constantFrom('Strict', 'BestEffort'),
+  minValues: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
 });
 
 type Cluster = typeof clusterArb extends fc.Arbitrary<infer T> ? T : never;
@@ -108,6 +111,9 @@ function build(c: Cluster): SolverInput {
       weight: p.weight,
       ...(p.taint === undefined ? {} : { taints: [{ key: 'dedicated', value: 'x', effect: p.taint }] }),
       requirements: [
+        ...(c.minValues === undefined || i > 0
+          ? []
+          : [{ key: 'node.kubernetes.io/instance-type', operator: 'Exists', minValues: c.minValues }]),
         ...(p.zones === undefined ? [] : [{ key: ZONE, operator: 'In', values: p.zones }]),
         ...(p.capacityType === undefined
           ? []
@@ -198,6 +204,7 @@ function build(c: Cluster): SolverInput {
     types,
     existing: existingCapacity,
     daemonSets: c.daemon === undefined ? [] : [daemonSet('agent', { cpu: c.daemon })],
+    options: { repack: c.repack, minValuesPolicy: c.minValuesPolicy as 'Strict' | 'BestEffort' },
   });
 }
 
