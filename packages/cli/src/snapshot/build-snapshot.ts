@@ -11,15 +11,10 @@ import type {
 import type { InstanceType } from '@nodewright/core/cloudprovider';
 import type { ManifestError, ParsedManifest } from '@nodewright/core/manifests';
 import type { SolverInput } from '@nodewright/core/scheduling';
-import { clusterCapacity } from './capacity.js';
+import { buildSolverInput, type IgnoredPod, whyNodePoolUnusable } from '@nodewright/core/state';
 import { asCatalog, catalogInstanceTypes, type SourcedCatalog } from './catalogs.js';
-import { podId, podRole } from './pod-role.js';
 
-/** A pod the decision leaves out, and why (printed so nothing disappears silently). */
-export interface IgnoredPod {
-  readonly pod: string;
-  readonly reason: string;
-}
+export type { IgnoredPod };
 
 /** The solver's input built from manifests, with what was left out and what was wrong. */
 export interface Snapshot {
@@ -41,8 +36,9 @@ export interface SnapshotOptions {
 const kindOf = (p: ParsedManifest) => `${p.manifest.apiVersion}/${p.manifest.kind}`;
 
 /**
- * Builds the snapshot one provisioning decision looks at from parsed manifests, as the
- * controller would from its cluster state:
+ * Builds the snapshot one provisioning decision looks at from parsed manifests with core's
+ * `buildSolverInput` — the function the controller cuts its snapshot with — plus what only
+ * manifests need (catalogs, duplicate objects):
  *
  * - Pending pods are those without `spec.nodeName` that the provisioner would act on (see
  *   podRole); the others are listed in `ignored` with the reason. A pending pod that
@@ -56,8 +52,6 @@ const kindOf = (p: ParsedManifest) => `${p.manifest.apiVersion}/${p.manifest.kin
  */
 export function buildSnapshot(parsed: readonly ParsedManifest[], options: SnapshotOptions = {}): Snapshot {
   const errors: ManifestError[] = duplicateErrors(parsed);
-  const notes: string[] = [];
-  const ignored: IgnoredPod[] = [];
   const of = <T>(kind: string) => parsed.filter((p) => kindOf(p) === kind) as ParsedManifest<T>[];
 
   const catalogs: SourcedCatalog[] = [...(options.catalogs ?? [])];
@@ -74,12 +68,8 @@ export function buildSnapshot(parsed: readonly ParsedManifest[], options: Snapsh
   for (const p of of<NodePool>('karpenter.sh/v1/NodePool')) {
     const pool = p.value;
     const name = pool.metadata.name ?? p.manifest.name ?? p.manifest.id;
-    const unusable = whyUnusable(pool);
-    if (unusable !== undefined) {
-      notes.push(`NodePool ${name} is not used: ${unusable}`);
-      continue;
-    }
-    if (catalogs.length === 0) {
+    // An unusable pool is noted by buildSolverInput; only a usable one needs instance types.
+    if (whyNodePoolUnusable(pool) === undefined && catalogs.length === 0) {
       const known = options.knownCatalogs ?? [];
       errors.push({
         file: p.manifest.source.file,
@@ -94,65 +84,20 @@ export function buildSnapshot(parsed: readonly ParsedManifest[], options: Snapsh
     typesByPool.set(name, instanceTypes);
   }
 
-  const nodes = of<Node>('v1/Node').map((p) => p.value);
-  const nodeClaims = of<NodeClaim>('karpenter.sh/v1/NodeClaim').map((p) => p.value);
-  const nodeNames = new Set([
-    ...nodes.map((n) => n.metadata.name),
-    ...nodeClaims.flatMap((c) => (c.status?.nodeName ? [c.status.nodeName] : [])),
-  ]);
-  const pending: Pod[] = [];
-  const bound = new Map<string, Pod[]>();
-  const bind = (nodeName: string, pod: Pod) => bound.set(nodeName, [...(bound.get(nodeName) ?? []), pod]);
-  for (const p of of<Pod>('v1/Pod')) {
-    const pod = p.value;
-    const role = podRole(pod);
-    if (role.role === 'ignored') {
-      ignored.push({ pod: podId(pod), reason: role.reason });
-    } else if (role.role === 'bound') {
-      bind(role.nodeName, pod);
-    } else {
-      const nominated = pod.status?.nominatedNodeName;
-      if (nominated && nodeNames.has(nominated)) {
-        ignored.push({
-          pod: podId(pod),
-          reason: `nominated to node ${nominated} by kube-scheduler: counted there`,
-        });
-        bind(nominated, pod);
-      } else {
-        pending.push(pod);
-      }
-    }
-  }
-
-  const capacity = clusterCapacity(nodes, nodeClaims, bound);
-  for (const { pod, nodeName } of capacity.orphans) {
-    ignored.push({ pod: podId(pod), reason: `bound to node ${nodeName}, which is not in the input` });
-  }
-
-  const input: SolverInput = {
-    pods: pending,
-    existing: capacity.existing,
-    daemonSets: of<DaemonSet>('apps/v1/DaemonSet').map((p) => p.value),
-    nodePools,
-    instanceTypes: typesByPool,
-    persistentVolumeClaims: of<PersistentVolumeClaim>('v1/PersistentVolumeClaim').map((p) => p.value),
-    persistentVolumes: of<PersistentVolume>('v1/PersistentVolume').map((p) => p.value),
-    storageClasses: of<StorageClass>('storage.k8s.io/v1/StorageClass').map((p) => p.value),
-    nodePoolUsage: capacity.nodePoolUsage,
-  };
-  return { input, ignored, notes, errors };
-}
-
-/** Why the provisioner would not launch nodes for this NodePool, if it would not. */
-function whyUnusable(pool: NodePool): string | undefined {
-  if (pool.metadata.deletionTimestamp !== undefined) return 'it is being deleted';
-  if (pool.spec.replicas !== undefined)
-    return 'it is static (spec.replicas), so it does not provision for pods';
-  const ready = pool.status?.conditions?.find((c) => c.type === 'Ready');
-  if (ready !== undefined && ready.status === 'False') {
-    return `it is not Ready${ready.reason ? ` (${ready.reason})` : ''}`;
-  }
-  return undefined;
+  const snapshot = buildSolverInput(
+    {
+      pods: of<Pod>('v1/Pod').map((p) => p.value),
+      nodes: of<Node>('v1/Node').map((p) => p.value),
+      nodeClaims: of<NodeClaim>('karpenter.sh/v1/NodeClaim').map((p) => p.value),
+      nodePools,
+      daemonSets: of<DaemonSet>('apps/v1/DaemonSet').map((p) => p.value),
+      persistentVolumeClaims: of<PersistentVolumeClaim>('v1/PersistentVolumeClaim').map((p) => p.value),
+      persistentVolumes: of<PersistentVolume>('v1/PersistentVolume').map((p) => p.value),
+      storageClasses: of<StorageClass>('storage.k8s.io/v1/StorageClass').map((p) => p.value),
+    },
+    typesByPool,
+  );
+  return { input: snapshot.input, ignored: snapshot.ignored, notes: snapshot.notes, errors };
 }
 
 /** One error per object that repeats an earlier one's kind, namespace and name. */

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '../apis/kubernetes/pod.js';
+import { Labels } from '../apis/labels.js';
+import { NodeClaims, NodePools, Nodes, Pods } from '../lifecycle/resource-types.js';
+import { MetricNames } from '../metrics/names.js';
+import { ControllerEnv } from '../testing/controller-env.js';
+import { fakeInstanceTypes } from '../testing/fake-instance-types.js';
+import { aNode } from '../testing/node-builder.js';
+import { aNodeClaim } from '../testing/nodeclaim-builder.js';
+import { aNodePool } from '../testing/nodepool-builder.js';
+import { aPod, aRunningPod } from '../testing/pod-builder.js';
+import { ClusterState } from './cluster-state.js';
+import { clusterStateController } from './cluster-state-controller.js';
+import { buildSolverInput } from './snapshot.js';
+
+async function setup(nominationWindowMs?: number) {
+  const env = new ControllerEnv();
+  const state = new ClusterState({
+    clock: env.clock,
+    registry: env.registry,
+    ...(nominationWindowMs === undefined ? {} : { nominationWindowMs }),
+  });
+  await env.start(clusterStateController(state));
+  return { env, state };
+}
+
+const names = (pods: readonly Pod[]) => pods.map((p) => p.metadata.name).sort();
+const types = new Map([['default', fakeInstanceTypes()]]);
+
+describe('ClusterState', () => {
+  it('follows nodes, claims, pools and pods from the informers, with the pods bound to each node', async () => {
+    const { env, state } = await setup();
+    await env.cluster.create(NodePools, aNodePool());
+    await env.create(Nodes, aNode({ metadata: { name: 'n1' } }));
+    await env.create(Nodes, aNode({ metadata: { name: 'n2' } }));
+    await env.cluster.create(NodeClaims, aNodeClaim({ metadata: { name: 'default-a' } }));
+    await env.create(Pods, aRunningPod('n1', { metadata: { name: 'web' } }));
+    await env.create(Pods, aPod({ metadata: { name: 'pending' } }));
+    await env.settle();
+    expect(state.nodes().map((n) => n.metadata.name)).toEqual(['n1', 'n2']);
+    expect(state.nodeClaims().map((c) => c.metadata.name)).toEqual(['default-a']);
+    expect(state.nodePool('default')?.spec.template.spec.expireAfter).toBe('720h');
+    expect(names(state.podsOn('n1'))).toEqual(['web']);
+    expect(names(state.pods())).toEqual(['pending', 'web']);
+    expect(await env.metric(MetricNames.ClusterStateNodeCount)).toBe(3);
+
+    await env.cluster.delete(Pods, { name: 'web', namespace: 'default' });
+    await env.cluster.patch(Pods, { name: 'pending', namespace: 'default' }, { spec: { nodeName: 'n2' } });
+    await env.cluster.delete(Nodes, { name: 'n1' });
+    await env.settle();
+    expect(state.podsOn('n1')).toEqual([]);
+    expect(names(state.podsOn('n2'))).toEqual(['pending']);
+    expect(state.node('n1')).toBeUndefined();
+    expect(await env.metric(MetricNames.ClusterStateNodeCount)).toBe(2);
+    await env.stop();
+  });
+
+  it('a claim whose Node registered counts once in the node count', async () => {
+    const { env, state } = await setup();
+    await env.create(
+      NodeClaims,
+      aNodeClaim({ metadata: { name: 'c1' }, status: { providerID: 'fake://c1' } }),
+    );
+    await env.settle();
+    expect(state.nodeCount()).toBe(1);
+    await env.create(Nodes, aNode({ metadata: { name: 'ip-1' }, spec: { providerID: 'fake://c1' } }));
+    await env.settle();
+    expect(state.nodeCount()).toBe(1);
+    expect(await env.metric(MetricNames.ClusterStateNodeCount)).toBe(1);
+    await env.stop();
+  });
+
+  it('keeps pods and NodePools their schema rejects apart, with the reason', async () => {
+    const { env, state } = await setup();
+    const bad = aPod({ metadata: { name: 'bad' } });
+    const raw = {
+      ...bad,
+      spec: { containers: [{ name: 'a', image: 'x', resources: { requests: { cpu: 'lots' } } }] },
+    };
+    await env.cluster.create(Pods, raw as unknown as Pod);
+    await env.settle();
+    expect(state.pods()).toEqual([]);
+    expect(state.invalidPods().map((p) => p.object.metadata.name)).toEqual(['bad']);
+    expect(state.invalidPods()[0]?.message).toMatch(/cpu/);
+    expect(state.snapshot(types).input.pods).toEqual([]);
+    // Fixed: it becomes a regular pod.
+    await env.cluster.update(Pods, {
+      ...(await env.cluster.get(Pods, { name: 'bad', namespace: 'default' })),
+      spec: bad.spec,
+    });
+    await env.settle();
+    expect(state.invalidPods()).toEqual([]);
+    expect(names(state.pods())).toEqual(['bad']);
+    await env.stop();
+  });
+
+  it('its snapshot is buildSolverInput over its objects, nominations and marks included', async () => {
+    const { env, state } = await setup();
+    await env.cluster.create(NodePools, aNodePool());
+    await env.create(Nodes, aNode({ metadata: { name: 'n1', labels: { [Labels.NodePool]: 'default' } } }));
+    await env.create(Nodes, aNode({ metadata: { name: 'n2' } }));
+    for (const name of ['a', 'b', 'c']) await env.create(Pods, aPod({ metadata: { name } }));
+    await env.create(Pods, aRunningPod('n1', { metadata: { name: 'bound' } }));
+    await env.settle();
+    state.nominate([state.pod('default', 'a')!], { node: 'n2' });
+    state.markForDeletion('n1');
+    const snapshot = state.snapshot(types);
+    const now = env.clock.now();
+    expect(snapshot).toEqual(
+      buildSolverInput(state.objects(), types, {
+        nominatedTo: (pod) => (pod.metadata.name === 'a' && now >= 0 ? { node: 'n2' } : undefined),
+        markedForDeletion: new Set(['n1']),
+      }),
+    );
+    expect(names(snapshot.input.pods)).toEqual(['b', 'c']);
+    expect(snapshot.input.existing.map((e) => [e.name, names(e.pods), e.markedForDeletion])).toEqual([
+      ['n1', ['bound'], true],
+      ['n2', ['a'], false],
+    ]);
+    state.unmarkForDeletion('n1');
+    expect(state.isMarkedForDeletion('n1')).toBe(false);
+    await env.stop();
+  });
+
+  it('a nomination ends when the pod binds, when its claim goes away, or after the window', async () => {
+    const { env, state } = await setup(20_000);
+    await env.cluster.create(NodeClaims, aNodeClaim({ metadata: { name: 'c1' } }));
+    for (const name of ['a', 'b', 'c']) await env.create(Pods, aPod({ metadata: { name } }));
+    await env.settle();
+    const pod = (name: string) => state.pod('default', name)!;
+    state.nominate([pod('a'), pod('b')], { nodeClaim: 'c1' });
+    state.nominate([pod('c')], { node: 'elsewhere' });
+    expect(state.isNominated('c1')).toBe(true);
+    expect(state.nextNominationExpiry()).toBe(env.clock.now() + 20_000);
+
+    await env.cluster.patch(Pods, { name: 'a', namespace: 'default' }, { spec: { nodeName: 'n1' } });
+    await env.settle();
+    expect(state.nominationOf(pod('a'))).toBeUndefined();
+    expect(state.nominationOf(pod('b'))).toEqual({ nodeClaim: 'c1' });
+
+    await env.cluster.delete(NodeClaims, { name: 'c1' });
+    await env.settle();
+    expect(state.nominationOf(pod('b'))).toBeUndefined();
+    expect(state.isNominated('c1')).toBe(false);
+
+    await env.advance(20_000);
+    expect(state.nominationOf(pod('c'))).toBeUndefined();
+    await env.stop();
+  });
+
+  it('is synced once it has seen every Node and NodeClaim the API server lists', async () => {
+    const { env } = await setup();
+    const claim = await env.cluster.create(NodeClaims, aNodeClaim({ metadata: { name: 'c1' } }));
+    const node = await env.create(Nodes, aNode({ metadata: { name: 'n1' } }));
+    // A state whose informers have not delivered everything yet (a restart, a fresh claim).
+    const lagging = new ClusterState({ clock: env.clock });
+    expect(await lagging.synced(env.cluster)).toBe(false);
+    lagging.apply('NodeClaim', { type: 'ADDED', object: claim });
+    expect(await lagging.synced(env.cluster)).toBe(false);
+    lagging.apply('Node', { type: 'ADDED', object: node });
+    expect(await lagging.synced(env.cluster)).toBe(true);
+    await env.stop();
+  });
+});

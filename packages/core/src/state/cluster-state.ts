@@ -1,0 +1,386 @@
+import type { Registry } from 'prom-client';
+import { z } from 'zod';
+import { type DaemonSet, daemonSetSchema } from '../apis/kubernetes/daemon-set.js';
+import { type Node, nodeSchema } from '../apis/kubernetes/node.js';
+import { type PersistentVolume, persistentVolumeSchema } from '../apis/kubernetes/persistent-volume.js';
+import {
+  type PersistentVolumeClaim,
+  persistentVolumeClaimSchema,
+} from '../apis/kubernetes/persistent-volume-claim.js';
+import { type Pod, podSchema } from '../apis/kubernetes/pod.js';
+import { type StorageClass, storageClassSchema } from '../apis/kubernetes/storage-class.js';
+import type { NodeClaim } from '../apis/v1/nodeclaim.js';
+import { type NodePool, nodePoolSchema } from '../apis/v1/nodepool.js';
+import type { Clock } from '../clock/clock.js';
+import type { InstanceType } from '../cloudprovider/instance-type.js';
+import type { KubeObject } from '../kube/object.js';
+import type { ClusterPort } from '../kube/port.js';
+import { NodeClaims, Nodes } from '../lifecycle/resource-types.js';
+import type { InformerEvent } from '../operator/runtime/informer.js';
+import { keyString } from '../operator/runtime/keys.js';
+import { type ClusterStateMetrics, clusterStateMetrics } from './metrics.js';
+import { DefaultNominationWindowMs, Nominations } from './nominations.js';
+import {
+  buildSolverInput,
+  type CapacityRef,
+  type ClusterObjects,
+  type SolverSnapshot,
+  type SolverSnapshotOptions,
+} from './snapshot.js';
+
+/** The kinds cluster state follows; `clusterStateController` watches each of them. */
+export type StateKind =
+  | 'Pod'
+  | 'Node'
+  | 'NodeClaim'
+  | 'NodePool'
+  | 'DaemonSet'
+  | 'PersistentVolumeClaim'
+  | 'PersistentVolume'
+  | 'StorageClass';
+
+/** An object its schema rejects, kept so the provisioner can say so instead of crashing. */
+export interface InvalidObject {
+  readonly object: KubeObject;
+  /** The schema's message (`z.prettifyError`). */
+  readonly message: string;
+}
+
+/** How ClusterState is built. */
+export interface ClusterStateOptions {
+  readonly clock: Clock;
+  /** Where `karpenter_cluster_state_node_count` goes; none when absent. */
+  readonly registry?: Registry;
+  /** How long a nomination lasts unless its pod binds; default 20 s (Karpenter's). */
+  readonly nominationWindowMs?: number;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+function parseWith<T>(schema: z.ZodType<T>, object: unknown): Parsed<T> {
+  const parsed = schema.safeParse(object);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, message: z.prettifyError(parsed.error) };
+}
+
+function keyOfObject(object: KubeObject): string {
+  const { name = '', namespace } = object.metadata;
+  return keyString(namespace === undefined ? { name } : { name, namespace });
+}
+
+/**
+ * What the controllers know about the cluster, fed by the shared informers (see
+ * `clusterStateController`): Nodes, NodeClaims, Pods (with an index of the pods bound to each
+ * node), NodePools, DaemonSets, PVCs, PVs and StorageClasses — each parsed by its schema once
+ * per change, so a snapshot costs no parsing and no API call. Objects a schema rejects are kept
+ * apart (`invalidPods`, `invalidNodePools`); Nodes that do not parse are kept as delivered
+ * (their capacity must count) and NodeClaims are taken as delivered (their schema is strict
+ * about fields a newer API server may add).
+ *
+ * Besides the objects it keeps what only the controllers know: nominations (pods the
+ * provisioner placed on in-flight claims or existing nodes, counted there until they bind or
+ * the window passes) and nodes marked for deletion by disruption.
+ */
+export class ClusterState {
+  readonly #clock: Clock;
+  readonly #metrics: ClusterStateMetrics | undefined;
+  readonly #nominations: Nominations;
+  readonly #pods = new Map<string, Pod>();
+  readonly #invalidPods = new Map<string, InvalidObject>();
+  readonly #boundTo = new Map<string, string>();
+  readonly #bound = new Map<string, Set<string>>();
+  readonly #nodes = new Map<string, Node>();
+  readonly #nodeClaims = new Map<string, NodeClaim>();
+  readonly #nodePools = new Map<string, NodePool>();
+  readonly #invalidNodePools = new Map<string, InvalidObject>();
+  readonly #daemonSets = new Map<string, DaemonSet>();
+  readonly #claims = new Map<string, PersistentVolumeClaim>();
+  readonly #volumes = new Map<string, PersistentVolume>();
+  readonly #storageClasses = new Map<string, StorageClass>();
+  readonly #marked = new Set<string>();
+
+  constructor(options: ClusterStateOptions) {
+    this.#clock = options.clock;
+    this.#metrics = options.registry === undefined ? undefined : clusterStateMetrics(options.registry);
+    this.#nominations = new Nominations(options.nominationWindowMs ?? DefaultNominationWindowMs);
+  }
+
+  /** Applies one informer event of the given kind. */
+  apply(kind: StateKind, event: InformerEvent): void {
+    const object = event.object;
+    const key = keyOfObject(object);
+    const deleted = event.type === 'DELETED';
+    switch (kind) {
+      case 'Pod':
+        this.#applyPod(key, object, deleted);
+        return;
+      case 'Node':
+        this.#applyNode(key, object, deleted);
+        return;
+      case 'NodeClaim':
+        this.#applyNodeClaim(key, object as NodeClaim, deleted);
+        return;
+      case 'NodePool':
+        this.#applyNodePool(key, object, deleted);
+        return;
+      case 'DaemonSet':
+        setParsed(this.#daemonSets, key, deleted ? undefined : parseWith(daemonSetSchema, object));
+        return;
+      case 'PersistentVolumeClaim':
+        setParsed(this.#claims, key, deleted ? undefined : parseWith(persistentVolumeClaimSchema, object));
+        return;
+      case 'PersistentVolume':
+        setParsed(this.#volumes, key, deleted ? undefined : parseWith(persistentVolumeSchema, object));
+        return;
+      case 'StorageClass':
+        setParsed(this.#storageClasses, key, deleted ? undefined : parseWith(storageClassSchema, object));
+        return;
+    }
+  }
+
+  // ---- reads ----
+
+  /** Every object the state holds, in the shape `buildSolverInput` takes (valid pods only). */
+  objects(): ClusterObjects {
+    return {
+      pods: [...this.#pods.values()],
+      nodes: [...this.#nodes.values()],
+      nodeClaims: [...this.#nodeClaims.values()],
+      nodePools: [...this.#nodePools.values()],
+      daemonSets: [...this.#daemonSets.values()],
+      persistentVolumeClaims: [...this.#claims.values()],
+      persistentVolumes: [...this.#volumes.values()],
+      storageClasses: [...this.#storageClasses.values()],
+    };
+  }
+
+  /**
+   * The provisioning snapshot of the current state: `buildSolverInput` over `objects()`, with
+   * the state's nominations (at the clock's now) and deletion marks filled in. The caller's
+   * `nominatedTo` and `markedForDeletion`, if given, are ignored: the state's own apply.
+   */
+  snapshot(
+    instanceTypesByPool: ReadonlyMap<string, readonly InstanceType[]>,
+    options: SolverSnapshotOptions = {},
+  ): SolverSnapshot {
+    const now = this.#clock.now();
+    this.#nominations.prune(now);
+    return buildSolverInput(this.objects(), instanceTypesByPool, {
+      ...options,
+      nominatedTo: (pod) => this.#nominations.targetOf(pod, now),
+      markedForDeletion: this.#markedNow(),
+    });
+  }
+
+  pod(namespace: string, name: string): Pod | undefined {
+    return this.#pods.get(`${namespace}/${name}`);
+  }
+
+  pods(): Pod[] {
+    return [...this.#pods.values()];
+  }
+
+  /** The pods bound to this node (by `spec.nodeName`), finished ones included. */
+  podsOn(nodeName: string): Pod[] {
+    const keys = this.#bound.get(nodeName);
+    if (keys === undefined) return [];
+    return [...keys].flatMap((k) => {
+      const pod = this.#pods.get(k);
+      return pod === undefined ? [] : [pod];
+    });
+  }
+
+  /** Pods their schema rejects, with the reason; never part of a snapshot. */
+  invalidPods(): InvalidObject[] {
+    return [...this.#invalidPods.values()];
+  }
+
+  node(name: string): Node | undefined {
+    return this.#nodes.get(name);
+  }
+
+  nodes(): Node[] {
+    return [...this.#nodes.values()];
+  }
+
+  nodeClaim(name: string): NodeClaim | undefined {
+    return this.#nodeClaims.get(name);
+  }
+
+  nodeClaims(): NodeClaim[] {
+    return [...this.#nodeClaims.values()];
+  }
+
+  nodePool(name: string): NodePool | undefined {
+    return this.#nodePools.get(name);
+  }
+
+  /** Valid NodePools, whatever their readiness. */
+  nodePools(): NodePool[] {
+    return [...this.#nodePools.values()];
+  }
+
+  /** NodePools their schema rejects, with the reason. */
+  invalidNodePools(): InvalidObject[] {
+    return [...this.#invalidNodePools.values()];
+  }
+
+  /**
+   * Nodes plus NodeClaims that have no Node yet: the capacity the cluster has or is launching
+   * (`karpenter_cluster_state_node_count`).
+   */
+  nodeCount(): number {
+    const providerIds = new Set<string>();
+    for (const node of this.#nodes.values()) if (node.spec?.providerID) providerIds.add(node.spec.providerID);
+    let count = this.#nodes.size;
+    for (const claim of this.#nodeClaims.values()) {
+      const nodeName = claim.status?.nodeName;
+      const providerId = claim.status?.providerID;
+      if (nodeName !== undefined && this.#nodes.has(nodeName)) continue;
+      if (providerId !== undefined && providerIds.has(providerId)) continue;
+      count++;
+    }
+    return count;
+  }
+
+  /**
+   * Whether the state has seen every Node and NodeClaim the API server lists now. The
+   * provisioner waits for this before deciding (as Karpenter's cluster-state sync check does),
+   * so capacity created a moment ago — or not delivered yet after a restart — is not launched
+   * a second time.
+   */
+  async synced(cluster: ClusterPort): Promise<boolean> {
+    const [claims, nodes] = await Promise.all([cluster.list(NodeClaims), cluster.list(Nodes)]);
+    return (
+      claims.items.every((c) => this.#nodeClaims.has(c.metadata.name ?? '')) &&
+      nodes.items.every((n) => this.#nodes.has(n.metadata.name))
+    );
+  }
+
+  // ---- nominations ----
+
+  /** Nominates pods to the capacity the provisioner placed them on (see Nominations). */
+  nominate(pods: readonly Pod[], target: CapacityRef): void {
+    const now = this.#clock.now();
+    for (const pod of pods) this.#nominations.nominate(pod, target, now);
+  }
+
+  /** Where the pod is nominated now, if it is. */
+  nominationOf(pod: Pod): CapacityRef | undefined {
+    return this.#nominations.targetOf(pod, this.#clock.now());
+  }
+
+  /** Whether a node or claim of this name had pods nominated to it within the window. */
+  isNominated(name: string): boolean {
+    return this.#nominations.isTargetNominated(name, this.#clock.now());
+  }
+
+  /** When the next pod nomination still on ends (ms since the epoch), if any. */
+  nextNominationExpiry(): number | undefined {
+    return this.#nominations.nextExpiry(this.#clock.now());
+  }
+
+  // ---- deletion marks ----
+
+  /** Marks Nodes or NodeClaims (by name) as decided for deletion: they take no new pods. */
+  markForDeletion(...names: string[]): void {
+    for (const name of names) this.#marked.add(name);
+  }
+
+  /** Takes the marks off again (a disruption command rolled back). */
+  unmarkForDeletion(...names: string[]): void {
+    for (const name of names) this.#marked.delete(name);
+  }
+
+  /** Marked for deletion, or being deleted (deletionTimestamp on the Node or its NodeClaim). */
+  isMarkedForDeletion(name: string): boolean {
+    if (this.#marked.has(name)) return true;
+    return (
+      this.#nodes.get(name)?.metadata.deletionTimestamp !== undefined ||
+      this.#nodeClaims.get(name)?.metadata.deletionTimestamp !== undefined
+    );
+  }
+
+  #markedNow(): ReadonlySet<string> {
+    return new Set(this.#marked);
+  }
+
+  // ---- appliers ----
+
+  #applyPod(key: string, object: KubeObject, deleted: boolean): void {
+    const before = this.#boundTo.get(key);
+    if (before !== undefined) {
+      this.#bound.get(before)?.delete(key);
+      if (this.#bound.get(before)?.size === 0) this.#bound.delete(before);
+      this.#boundTo.delete(key);
+    }
+    if (deleted) {
+      this.#pods.delete(key);
+      this.#invalidPods.delete(key);
+      this.#nominations.release(object as Pod);
+      return;
+    }
+    const parsed = parseWith(podSchema, object);
+    if (!parsed.ok) {
+      this.#pods.delete(key);
+      this.#invalidPods.set(key, { object, message: parsed.message });
+      return;
+    }
+    const pod = parsed.value;
+    this.#invalidPods.delete(key);
+    this.#pods.set(key, pod);
+    const nodeName = pod.spec.nodeName;
+    const phase = pod.status?.phase;
+    if (nodeName !== undefined && nodeName !== '') {
+      this.#boundTo.set(key, nodeName);
+      const set = this.#bound.get(nodeName) ?? new Set<string>();
+      set.add(key);
+      this.#bound.set(nodeName, set);
+      this.#nominations.release(pod);
+    } else if (phase === 'Succeeded' || phase === 'Failed' || pod.metadata.deletionTimestamp !== undefined) {
+      this.#nominations.release(pod);
+    }
+  }
+
+  #applyNode(key: string, object: KubeObject, deleted: boolean): void {
+    if (deleted) {
+      this.#nodes.delete(key);
+      this.#marked.delete(key);
+      this.#nominations.releaseTarget(key);
+    } else {
+      const parsed = parseWith(nodeSchema, object);
+      const node = parsed.ok ? parsed.value : ({ spec: {}, ...object } as Node);
+      this.#nodes.set(key, node);
+      if (node.metadata.deletionTimestamp !== undefined) this.#nominations.releaseTarget(key);
+    }
+    this.#metrics?.nodeCount.set(this.nodeCount());
+  }
+
+  #applyNodeClaim(key: string, claim: NodeClaim, deleted: boolean): void {
+    if (deleted) {
+      this.#nodeClaims.delete(key);
+      this.#marked.delete(key);
+      this.#nominations.releaseTarget(key);
+    } else {
+      this.#nodeClaims.set(key, claim);
+      if (claim.metadata.deletionTimestamp !== undefined) this.#nominations.releaseTarget(key);
+    }
+    this.#metrics?.nodeCount.set(this.nodeCount());
+  }
+
+  #applyNodePool(key: string, object: KubeObject, deleted: boolean): void {
+    this.#nodePools.delete(key);
+    this.#invalidNodePools.delete(key);
+    if (deleted) return;
+    const parsed = parseWith(nodePoolSchema, object);
+    if (parsed.ok) this.#nodePools.set(key, parsed.value);
+    else this.#invalidNodePools.set(key, { object, message: parsed.message });
+  }
+}
+
+/** Stores a parsed object, drops a deleted or invalid one. */
+function setParsed<T>(map: Map<string, T>, key: string, parsed: Parsed<T> | undefined): void {
+  if (parsed?.ok === true) map.set(key, parsed.value);
+  else map.delete(key);
+}

@@ -1,0 +1,216 @@
+import type { DaemonSet } from '../apis/kubernetes/daemon-set.js';
+import type { Node } from '../apis/kubernetes/node.js';
+import type { PersistentVolume } from '../apis/kubernetes/persistent-volume.js';
+import type { PersistentVolumeClaim } from '../apis/kubernetes/persistent-volume-claim.js';
+import type { Pod } from '../apis/kubernetes/pod.js';
+import type { StorageClass } from '../apis/kubernetes/storage-class.js';
+import type { NodeClaim } from '../apis/v1/nodeclaim.js';
+import type { NodePool } from '../apis/v1/nodepool.js';
+import type { InstanceType } from '../cloudprovider/instance-type.js';
+import type { ExistingCapacity, SolverInput, SolverOptions } from '../scheduling/solver/types.js';
+import { clusterCapacity } from './capacity.js';
+import { type NodePoolUsabilityOptions, whyNodePoolUnusable } from './nodepool-usability.js';
+import { type PodRoleOptions, podId, podRole } from './pod-role.js';
+
+/** The objects one provisioning decision is made from, as parsed by their schemas. */
+export interface ClusterObjects {
+  readonly pods: readonly Pod[];
+  readonly nodes: readonly Node[];
+  readonly nodeClaims: readonly NodeClaim[];
+  readonly nodePools: readonly NodePool[];
+  readonly daemonSets?: readonly DaemonSet[];
+  readonly persistentVolumeClaims?: readonly PersistentVolumeClaim[];
+  readonly persistentVolumes?: readonly PersistentVolume[];
+  readonly storageClasses?: readonly StorageClass[];
+}
+
+/** Capacity a pod was nominated to: an in-flight NodeClaim (by name) or a Node (by name). */
+export interface CapacityRef {
+  readonly nodeClaim?: string;
+  readonly node?: string;
+}
+
+/** `nodeclaim/a`, `node/b`, or both: how events and reasons name a CapacityRef. */
+export function describeCapacity(ref: CapacityRef): string {
+  const parts: string[] = [];
+  if (ref.nodeClaim !== undefined) parts.push(`nodeclaim/${ref.nodeClaim}`);
+  if (ref.node !== undefined) parts.push(`node/${ref.node}`);
+  return parts.join(', ');
+}
+
+/** A pod the decision leaves out, and why (printed so nothing disappears silently). */
+export interface IgnoredPod {
+  readonly pod: string;
+  readonly reason: string;
+}
+
+/** A NodePool the decision does not launch from, and why. */
+export interface UnusableNodePool {
+  readonly nodePool: NodePool;
+  readonly reason: string;
+}
+
+/** How a snapshot is cut. */
+export interface SolverSnapshotOptions extends PodRoleOptions, NodePoolUsabilityOptions {
+  /**
+   * The provisioner's nominations: where a pending pod was already placed by an earlier
+   * decision (a NodeClaim launching for it, or a node it should bind to). Such a pod is counted
+   * there, not placed again — so one burst of pods never launches twice. When the capacity is
+   * not in the objects yet (a claim just created, not seen by the informer), the pod is left out
+   * altogether until the nomination ends.
+   */
+  readonly nominatedTo?: (pod: Pod) => CapacityRef | undefined;
+  /** Nodes or NodeClaims (by name) decided for deletion: they take no new pods. */
+  readonly markedForDeletion?: ReadonlySet<string>;
+  /** Passed to the solver as `SolverInput.options`. */
+  readonly solverOptions?: SolverOptions;
+}
+
+/** The solver's input and what was left out of it. */
+export interface SolverSnapshot {
+  readonly input: SolverInput;
+  readonly ignored: IgnoredPod[];
+  /** `NodePool <name> is not used: <why>`, one per NodePool left out, in input order. */
+  readonly notes: string[];
+  readonly unusableNodePools: UnusableNodePool[];
+}
+
+/**
+ * The snapshot one provisioning decision looks at, from the cluster's objects — the one
+ * function the provisioner controller, the simulator and the `schedule`/`disrupt` commands cut
+ * their input with:
+ *
+ * - Pending pods are those without `spec.nodeName` that the provisioner acts on (see podRole;
+ *   `requireUnschedulable` for the controller); the others are listed in `ignored` with the
+ *   reason. A pending pod kube-scheduler nominated (`status.nominatedNodeName`) to a node of the
+ *   input counts on that node instead, as does one the provisioner nominated (`nominatedTo`).
+ * - Bound pods are grouped onto their Node (or in-flight NodeClaim); see clusterCapacity. Pods
+ *   bound to a node that is not in the input are ignored.
+ * - NodePools are used unless being deleted, static, or not Ready (see whyNodePoolUnusable);
+ *   each gets `instanceTypesByPool.get(name)`, none when absent (the solver then says so per
+ *   pod). NodePool usage counts nodes and in-flight claims, not-yet-launched ones at the
+ *   largest type they may become.
+ *
+ * Pure: the objects are not changed, and the same objects give the same snapshot.
+ */
+export function buildSolverInput(
+  objects: ClusterObjects,
+  instanceTypesByPool: ReadonlyMap<string, readonly InstanceType[]>,
+  options: SolverSnapshotOptions = {},
+): SolverSnapshot {
+  const notes: string[] = [];
+  const ignored: IgnoredPod[] = [];
+  const unusableNodePools: UnusableNodePool[] = [];
+  const nodePools: NodePool[] = [];
+  const instanceTypes = new Map<string, readonly InstanceType[]>();
+  for (const pool of objects.nodePools) {
+    const name = pool.metadata.name ?? '';
+    const reason = whyNodePoolUnusable(pool, options);
+    if (reason !== undefined) {
+      notes.push(`NodePool ${name} is not used: ${reason}`);
+      unusableNodePools.push({ nodePool: pool, reason });
+      continue;
+    }
+    nodePools.push(pool);
+    instanceTypes.set(name, instanceTypesByPool.get(name) ?? []);
+  }
+
+  const nodeNames = new Set([
+    ...objects.nodes.map((n) => n.metadata.name),
+    ...objects.nodeClaims.flatMap((c) => (c.status?.nodeName ? [c.status.nodeName] : [])),
+  ]);
+  const pending: Pod[] = [];
+  const bound = new Map<string, Pod[]>();
+  const nominated: Array<{ pod: Pod; ref: CapacityRef }> = [];
+  const bind = (nodeName: string, pod: Pod) => {
+    const list = bound.get(nodeName);
+    if (list === undefined) bound.set(nodeName, [pod]);
+    else list.push(pod);
+  };
+  for (const pod of objects.pods) {
+    const role = podRole(pod, options);
+    if (role.role === 'ignored') {
+      ignored.push({ pod: podId(pod), reason: role.reason });
+      continue;
+    }
+    if (role.role === 'bound') {
+      bind(role.nodeName, pod);
+      continue;
+    }
+    const byScheduler = pod.status?.nominatedNodeName;
+    if (byScheduler && nodeNames.has(byScheduler)) {
+      ignored.push({
+        pod: podId(pod),
+        reason: `nominated to node ${byScheduler} by kube-scheduler: counted there`,
+      });
+      bind(byScheduler, pod);
+      continue;
+    }
+    const ref = options.nominatedTo?.(pod);
+    if (ref !== undefined) nominated.push({ pod, ref });
+    else pending.push(pod);
+  }
+
+  const capacity = clusterCapacity(objects.nodes, objects.nodeClaims, bound, {
+    instanceTypes: instanceTypesByPool,
+    ...(options.markedForDeletion === undefined ? {} : { markedForDeletion: options.markedForDeletion }),
+  });
+  for (const { pod, nodeName } of capacity.orphans) {
+    ignored.push({ pod: podId(pod), reason: `bound to node ${nodeName}, which is not in the input` });
+  }
+  const existing = attachNominated(capacity.existing, nominated, ignored);
+
+  const input: SolverInput = {
+    pods: pending,
+    existing,
+    daemonSets: objects.daemonSets ?? [],
+    nodePools,
+    instanceTypes,
+    persistentVolumeClaims: objects.persistentVolumeClaims ?? [],
+    persistentVolumes: objects.persistentVolumes ?? [],
+    storageClasses: objects.storageClasses ?? [],
+    nodePoolUsage: capacity.nodePoolUsage,
+    ...(options.solverOptions === undefined ? {} : { options: options.solverOptions }),
+  };
+  return { input, ignored, notes, unusableNodePools };
+}
+
+/** Adds each nominated pod to the capacity it was nominated to (the claim first, else the node). */
+function attachNominated(
+  existing: readonly ExistingCapacity[],
+  nominated: ReadonlyArray<{ pod: Pod; ref: CapacityRef }>,
+  ignored: IgnoredPod[],
+): ExistingCapacity[] {
+  if (nominated.length === 0) return [...existing];
+  const byClaim = new Map<string, number>();
+  const byNode = new Map<string, number>();
+  existing.forEach((e, i) => {
+    const claim = e.nodeClaim?.metadata.name;
+    if (claim !== undefined) byClaim.set(claim, i);
+    if (e.node !== undefined) byNode.set(e.node.metadata.name, i);
+  });
+  const extra = new Map<number, Pod[]>();
+  for (const { pod, ref } of nominated) {
+    const index =
+      (ref.nodeClaim === undefined ? undefined : byClaim.get(ref.nodeClaim)) ??
+      (ref.node === undefined ? undefined : byNode.get(ref.node));
+    if (index === undefined) {
+      ignored.push({
+        pod: podId(pod),
+        reason: `nominated to ${describeCapacity(ref)} by the provisioner, which is not observed yet: left out until the nomination ends`,
+      });
+      continue;
+    }
+    ignored.push({
+      pod: podId(pod),
+      reason: `nominated to ${describeCapacity(ref)} by the provisioner: counted there`,
+    });
+    const list = extra.get(index);
+    if (list === undefined) extra.set(index, [pod]);
+    else list.push(pod);
+  }
+  return existing.map((e, i) => {
+    const more = extra.get(i);
+    return more === undefined ? e : { ...e, pods: [...e.pods, ...more] };
+  });
+}
