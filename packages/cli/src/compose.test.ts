@@ -97,7 +97,7 @@ spec:
 const examples = fileURLToPath(new URL('../../../examples', import.meta.url));
 
 describe('nodewright with the real kinds', () => {
-  it('accepts every example manifest (the v1beta1 ones under convert/ once converted; scenarios/ are simulate's own format)', async () => {
+  it("accepts every example manifest (the v1beta1 ones under convert/ once converted; scenarios/ are in simulate's format)", async () => {
     const dirs = readdirSync(examples, { withFileTypes: true })
       .filter((d) => d.isDirectory() && d.name !== 'convert' && d.name !== 'scenarios')
       .flatMap((d) => ['-f', join(examples, d.name)]);
