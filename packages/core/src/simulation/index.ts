@@ -1,4 +1,5 @@
 export * from './cloud/index.js';
+export * from './environment/index.js';
 export * from './kube/index.js';
 export * from './latency/index.js';
 export * from './random/index.js';

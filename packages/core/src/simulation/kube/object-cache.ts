@@ -22,6 +22,13 @@ function revisionOf(obj: KubeObject): number {
 export class ObjectCache<T extends KubeObject> {
   readonly #items = new Map<string, T>();
   readonly #revisions = new Map<string, number>();
+  readonly #indexOf: ((obj: T) => string | undefined) | undefined;
+  readonly #index = new Map<string, Set<string>>();
+
+  /** With `index`, objects can be looked up by that value (e.g. their controller's uid). */
+  constructor(options: { index?: (obj: T) => string | undefined } = {}) {
+    this.#indexOf = options.index;
+  }
 
   /**
    * Applies a watch event; returns the previous state and whether anything changed (an event
@@ -40,6 +47,7 @@ export class ObjectCache<T extends KubeObject> {
     if (rv < (this.#revisions.get(key) ?? -1)) return { changed: false, previous, current: previous };
     this.#revisions.set(key, rv);
     this.#items.set(key, obj);
+    this.#reindex(key, previous, obj);
     return { changed: true, previous, current: obj };
   }
 
@@ -51,6 +59,7 @@ export class ObjectCache<T extends KubeObject> {
     if (rv < (this.#revisions.get(key) ?? -1)) return { changed: false, previous, current: previous };
     this.#revisions.set(key, rv);
     this.#items.delete(key);
+    this.#reindex(key, previous, undefined);
     return { changed: previous !== undefined, previous, current: undefined };
   }
 
@@ -70,5 +79,28 @@ export class ObjectCache<T extends KubeObject> {
 
   get size(): number {
     return this.#items.size;
+  }
+
+  /** The objects whose index value is `value`, sorted by key (empty without an index). */
+  byIndex(value: string): T[] {
+    const keys = [...(this.#index.get(value) ?? [])].sort();
+    return keys.map((k) => this.#items.get(k)!);
+  }
+
+  #reindex(key: string, previous: T | undefined, current: T | undefined): void {
+    if (this.#indexOf === undefined) return;
+    const before = previous === undefined ? undefined : this.#indexOf(previous);
+    const after = current === undefined ? undefined : this.#indexOf(current);
+    if (before === after) return;
+    if (before !== undefined) {
+      const set = this.#index.get(before);
+      set?.delete(key);
+      if (set?.size === 0) this.#index.delete(before);
+    }
+    if (after !== undefined) {
+      const set = this.#index.get(after);
+      if (set === undefined) this.#index.set(after, new Set([key]));
+      else set.add(key);
+    }
   }
 }

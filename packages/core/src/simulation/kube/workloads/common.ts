@@ -5,7 +5,7 @@ import type { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
 import { controllerOf, type KubeObject, type OwnerReference } from '../../../kube/object.js';
 import type { ResourceType } from '../../../kube/resource-type.js';
 import type { Watch } from '../../../kube/watch.js';
-import { cacheKey, type ObjectCache } from '../object-cache.js';
+import { ObjectCache } from '../object-cache.js';
 import type { ReconcileQueue } from '../reconcile-queue.js';
 
 /** Field manager of the workload controllers' writes, as upstream's. */
@@ -87,7 +87,7 @@ export function templateHash(template: unknown): string {
 /** Starts a watch that feeds a cache and enqueues the keys a change concerns. */
 export function watchInto<T extends KubeObject>(
   cluster: MemoryCluster,
-  type: ResourceType<T>,
+  type: ResourceType,
   cache: ObjectCache<T>,
   queue: ReconcileQueue,
   keysFor: (previous: T | undefined, current: T | undefined) => readonly (string | undefined)[],
@@ -130,11 +130,15 @@ export async function deletePod(cluster: MemoryCluster, cache: ObjectCache<Pod>,
   }
 }
 
-/** The pods the cache holds for an owner (by controller uid), sorted by key. */
+/** A pod cache indexed by controller uid, for `podsOf`. */
+export function podCache(): ObjectCache<Pod> {
+  return new ObjectCache<Pod>({ index: (pod) => controllerOf(pod)?.uid });
+}
+
+/** The pods a `podCache` holds for an owner (by controller uid), sorted by key. */
 export function podsOf(cache: ObjectCache<Pod>, owner: KubeObject): Pod[] {
-  const out: Pod[] = [];
-  for (const pod of cache.values()) if (isControlledBy(pod, owner)) out.push(pod);
-  return out.sort((a, b) => (cacheKey(a) < cacheKey(b) ? -1 : 1));
+  const uid = owner.metadata.uid;
+  return uid === undefined ? [] : cache.byIndex(uid);
 }
 
 /** A pod stamped from a template: its labels and annotations, the owner, a generated name. */

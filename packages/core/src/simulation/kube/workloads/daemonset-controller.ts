@@ -21,6 +21,7 @@ import {
   isReady,
   ownerKey,
   type PodTemplate,
+  podCache,
   podFromTemplate,
   podsOf,
   splitKey,
@@ -98,7 +99,7 @@ export class DaemonSetController implements MemoryClusterPlugin {
   start(cluster: MemoryCluster): () => void {
     const sets = new ObjectCache<DaemonSetObject>();
     const nodes = new ObjectCache<Node>();
-    const pods = new ObjectCache<Pod>();
+    const pods = podCache();
     const queue = new ReconcileQueue((key) => reconcile(cluster, key, sets, nodes, pods));
     const watches = [
       watchInto(cluster, DaemonSets, sets, queue, (prev, cur) => [cacheKey((cur ?? prev)!)]),

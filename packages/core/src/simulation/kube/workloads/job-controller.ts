@@ -18,6 +18,7 @@ import {
   isActive,
   ownerKey,
   type PodTemplate,
+  podCache,
   podFromTemplate,
   podsOf,
   splitKey,
@@ -102,7 +103,7 @@ class JobRun {
   readonly #o: JobControllerOptions;
   readonly #onError: ErrorHandler;
   readonly #jobs = new ObjectCache<Job>();
-  readonly #pods = new ObjectCache<Pod>();
+  readonly #pods = podCache();
   readonly #ttl = new Map<string, Cancel>();
   readonly #stop: () => void;
 

@@ -16,6 +16,7 @@ import {
   isReady,
   ownerKey,
   type PodTemplate,
+  podCache,
   podFromTemplate,
   podsOf,
   splitKey,
@@ -73,7 +74,7 @@ export class ReplicaSetController implements MemoryClusterPlugin {
 
   start(cluster: MemoryCluster): () => void {
     const sets = new ObjectCache<ReplicaSet>();
-    const pods = new ObjectCache<Pod>();
+    const pods = podCache();
     const queue = new ReconcileQueue((key) => reconcile(cluster, key, sets, pods));
     const watches = [
       watchInto(cluster, ReplicaSets, sets, queue, (prev, cur) => [ownKey(cur ?? prev)]),

@@ -1,0 +1,1 @@
+export * from './simulation-environment.js';
