@@ -62,6 +62,11 @@ export interface SolverSnapshotOptions extends PodRoleOptions, NodePoolUsability
   readonly nominatedTo?: (pod: Pod) => CapacityRef | undefined;
   /** Nodes or NodeClaims (by name) decided for deletion: they take no new pods. */
   readonly markedForDeletion?: ReadonlySet<string>;
+  /**
+   * NodePools (by name) left out for a reason found elsewhere, e.g. their instance types could
+   * not be listed; noted like unusable ones.
+   */
+  readonly excludeNodePools?: ReadonlyMap<string, string>;
   /** Passed to the solver as `SolverInput.options`. */
   readonly solverOptions?: SolverOptions;
 }
@@ -105,7 +110,7 @@ export function buildSolverInput(
   const instanceTypes = new Map<string, readonly InstanceType[]>();
   for (const pool of objects.nodePools) {
     const name = pool.metadata.name ?? '';
-    const reason = whyNodePoolUnusable(pool, options);
+    const reason = whyNodePoolUnusable(pool, options) ?? options.excludeNodePools?.get(name);
     if (reason !== undefined) {
       notes.push(`NodePool ${name} is not used: ${reason}`);
       unusableNodePools.push({ nodePool: pool, reason });

@@ -1,0 +1,43 @@
+import { Gauge, Histogram, type Registry } from 'prom-client';
+import { MetricNames } from '../metrics/names.js';
+import { reuse } from '../operator/runtime/metrics.js';
+
+/** The provisioner's metrics, with Karpenter's names; `controller` is the controller's name. */
+export interface ProvisioningMetrics {
+  /** `karpenter_scheduler_scheduling_duration_seconds{controller}`: one solve. */
+  readonly schedulingDuration: Histogram<'controller'>;
+  /** `karpenter_scheduler_queue_depth{controller}`: pods in the solve under way (0 between solves). */
+  readonly queueDepth: Gauge<'controller'>;
+}
+
+/** Buckets from 5 ms to 5 min: solves of a few pods to tens of thousands. */
+const DurationBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+/** The provisioner's metrics in `registry` (reusing any already registered there). */
+export function provisioningMetrics(registry: Registry): ProvisioningMetrics {
+  return {
+    schedulingDuration: reuse(
+      registry,
+      MetricNames.SchedulerSchedulingDuration,
+      () =>
+        new Histogram({
+          name: MetricNames.SchedulerSchedulingDuration,
+          help: 'Duration of scheduling simulations used for deprovisioning and provisioning in seconds.',
+          labelNames: ['controller'],
+          buckets: DurationBuckets,
+          registers: [registry],
+        }),
+    ),
+    queueDepth: reuse(
+      registry,
+      MetricNames.SchedulerQueueDepth,
+      () =>
+        new Gauge({
+          name: MetricNames.SchedulerQueueDepth,
+          help: 'The number of pods currently waiting to be scheduled.',
+          labelNames: ['controller'],
+          registers: [registry],
+        }),
+    ),
+  };
+}

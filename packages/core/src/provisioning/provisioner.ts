@@ -1,0 +1,358 @@
+import type { Logger } from 'pino';
+import type { Pod } from '../apis/kubernetes/pod.js';
+import { Labels } from '../apis/labels.js';
+import type { NodeClaim } from '../apis/v1/nodeclaim.js';
+import type { NodePool } from '../apis/v1/nodepool.js';
+import { MaxRequirementValues } from '../apis/v1/requirement.js';
+import type { Clock } from '../clock/clock.js';
+import type { CloudProvider } from '../cloudprovider/cloud-provider.js';
+import type { InstanceType } from '../cloudprovider/instance-type.js';
+import { isNotFound } from '../kube/errors.js';
+import type { ClusterPort } from '../kube/port.js';
+import { type LifecycleMetrics, recordNodeClaimCreated } from '../lifecycle/metrics.js';
+import { NodeClaims, NodePools } from '../lifecycle/resource-types.js';
+import type { EventRecorder, PublishedEvent } from '../operator/runtime/event-recorder.js';
+import { objectRef } from '../operator/runtime/logger.js';
+import { Quantity } from '../scheduling/quantity/quantity.js';
+import { addResources, maxResources, type ResourceList } from '../scheduling/resources/resource-list.js';
+import { solve } from '../scheduling/solver/solve.js';
+import type {
+  ExistingCapacity,
+  NewClaim,
+  SolverInput,
+  SolverOptions,
+  SolverResult,
+} from '../scheduling/solver/types.js';
+import { clusterCapacity, largestCapacity } from '../state/capacity.js';
+import type { ClusterState } from '../state/cluster-state.js';
+import { whyNodePoolUnusable } from '../state/nodepool-usability.js';
+import { podId } from '../state/pod-role.js';
+import type { CapacityRef } from '../state/snapshot.js';
+import { limitsExceededAtCreate } from './create-limits.js';
+import {
+  failedSchedulingEvent,
+  invalidPodEvent,
+  nodePoolSkippedEvent,
+  nominatedEvent,
+  notReadyDetail,
+} from './events.js';
+import type { ProvisioningMetrics } from './metrics.js';
+import { newNodeClaim } from './new-nodeclaim.js';
+
+/**
+ * One solve. `timeoutMs` is the time budget the solve should keep to, returning what it placed
+ * so far when it runs out (Karpenter: 1 min). The solver has no deadline yet, so the default
+ * ignores the budget; the provisioner logs a solve that overran it.
+ */
+export type SolveFunction = (input: SolverInput, budget: { readonly timeoutMs: number }) => SolverResult;
+
+/** The default SolveFunction: the solver, which runs to completion. */
+export const solveToCompletion: SolveFunction = (input) => solve(input);
+
+/** What the provisioner is built from. */
+export interface ProvisionerDependencies {
+  readonly cluster: ClusterPort;
+  readonly cloudProvider: CloudProvider;
+  readonly state: ClusterState;
+  readonly clock: Clock;
+  readonly events: EventRecorder;
+  /** `karpenter_nodeclaims_created_total` (reason `provisioning`). */
+  readonly lifecycleMetrics: LifecycleMetrics;
+  readonly metrics: ProvisioningMetrics;
+}
+
+/** Knobs of the provisioner; each has Karpenter's default. */
+export interface ProvisionerOptions {
+  /** Passed to every solve. `maxInstanceTypes` is capped at the CRD's 1000 values (default 600). */
+  readonly solverOptions?: SolverOptions;
+  /** The solve's time budget; default 60 s. */
+  readonly solveTimeoutMs?: number;
+  /** Default `solveToCompletion`. */
+  readonly solve?: SolveFunction;
+  /** Monotonic seconds for the solve's duration; default `performance.now() / 1000`. */
+  readonly elapsed?: () => number;
+  /** The `controller` label of the scheduler metrics; default `provisioner`. */
+  readonly metricsController?: string;
+}
+
+/** What one provisioning pass did. */
+export interface ProvisioningOutcome {
+  /** Pending pods the solve looked at. */
+  readonly pods: number;
+  /** Pods nominated to existing or in-flight capacity, or to a NodeClaim created now. */
+  readonly nominated: number;
+  /** Names of the NodeClaims created. */
+  readonly nodeClaims: readonly string[];
+  /** Pods left without a place (solver's reason, or their NodeClaim could not be created). */
+  readonly unschedulable: number;
+  /** NodePools left out (not Ready, deleting, invalid, no instance types), by name. */
+  readonly skippedNodePools: readonly string[];
+}
+
+const DefaultSolveTimeoutMs = 60_000;
+const DefaultMaxInstanceTypes = 600;
+
+/**
+ * One provisioning decision over the cluster state: pending pods (marked Unschedulable by
+ * kube-scheduler, not nominated) -> solve against existing and in-flight capacity and the Ready
+ * NodePools -> NodeClaims created (limits re-checked at create time) and pods nominated, with
+ * an event on every pod saying where it goes or why it cannot go anywhere.
+ */
+export class Provisioner {
+  readonly #deps: ProvisionerDependencies;
+  readonly #solverOptions: SolverOptions;
+  readonly #timeoutMs: number;
+  readonly #solve: SolveFunction;
+  readonly #elapsed: () => number;
+  readonly #controller: string;
+  /** Invalid pods already reported, by key, with the resourceVersion reported. */
+  readonly #reported = new Map<string, string>();
+
+  constructor(deps: ProvisionerDependencies, options: ProvisionerOptions = {}) {
+    this.#deps = deps;
+    const max = options.solverOptions?.maxInstanceTypes ?? DefaultMaxInstanceTypes;
+    this.#solverOptions = { ...options.solverOptions, maxInstanceTypes: Math.min(max, MaxRequirementValues) };
+    this.#timeoutMs = options.solveTimeoutMs ?? DefaultSolveTimeoutMs;
+    this.#solve = options.solve ?? solveToCompletion;
+    this.#elapsed = options.elapsed ?? (() => performance.now() / 1000);
+    this.#controller = options.metricsController ?? 'provisioner';
+  }
+
+  /** One pass. Errors of single steps (a create, an instance type list) are logged and reported, not thrown. */
+  async provision(logger: Logger): Promise<ProvisioningOutcome> {
+    const { state } = this.#deps;
+    const published: PublishedEvent[] = [];
+    this.#reportInvalidPods(published);
+
+    const { instanceTypes, failed } = await this.#instanceTypes(logger);
+    // The snapshot is cut synchronously from one state, so the nodes and the pending pods are
+    // of the same instant (upstream takes nodes first so that a node registering while pods
+    // are listed is not counted twice; here nothing can happen in between).
+    const snapshot = state.snapshot(instanceTypes, {
+      requireUnschedulable: true,
+      requireReady: true,
+      excludeNodePools: failed,
+      solverOptions: this.#solverOptions,
+    });
+    const skippedNodePools = snapshot.unusableNodePools.map((u) => u.nodePool.metadata.name ?? '');
+    const pods = snapshot.input.pods;
+    if (pods.length === 0) {
+      await this.#publish(published);
+      return { pods: 0, nominated: 0, nodeClaims: [], unschedulable: 0, skippedNodePools };
+    }
+    for (const { nodePool, reason } of snapshot.unusableNodePools) {
+      const message = notReadyDetail(nodePool);
+      const detail =
+        reason.startsWith('it is not Ready') && message !== undefined ? `${reason}: ${message}` : reason;
+      published.push(nodePoolSkippedEvent(nodePool, detail));
+      logger.debug({ NodePool: objectRef(nodePool), reason: detail }, 'skipping nodepool');
+    }
+    logger.info({ pods: pods.length }, 'found provisionable pod(s)');
+
+    const result = this.#timedSolve(snapshot.input, logger);
+    let nominated = 0;
+    let unschedulable = 0;
+    for (const placement of result.existing) {
+      const capacity = snapshot.input.existing.find((e) => e.name === placement.name);
+      const target = capacity === undefined ? { node: placement.name } : refOf(capacity);
+      state.nominate(placement.pods, target);
+      nominated += placement.pods.length;
+      for (const pod of placement.pods) published.push(nominatedEvent(pod, target));
+    }
+    if (result.newClaims.length > 0) {
+      logger.info(
+        {
+          nodeclaims: result.newClaims.length,
+          pods: result.newClaims.reduce((n, c) => n + c.pods.length, 0),
+        },
+        'computed new nodeclaim(s) to fit pod(s)',
+      );
+    }
+    const created: NodeClaim[] = [];
+    const pools = new Map(snapshot.input.nodePools.map((p) => [p.metadata.name ?? '', p]));
+    for (const claim of result.newClaims) {
+      const outcome = await this.#create(claim, pools.get(claim.nodePool), instanceTypes, created, logger);
+      if (outcome.ok) {
+        const target = { nodeClaim: outcome.name };
+        state.nominate(claim.pods, target);
+        nominated += claim.pods.length;
+        for (const pod of claim.pods) published.push(nominatedEvent(pod, target));
+      } else {
+        unschedulable += claim.pods.length;
+        for (const pod of claim.pods) published.push(failedSchedulingEvent(pod, outcome.reason));
+      }
+    }
+    for (const { pod, reason } of result.unschedulable) {
+      unschedulable++;
+      published.push(failedSchedulingEvent(pod, reason));
+      logger.debug({ Pod: objectRef(pod), reason }, 'could not schedule pod');
+    }
+    await this.#publish(published);
+    return {
+      pods: pods.length,
+      nominated,
+      nodeClaims: created.map((c) => c.metadata.name ?? ''),
+      unschedulable,
+      skippedNodePools,
+    };
+  }
+
+  #timedSolve(input: SolverInput, logger: Logger): SolverResult {
+    const { metrics } = this.#deps;
+    const labels = { controller: this.#controller };
+    metrics.queueDepth.set(labels, input.pods.length);
+    const start = this.#elapsed();
+    try {
+      return this.#solve(input, { timeoutMs: this.#timeoutMs });
+    } finally {
+      const seconds = this.#elapsed() - start;
+      metrics.schedulingDuration.observe(labels, seconds);
+      metrics.queueDepth.set(labels, 0);
+      if (seconds * 1000 > this.#timeoutMs) {
+        logger.warn(
+          { durationSeconds: seconds, timeoutSeconds: this.#timeoutMs / 1000, pods: input.pods.length },
+          'scheduling simulation took longer than its time budget',
+        );
+      }
+    }
+  }
+
+  /** Instance types of every NodePool that could be used; pools whose list failed, with why. */
+  async #instanceTypes(
+    logger: Logger,
+  ): Promise<{ instanceTypes: Map<string, readonly InstanceType[]>; failed: Map<string, string> }> {
+    const instanceTypes = new Map<string, readonly InstanceType[]>();
+    const failed = new Map<string, string>();
+    for (const pool of this.#deps.state.nodePools()) {
+      if (whyNodePoolUnusable(pool, { requireReady: true }) !== undefined) continue;
+      const name = pool.metadata.name ?? '';
+      try {
+        instanceTypes.set(name, await this.#deps.cloudProvider.getInstanceTypes(pool));
+      } catch (err) {
+        logger.error({ err, NodePool: objectRef(pool) }, 'could not list instance types');
+        failed.set(name, `its instance types could not be listed (${(err as Error).message})`);
+      }
+    }
+    return { instanceTypes, failed };
+  }
+
+  /** Creates the NodeClaim for one solver claim, re-checking its NodePool first. */
+  async #create(
+    claim: NewClaim,
+    snapshotPool: NodePool | undefined,
+    instanceTypes: ReadonlyMap<string, readonly InstanceType[]>,
+    created: NodeClaim[],
+    logger: Logger,
+  ): Promise<{ ok: true; name: string } | { ok: false; reason: string }> {
+    const { cluster, state } = this.#deps;
+    let latest: NodePool;
+    try {
+      latest = (await cluster.get(NodePools, { name: claim.nodePool })) as NodePool;
+    } catch (err) {
+      if (isNotFound(err)) return { ok: false, reason: `NodePool ${claim.nodePool} no longer exists` };
+      logger.error({ err, NodePool: { name: claim.nodePool } }, 'could not read nodepool');
+      return { ok: false, reason: `NodePool ${claim.nodePool} could not be read: ${(err as Error).message}` };
+    }
+    if (latest.metadata.deletionTimestamp !== undefined)
+      return { ok: false, reason: `NodePool ${claim.nodePool} is being deleted` };
+    const usage = this.#usageNow(claim.nodePool, instanceTypes, created);
+    const exceeded = limitsExceededAtCreate(
+      latest,
+      usage,
+      maxResources(...claim.instanceTypes.map((t) => t.capacity)),
+    );
+    if (exceeded !== undefined) {
+      logger.info({ NodePool: { name: claim.nodePool }, reason: exceeded }, 'skipping nodeclaim creation');
+      return { ok: false, reason: exceeded };
+    }
+    // The template comes from the parsed pool of the snapshot (defaults applied); the uid and
+    // limits from the latest read.
+    const pool = snapshotPool ?? state.nodePool(claim.nodePool);
+    if (pool === undefined) return { ok: false, reason: `NodePool ${claim.nodePool} is not valid` };
+    const built = newNodeClaim(
+      { ...pool, metadata: { ...pool.metadata, uid: latest.metadata.uid ?? pool.metadata.uid } },
+      claim,
+    );
+    if (!built.ok) {
+      logger.error({ NodePool: { name: claim.nodePool }, reason: built.reason }, 'could not build nodeclaim');
+      return { ok: false, reason: built.reason };
+    }
+    let nodeClaim: NodeClaim;
+    try {
+      nodeClaim = (await cluster.create(NodeClaims, built.nodeClaim)) as NodeClaim;
+    } catch (err) {
+      logger.error({ err, NodePool: { name: claim.nodePool } }, 'could not create nodeclaim');
+      return { ok: false, reason: `the NodeClaim could not be created: ${(err as Error).message}` };
+    }
+    created.push(nodeClaim);
+    recordNodeClaimCreated(this.#deps.lifecycleMetrics, nodeClaim, 'provisioning');
+    const names = claim.instanceTypes.map((t) => t.name);
+    logger.info(
+      {
+        NodeClaim: objectRef(nodeClaim),
+        NodePool: { name: claim.nodePool },
+        requests: nodeClaim.spec.resources?.requests,
+        'instance-types':
+          names.length > 5
+            ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} other(s)`
+            : names.join(', '),
+        pods: claim.pods.length,
+      },
+      'created nodeclaim',
+    );
+    return { ok: true, name: nodeClaim.metadata.name ?? '' };
+  }
+
+  /**
+   * The NodePool's usage now: its nodes and claims as the state sees them, plus the claims this
+   * pass created that the state has not seen yet (each at the largest type it may become).
+   */
+  #usageNow(
+    pool: string,
+    instanceTypes: ReadonlyMap<string, readonly InstanceType[]>,
+    created: readonly NodeClaim[],
+  ): ResourceList {
+    const { state } = this.#deps;
+    let usage: ResourceList =
+      clusterCapacity(state.nodes(), state.nodeClaims(), new Map(), { instanceTypes }).nodePoolUsage.get(
+        pool,
+      ) ?? new Map();
+    for (const claim of created) {
+      if (state.nodeClaim(claim.metadata.name ?? '') !== undefined) continue;
+      if (claim.metadata.labels?.[Labels.NodePool] !== pool) continue;
+      const one = new Map(largestCapacity(claim, instanceTypes)).set('nodes', Quantity.fromUnits(1));
+      usage = addResources(usage, one);
+    }
+    return usage;
+  }
+
+  /** InvalidPod once per pod version, for unbound pods the schema rejects. */
+  #reportInvalidPods(out: PublishedEvent[]): void {
+    const seen = new Set<string>();
+    for (const { object, message } of this.#deps.state.invalidPods()) {
+      const key = podId(object as Pod);
+      seen.add(key);
+      const nodeName = (object as { spec?: { nodeName?: string } }).spec?.nodeName;
+      if (nodeName !== undefined && nodeName !== '') continue;
+      const version = object.metadata.resourceVersion ?? '';
+      if (this.#reported.get(key) === version) continue;
+      this.#reported.set(key, version);
+      out.push(invalidPodEvent(object, message));
+    }
+    for (const key of [...this.#reported.keys()]) if (!seen.has(key)) this.#reported.delete(key);
+  }
+
+  async #publish(events: readonly PublishedEvent[]): Promise<void> {
+    for (const event of events) await this.#deps.events.publish(event);
+  }
+}
+
+/** How a pod nominated to this capacity names it: the claim and the node where known. */
+function refOf(capacity: ExistingCapacity): CapacityRef {
+  const nodeClaim = capacity.nodeClaim?.metadata.name;
+  const node = capacity.node?.metadata.name;
+  return {
+    ...(nodeClaim === undefined ? {} : { nodeClaim }),
+    ...(node === undefined ? {} : { node }),
+  };
+}
