@@ -1,0 +1,416 @@
+import type { Node } from '../../apis/kubernetes/node.js';
+import type { PodDisruptionBudget } from '../../apis/kubernetes/pod-disruption-budget.js';
+import { Taints } from '../../apis/labels.js';
+import type { DisruptionReason } from '../../apis/v1/budget.js';
+import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import type { Clock } from '../../clock/clock.js';
+import type { CloudProvider } from '../../cloudprovider/cloud-provider.js';
+import type { InstanceType } from '../../cloudprovider/instance-type.js';
+import { isNotFound } from '../../kube/errors.js';
+import type { ObjectKey } from '../../kube/object.js';
+import type { ClusterPort } from '../../kube/port.js';
+import { isConditionTrue } from '../../lifecycle/conditions.js';
+import {
+  type LifecycleMetrics,
+  recordNodeClaimCreated,
+  recordNodeClaimDisrupted,
+} from '../../lifecycle/metrics.js';
+import { asPatch } from '../../lifecycle/patch.js';
+import { NodeClaims, Nodes, PodDisruptionBudgets } from '../../lifecycle/resource-types.js';
+import type { Controller, ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
+import { watchMapped } from '../../operator/runtime/controller.js';
+import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
+import { newNodeClaim } from '../../provisioning/new-nodeclaim.js';
+import type { ClusterState } from '../../state/cluster-state.js';
+import { computeDisruption, type DisruptionResult } from '../compute-disruption.js';
+import type { DisruptionCommand } from '../methods/method.js';
+import type { DisruptionOptions, DisruptionSnapshot } from '../snapshot.js';
+import { validateCommand } from '../validation.js';
+import { DisruptionEventReasons } from './events.js';
+import type { DisruptionMetrics } from './metrics.js';
+
+/** What the disruption controller is built from. */
+export interface DisruptionControllerDependencies {
+  readonly cluster: ClusterPort;
+  readonly cloudProvider: CloudProvider;
+  readonly clock: Clock;
+  readonly events: EventRecorder;
+  /** The provisioner's cluster state: the snapshot source, and where deletion marks go. */
+  readonly state: ClusterState;
+  readonly metrics: DisruptionMetrics;
+  /** For nodeclaims_created_total{reason=disruption} and nodeclaims_disrupted_total. */
+  readonly lifecycleMetrics: LifecycleMetrics;
+}
+
+/** Timings and knobs; each has Karpenter's default. */
+export interface DisruptionControllerOptions {
+  /** Between passes. Default 10 s. */
+  readonly pollIntervalMs?: number;
+  /** From a decision to its re-validation. Default 15 s. */
+  readonly validationDelayMs?: number;
+  /** How long replacements may take to initialize before the command is rolled back. Default 10 min. */
+  readonly replacementTimeoutMs?: number;
+  /**
+   * When nothing in the cluster changed since a pass that decided nothing, skip passes for up to
+   * this long (a simulation speed-up; time-based rules then act up to this late). Default 0.
+   */
+  readonly idleSkipMs?: number;
+  readonly disruption?: DisruptionOptions;
+}
+
+/** The one key the controller reconciles. */
+export const DisruptionControllerKey: ObjectKey = { name: 'disruption' };
+
+type Phase =
+  | { readonly kind: 'validating'; readonly at: number }
+  | { readonly kind: 'replacing'; readonly replacements: readonly string[]; readonly deadline: number };
+
+interface InFlight {
+  readonly command: DisruptionCommand;
+  /** Candidate node name -> its NodeClaim's name. */
+  readonly claims: ReadonlyMap<string, string>;
+  phase: Phase;
+}
+
+const reasonLabel = (r: DisruptionReason): string => r.toLowerCase();
+const consolidationType: Record<DisruptionCommand['method'], string> = {
+  emptiness: 'empty',
+  drift: '',
+  'multi-node-consolidation': 'multi',
+  'single-node-consolidation': 'single',
+};
+const isDisruptedTaint = (t: { key: string; effect: string }) =>
+  t.key === Taints.Disrupted.key && t.effect === Taints.Disrupted.effect;
+
+/**
+ * `disruption`: the voluntary disruption loop. Every poll it cuts a snapshot from cluster state
+ * and runs `computeDisruption`; for the winning pass's first command it taints the candidates
+ * `karpenter.sh/disrupted:NoSchedule` (and marks them for deletion in state), waits the
+ * validation delay, re-validates against a fresh snapshot (rolling the taints back if the
+ * command no longer holds), creates the replacement NodeClaims, waits until every replacement
+ * is Initialized, then deletes the candidates' NodeClaims (the termination controllers drain
+ * and terminate). A replacement that disappears or does not initialize in time rolls the
+ * command back: taints removed, replacements deleted. One command is in flight at a time.
+ *
+ * Nodes that may not be disrupted get a DisruptionBlocked event when their reason changes.
+ */
+export class DisruptionController implements Controller {
+  readonly name = 'disruption';
+  readonly initialKeys = [DisruptionControllerKey];
+  readonly watches;
+  readonly #deps: DisruptionControllerDependencies;
+  readonly #poll: number;
+  readonly #validationDelay: number;
+  readonly #timeout: number;
+  readonly #idleSkip: number;
+  readonly #options: DisruptionOptions | undefined;
+  #inFlight: InFlight | undefined;
+  readonly #blocked = new Map<string, string>();
+  #idle: { readonly fingerprint: string; readonly since: number } | undefined;
+
+  constructor(deps: DisruptionControllerDependencies, options: DisruptionControllerOptions = {}) {
+    this.#deps = deps;
+    this.#poll = options.pollIntervalMs ?? 10_000;
+    this.#validationDelay = options.validationDelayMs ?? 15_000;
+    this.#timeout = options.replacementTimeoutMs ?? 600_000;
+    this.#idleSkip = options.idleSkipMs ?? 0;
+    this.#options = options.disruption;
+    // Replacement progress is event-driven; passes themselves poll.
+    this.watches = [
+      watchMapped(NodeClaims, (claim) =>
+        this.#inFlight?.phase.kind === 'replacing' &&
+        this.#inFlight.phase.replacements.includes(claim.metadata.name ?? '')
+          ? [DisruptionControllerKey]
+          : [],
+      ),
+      // Watched so the cache holds them for the snapshot; a PDB change alone starts no pass.
+      watchMapped(PodDisruptionBudgets, () => []),
+    ];
+  }
+
+  async reconcile(_key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> {
+    const now = this.#deps.clock.now();
+    const op = this.#inFlight;
+    if (op === undefined) return this.#pass(now, context);
+    if (op.phase.kind === 'validating') {
+      if (now < op.phase.at) return { requeueAfterMs: op.phase.at - now };
+      return this.#validate(op, now, context);
+    }
+    return this.#awaitReplacements(op, op.phase, now, context);
+  }
+
+  /** The last pass's explanation per node, for callers that want to show it. */
+  blockedNodes(): ReadonlyMap<string, string> {
+    return this.#blocked;
+  }
+
+  async #pass(now: number, context: ReconcileContext): Promise<ReconcileResult> {
+    const fingerprint = this.#fingerprint();
+    if (
+      this.#idle !== undefined &&
+      this.#idle.fingerprint === fingerprint &&
+      now - this.#idle.since < this.#idleSkip
+    )
+      return { requeueAfterMs: this.#poll };
+    const snapshot = await this.#snapshot(new Set(), context);
+    const result = computeDisruption(snapshot, now, this.#options);
+    await this.#explain(result);
+    const command = result.commands[0];
+    if (command === undefined) {
+      this.#idle = { fingerprint, since: this.#idle?.fingerprint === fingerprint ? this.#idle.since : now };
+      return { requeueAfterMs: this.#poll };
+    }
+    this.#idle = undefined;
+    const claims = new Map<string, string>();
+    for (const name of command.candidates) {
+      const claim = snapshot.capacity.find((c) => c.node?.metadata.name === name)?.nodeClaim;
+      if (claim?.metadata.name !== undefined) claims.set(name, claim.metadata.name);
+    }
+    this.#inFlight = { command, claims, phase: { kind: 'validating', at: now + this.#validationDelay } };
+    this.#deps.state.markForDeletion(...command.candidates, ...claims.values());
+    for (const name of command.candidates) await this.#setTaint(name, true);
+    context.logger.info(
+      {
+        method: command.method,
+        reason: command.reason,
+        candidates: command.candidates,
+        savingsPerHour: command.savingsPerHour,
+      },
+      'disruption command decided; validating',
+    );
+    return { requeueAfterMs: this.#validationDelay };
+  }
+
+  async #validate(op: InFlight, now: number, context: ReconcileContext): Promise<ReconcileResult> {
+    const snapshot = await this.#snapshot(new Set(op.command.candidates), context);
+    const check = validateCommand(op.command, snapshot, now, this.#options);
+    if (!check.valid) {
+      context.logger.info(
+        { candidates: op.command.candidates, why: check.reason },
+        'disruption command abandoned',
+      );
+      await this.#rollback(op, `validation failed: ${check.reason}`, []);
+      return { requeueAfterMs: this.#poll };
+    }
+    const { command } = op;
+    this.#deps.metrics.decisions.inc({
+      decision: command.replacements.length > 0 ? 'replace' : 'delete',
+      reason: reasonLabel(command.reason),
+      consolidation_type: consolidationType[command.method],
+    });
+    if (command.replacements.length === 0) return this.#terminate(op, context);
+    const names: string[] = [];
+    for (const replacement of command.replacements) {
+      const pool = this.#deps.state.nodePool(replacement.nodePool);
+      if (pool === undefined) {
+        await this.#rollback(op, `NodePool ${replacement.nodePool} is gone`, names);
+        return { requeueAfterMs: this.#poll };
+      }
+      const built = newNodeClaim(pool, replacement);
+      if (!built.ok) {
+        await this.#rollback(op, `replacement NodeClaim is invalid: ${built.reason}`, names);
+        return { requeueAfterMs: this.#poll };
+      }
+      const created = await this.#deps.cluster.create(NodeClaims, built.nodeClaim);
+      recordNodeClaimCreated(this.#deps.lifecycleMetrics, created, 'disruption');
+      names.push(created.metadata.name ?? '');
+    }
+    for (const name of command.candidates) {
+      await this.#publishOnNode(
+        name,
+        'Normal',
+        DisruptionEventReasons.DisruptionLaunching,
+        `Launching NodeClaim ${names.join(', ')} to replace it (${command.method}: ${command.reason})`,
+      );
+    }
+    op.phase = { kind: 'replacing', replacements: names, deadline: now + this.#timeout };
+    return { requeueAfterMs: this.#poll };
+  }
+
+  async #awaitReplacements(
+    op: InFlight,
+    phase: Extract<Phase, { kind: 'replacing' }>,
+    now: number,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult> {
+    let ready = true;
+    for (const name of phase.replacements) {
+      const claim = this.#deps.state.nodeClaim(name) ?? (await this.#find(name));
+      if (claim === undefined || claim.metadata.deletionTimestamp !== undefined) {
+        await this.#rollback(
+          op,
+          `replacement NodeClaim ${name} was deleted before it initialized`,
+          phase.replacements,
+        );
+        return { requeueAfterMs: this.#poll };
+      }
+      if (!isConditionTrue(claim.status?.conditions, 'Initialized')) ready = false;
+    }
+    if (!ready) {
+      if (now >= phase.deadline) {
+        await this.#rollback(op, 'replacements did not initialize in time', phase.replacements);
+        return { requeueAfterMs: this.#poll };
+      }
+      return { requeueAfterMs: Math.min(this.#poll, phase.deadline - now) };
+    }
+    return this.#terminate(op, context);
+  }
+
+  async #terminate(op: InFlight, context: ReconcileContext): Promise<ReconcileResult> {
+    const { command } = op;
+    for (const node of command.candidates) {
+      const claimName = op.claims.get(node);
+      const claim = claimName === undefined ? undefined : this.#deps.state.nodeClaim(claimName);
+      const message = `Disrupting: ${command.reason} (${command.method})`;
+      await this.#publishOnNode(node, 'Normal', DisruptionEventReasons.DisruptionTerminating, message);
+      if (claim === undefined || claimName === undefined) continue;
+      await this.#deps.events.publish({
+        object: claim,
+        type: 'Normal',
+        reason: DisruptionEventReasons.DisruptionTerminating,
+        message,
+      });
+      try {
+        await this.#deps.cluster.delete(NodeClaims, { name: claimName });
+        recordNodeClaimDisrupted(this.#deps.lifecycleMetrics, claim, reasonLabel(command.reason));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    context.logger.info({ method: command.method, candidates: command.candidates }, 'disrupted nodes');
+    this.#inFlight = undefined;
+    return { requeueAfterMs: this.#poll };
+  }
+
+  async #rollback(op: InFlight, why: string, replacements: readonly string[]): Promise<void> {
+    this.#inFlight = undefined;
+    for (const name of replacements) {
+      try {
+        await this.#deps.cluster.delete(NodeClaims, { name });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    for (const name of op.command.candidates) {
+      await this.#setTaint(name, false);
+      await this.#publishOnNode(
+        name,
+        'Normal',
+        DisruptionEventReasons.DisruptionAborted,
+        `Not disrupted: ${why}`,
+      );
+    }
+    this.#deps.state.unmarkForDeletion(...op.command.candidates, ...op.claims.values());
+  }
+
+  async #explain(result: DisruptionResult): Promise<void> {
+    const seen = new Set<string>();
+    for (const status of result.nodes) {
+      seen.add(status.node);
+      if (status.disruptable || status.blockedBy === undefined) {
+        this.#blocked.delete(status.node);
+        continue;
+      }
+      if (this.#blocked.get(status.node) === status.blockedBy) continue;
+      this.#blocked.set(status.node, status.blockedBy);
+      await this.#publishOnNode(
+        status.node,
+        'Normal',
+        DisruptionEventReasons.DisruptionBlocked,
+        status.blockedBy,
+      );
+    }
+    for (const name of [...this.#blocked.keys()]) if (!seen.has(name)) this.#blocked.delete(name);
+  }
+
+  async #snapshot(
+    ownCandidates: ReadonlySet<string>,
+    context: ReconcileContext,
+  ): Promise<DisruptionSnapshot> {
+    const { state, cloudProvider } = this.#deps;
+    const pools = state.nodePools();
+    const types = new Map<string, readonly InstanceType[]>();
+    for (const pool of pools) {
+      try {
+        types.set(pool.metadata.name ?? '', await cloudProvider.getInstanceTypes(pool));
+      } catch {
+        types.set(pool.metadata.name ?? '', []);
+      }
+    }
+    const { input } = state.snapshot(types);
+    // Our own taint and mark must not disqualify the command's candidates when re-validating it.
+    const capacity =
+      ownCandidates.size === 0
+        ? input.existing
+        : input.existing.map((e) => {
+            const node = e.node;
+            if (node === undefined || !ownCandidates.has(node.metadata.name)) return e;
+            const taints = (node.spec.taints ?? []).filter((t) => !isDisruptedTaint(t));
+            return { ...e, node: { ...node, spec: { ...node.spec, taints } }, markedForDeletion: false };
+          });
+    return {
+      capacity,
+      pendingPods: input.pods,
+      nodePools: pools,
+      instanceTypes: types,
+      daemonSets: input.daemonSets,
+      podDisruptionBudgets: context.cache.list(PodDisruptionBudgets) as unknown as PodDisruptionBudget[],
+      persistentVolumeClaims: input.persistentVolumeClaims ?? [],
+      persistentVolumes: input.persistentVolumes ?? [],
+      storageClasses: input.storageClasses ?? [],
+      ...(input.nodePoolUsage === undefined ? {} : { nodePoolUsage: input.nodePoolUsage }),
+    };
+  }
+
+  /** Changes whenever any object the pass reads changes (resource versions only grow). */
+  #fingerprint(): string {
+    const { state } = this.#deps;
+    const objects = state.objects();
+    let max = 0;
+    let count = 0;
+    for (const list of [objects.pods, objects.nodes, objects.nodeClaims, objects.nodePools]) {
+      for (const o of list) {
+        count++;
+        const rv = Number(o.metadata.resourceVersion ?? 0);
+        if (rv > max) max = rv;
+      }
+    }
+    return `${count}/${max}`;
+  }
+
+  async #setTaint(nodeName: string, on: boolean): Promise<void> {
+    let node: Node;
+    try {
+      node = await this.#deps.cluster.get(Nodes, { name: nodeName });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    const taints = node.spec.taints ?? [];
+    const has = taints.some(isDisruptedTaint);
+    if (has === on) return;
+    const next = on ? [...taints, { ...Taints.Disrupted }] : taints.filter((t) => !isDisruptedTaint(t));
+    await this.#deps.cluster.patch(Nodes, { name: nodeName }, asPatch({ spec: { taints: next } }), {
+      resourceVersion: node.metadata.resourceVersion ?? '',
+    });
+  }
+
+  async #publishOnNode(
+    nodeName: string,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    const node = this.#deps.state.node(nodeName);
+    if (node !== undefined) await this.#deps.events.publish({ object: node, type, reason, message });
+  }
+
+  async #find(name: string): Promise<NodeClaim | undefined> {
+    try {
+      return await this.#deps.cluster.get(NodeClaims, { name });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/** Reasons of the events the disruption controller publishes (filterable with a field selector). */
+export const DisruptionEventReasons = {
+  /** Node, NodeClaim: not disrupted now; the message is the rule that blocks it. */
+  DisruptionBlocked: 'DisruptionBlocked',
+  /** Node: replacements are being launched before it is deleted. */
+  DisruptionLaunching: 'DisruptionLaunching',
+  /** Node, NodeClaim: its NodeClaim is being deleted (drained, then terminated). */
+  DisruptionTerminating: 'DisruptionTerminating',
+  /** Node: a decided disruption was abandoned (validation failed, or a replacement failed). */
+  DisruptionAborted: 'DisruptionAborted',
+} as const;

@@ -1,0 +1,3 @@
+export * from './disruption-controller.js';
+export * from './events.js';
+export * from './metrics.js';

@@ -1,0 +1,77 @@
+import type { Node } from '../../apis/kubernetes/node.js';
+import type { Pod } from '../../apis/kubernetes/pod.js';
+import { Labels } from '../../apis/labels.js';
+import { podRequests } from '../../scheduling/pod/requests.js';
+import { parseResourceList } from '../../scheduling/resources/resource-list.js';
+
+/** The fleet at one instant of a simulation. */
+export interface FleetSample {
+  /** Hours since the start. */
+  readonly hour: number;
+  readonly nodes: number;
+  readonly spotNodes: number;
+  readonly onDemandNodes: number;
+  readonly podsPending: number;
+  readonly podsRunning: number;
+  readonly costPerHour: number;
+  /** Requested cores and bytes of bound pods, and what the nodes can allocate. */
+  readonly cpuRequested: number;
+  readonly cpuAllocatable: number;
+  readonly memoryRequested: number;
+  readonly memoryAllocatable: number;
+}
+
+const active = (p: Pod) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
+
+/** Counts nodes by capacity type, pods by state and requests against allocatable (pure). */
+export function sampleFleet(
+  hour: number,
+  nodes: readonly Node[],
+  pods: readonly Pod[],
+  costPerHour: number,
+): FleetSample {
+  let spot = 0;
+  let onDemand = 0;
+  let cpuAllocatable = 0;
+  let memoryAllocatable = 0;
+  const names = new Set<string>();
+  for (const n of nodes) {
+    names.add(n.metadata.name);
+    const type = n.metadata.labels?.[Labels.CapacityType];
+    if (type === 'spot') spot++;
+    else onDemand++;
+    const alloc = parseResourceList(n.status?.allocatable as Record<string, string> | undefined);
+    cpuAllocatable += alloc.get('cpu')?.toNumber() ?? 0;
+    memoryAllocatable += alloc.get('memory')?.toNumber() ?? 0;
+  }
+  let pending = 0;
+  let running = 0;
+  let cpuRequested = 0;
+  let memoryRequested = 0;
+  for (const p of pods) {
+    if (!active(p)) continue;
+    const node = p.spec.nodeName;
+    if (node === undefined || node === '') {
+      if (p.metadata.deletionTimestamp === undefined) pending++;
+      continue;
+    }
+    if (!names.has(node)) continue;
+    running++;
+    const requests = podRequests(p);
+    cpuRequested += requests.get('cpu')?.toNumber() ?? 0;
+    memoryRequested += requests.get('memory')?.toNumber() ?? 0;
+  }
+  return {
+    hour,
+    nodes: nodes.length,
+    spotNodes: spot,
+    onDemandNodes: onDemand,
+    podsPending: pending,
+    podsRunning: running,
+    costPerHour,
+    cpuRequested,
+    cpuAllocatable,
+    memoryRequested,
+    memoryAllocatable,
+  };
+}

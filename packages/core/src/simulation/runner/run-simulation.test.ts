@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { fakeInstanceTypes } from '../../testing/fake-instance-types.js';
+import { parseScenario } from '../scenario/parse-scenario.js';
+import { runSimulation } from './run-simulation.js';
+
+const text = `name: short
+duration: 3h
+seed: 4
+catalog: fake
+nodePools:
+  - apiVersion: karpenter.sh/v1
+    kind: NodePool
+    metadata: { name: default }
+    spec:
+      template:
+        spec:
+          nodeClassRef: { group: sim.nodewright.dev, kind: SimulatedNodeClass, name: default }
+          requirements:
+            - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
+      disruption:
+        consolidationPolicy: WhenEmptyOrUnderutilized
+        consolidateAfter: 1m
+cloud:
+  launchLatency: 2s
+  registrationDelay: 20s
+workloads:
+  deployments:
+    - name: web
+      replicas: [{ at: 0, replicas: 4 }, { at: 30m, replicas: 40 }, { at: 1h30m, replicas: 3 }]
+      pod: { requests: { cpu: 500m, memory: 512Mi } }
+  jobs:
+    - { name: batch, count: 6, arriveAt: 10m, runFor: 10m, pod: { requests: { cpu: "1", memory: 1Gi } } }
+`;
+
+function scenario() {
+  const parsed = parseScenario(text, 'short.yaml');
+  if (parsed.scenario === undefined) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.scenario;
+}
+
+describe('runSimulation', () => {
+  it('provisions for the scale-up, consolidates after the scale-down, and bills the fleet', async () => {
+    const { summary, series } = await runSimulation({
+      scenario: scenario(),
+      instanceTypes: fakeInstanceTypes(),
+    });
+    expect(summary.pods.pendingAtEnd).toBe(0);
+    expect(summary.pods.scheduled).toBe(summary.pods.created);
+    expect(summary.nodes.launched).toBeGreaterThan(0);
+    expect(summary.nodes.terminated).toBeGreaterThan(0);
+    const atPeak = Math.max(...series.filter((s) => s.hour < 1.5).map((s) => s.nodes));
+    expect(summary.nodes.atEnd).toBeLessThan(atPeak);
+    expect(summary.cost.total).toBeGreaterThan(0);
+    expect(summary.utilisation.cpu).toBeGreaterThan(0);
+    expect(summary.utilisation.cpu).toBeLessThanOrEqual(1);
+    expect(Object.keys(summary.decisions).length).toBeGreaterThan(0);
+    expect(summary.disruptions.empty ?? 0).toBeGreaterThan(0);
+    expect(summary.nodes.peak).toBeGreaterThanOrEqual(atPeak);
+    expect(series.length).toBe(181);
+  }, 60_000);
+
+  it('gives the same result for the same seed', async () => {
+    const a = await runSimulation({ scenario: scenario(), instanceTypes: fakeInstanceTypes() });
+    const b = await runSimulation({ scenario: scenario(), instanceTypes: fakeInstanceTypes() });
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+  }, 60_000);
+});
