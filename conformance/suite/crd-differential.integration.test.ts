@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+// @nodewright/aws is not (yet) a dependency of @nodewright/conformance; imported by path.
+import { ec2NodeClassKind, exampleEC2NodeClass } from '@nodewright/aws';
 import {
   exampleNodeClaim,
   exampleNodePool,
@@ -11,8 +13,6 @@ import {
 } from '@nodewright/core/apis';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-// @nodewright/aws is not (yet) a dependency of @nodewright/conformance; imported by path.
-import { ec2NodeClassKind, exampleEC2NodeClass } from '@nodewright/aws';
 import { KubeHttpClient, loadKubeconfig } from '../cluster/src/index.js';
 import {
   compareVerdicts,

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+// @nodewright/aws is not (yet) a dependency of @nodewright/conformance, so it is imported by
+// path; vitest resolves its own `@nodewright/core` imports to the same sources.
+import { ec2NodeClassKind, ec2NodeClassRuleCases, exampleEC2NodeClass } from '@nodewright/aws';
 import {
   crdFileName,
   exampleNodeClaim,
@@ -16,13 +19,6 @@ import {
   withValue,
 } from '@nodewright/core/apis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-// @nodewright/aws is not (yet) a dependency of @nodewright/conformance, so it is imported by
-// path; vitest resolves its own `@nodewright/core` imports to the same sources.
-import {
-  ec2NodeClassKind,
-  ec2NodeClassRuleCases,
-  exampleEC2NodeClass,
-} from '@nodewright/aws';
 import {
   type ClusterConnection,
   KubeHttpClient,
