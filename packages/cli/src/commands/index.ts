@@ -2,12 +2,14 @@ import { CatalogProviders } from '@nodewright/core/catalog';
 import { SystemClock } from '@nodewright/core/clock';
 import { computeDisruption } from '@nodewright/core/disruption';
 import { explainLowerBound, podRequests, solve } from '@nodewright/core/scheduling';
+import { runSimulation } from '@nodewright/core/simulation';
 import { kwokCatalogProvider } from '@nodewright/kwok';
 import type { Command } from '../command.js';
 import { convertCommand } from './convert.js';
 import { crdsCommand } from './crds.js';
 import { createDisruptCommand } from './disrupt.js';
 import { createScheduleCommand } from './schedule.js';
+import { createSimulateCommand } from './simulate.js';
 import { validateCommand } from './validate.js';
 
 /** The catalogs `--catalog NAME` resolves; each provider package contributes its own. */
@@ -27,4 +29,9 @@ export const commands: readonly Command[] = [
     report: { podRequests, lowerBound: explainLowerBound },
   }),
   createDisruptCommand({ catalogs: catalogProviders, clock: new SystemClock(), computeDisruption }),
+  createSimulateCommand({
+    catalogs: catalogProviders,
+    run: runSimulation,
+    wallClock: () => performance.now(),
+  }),
 ];

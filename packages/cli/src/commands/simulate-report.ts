@@ -1,0 +1,119 @@
+import type { FleetSample, SimulationResult, SimulationSummary } from '@nodewright/core/simulation';
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const entries = (r: Readonly<Record<string, number>>) =>
+  Object.entries(r).length === 0
+    ? 'none'
+    : Object.entries(r)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
+
+/** The summary as a few aligned lines for a terminal. */
+export function renderSimulationText(s: SimulationSummary): string {
+  return `${[
+    `scenario        ${s.scenario} (seed ${s.seed}, ${s.durationHours} h simulated)`,
+    `nodes           launched ${s.nodes.launched}, terminated ${s.nodes.terminated}, peak ${s.nodes.peak}, at end ${s.nodes.atEnd}`,
+    `cost            ${s.cost.total.toFixed(2)} total, ${s.cost.averagePerHour.toFixed(3)}/h on average`,
+    `utilisation     cpu ${pct(s.utilisation.cpu)}, memory ${pct(s.utilisation.memory)} (requests / allocatable, time-weighted)`,
+    `pods            ${s.pods.created} created, ${s.pods.scheduled} scheduled, ${s.pods.pendingAtEnd} pending at the end`,
+    `pending time    p50 ${s.pods.pendingSeconds.p50} s, p90 ${s.pods.pendingSeconds.p90} s, p99 ${s.pods.pendingSeconds.p99} s, max ${s.pods.pendingSeconds.max} s`,
+    `disruptions     ${entries(s.disruptions)}`,
+    `decisions       ${entries(s.decisions)}`,
+  ].join('\n')}\n`;
+}
+
+const html = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+interface Line {
+  readonly label: string;
+  readonly colour: string;
+  readonly value: (s: FleetSample) => number;
+}
+
+/** One inline SVG line chart of the series; no scripts, no network. */
+function chart(
+  title: string,
+  series: readonly FleetSample[],
+  lines: readonly Line[],
+  format = (v: number) => String(v),
+): string {
+  const w = 760;
+  const h = 220;
+  const pad = { l: 56, r: 12, t: 28, b: 28 };
+  const maxX = Math.max(series.at(-1)?.hour ?? 1, 1e-9);
+  const maxY = Math.max(1e-9, ...series.flatMap((s) => lines.map((l) => l.value(s))));
+  const x = (v: number) => pad.l + (v / maxX) * (w - pad.l - pad.r);
+  const y = (v: number) => h - pad.b - (v / maxY) * (h - pad.t - pad.b);
+  const paths = lines
+    .map((l) => {
+      const d = series
+        .map((s, i) => `${i === 0 ? 'M' : 'L'}${x(s.hour).toFixed(1)},${y(l.value(s)).toFixed(1)}`)
+        .join('');
+      return `<path d="${d}" fill="none" stroke="${l.colour}" stroke-width="1.6"/>`;
+    })
+    .join('');
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+    .map(
+      (f) =>
+        `<text x="${pad.l - 6}" y="${y(maxY * f) + 4}" text-anchor="end">${html(format(maxY * f))}</text><line x1="${pad.l}" x2="${w - pad.r}" y1="${y(maxY * f)}" y2="${y(maxY * f)}" stroke="#eee"/>`,
+    )
+    .join('');
+  const hours = Array.from({ length: 7 }, (_, i) => (maxX * i) / 6)
+    .map((v) => `<text x="${x(v)}" y="${h - 8}" text-anchor="middle">${v.toFixed(1)}h</text>`)
+    .join('');
+  const legend = lines
+    .map(
+      (l, i) =>
+        `<rect x="${pad.l + i * 140}" y="8" width="10" height="10" fill="${l.colour}"/><text x="${pad.l + 14 + i * 140}" y="17">${html(l.label)}</text>`,
+    )
+    .join('');
+  return `<h2>${html(title)}</h2><svg viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" font-size="11" font-family="sans-serif">${ticks}${hours}${paths}${legend}</svg>`;
+}
+
+/** A self-contained HTML page: the summary and charts of nodes, cost, pending pods and utilisation. */
+export function renderSimulationHtml(result: SimulationResult): string {
+  const { summary, series } = result;
+  const rows = renderSimulationText(summary)
+    .trimEnd()
+    .split('\n')
+    .map((l) => {
+      const [k, ...rest] = l.split(/\s{2,}/);
+      return `<tr><th>${html(k ?? '')}</th><td>${html(rest.join(' '))}</td></tr>`;
+    })
+    .join('');
+  const util = (s: FleetSample, r: 'cpu' | 'memory') =>
+    r === 'cpu'
+      ? s.cpuAllocatable === 0
+        ? 0
+        : s.cpuRequested / s.cpuAllocatable
+      : s.memoryAllocatable === 0
+        ? 0
+        : s.memoryRequested / s.memoryAllocatable;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>nodewright simulate: ${html(summary.scenario)}</title>
+<style>body{font-family:sans-serif;margin:24px;max-width:800px}th{text-align:left;padding-right:16px;vertical-align:top}h2{font-size:15px;margin:24px 0 4px}</style>
+</head><body>
+<h1>${html(summary.scenario)}</h1>
+<table>${rows}</table>
+${chart('Nodes by capacity type', series, [
+  { label: 'all', colour: '#333', value: (s) => s.nodes },
+  { label: 'spot', colour: '#e67e22', value: (s) => s.spotNodes },
+  { label: 'on-demand', colour: '#2980b9', value: (s) => s.onDemandNodes },
+])}
+${chart('Cost per hour', series, [{ label: 'cost/h', colour: '#27ae60', value: (s) => s.costPerHour }], (v) => v.toFixed(2))}
+${chart('Pods', series, [
+  { label: 'pending', colour: '#c0392b', value: (s) => s.podsPending },
+  { label: 'running', colour: '#8e44ad', value: (s) => s.podsRunning },
+])}
+${chart(
+  'Utilisation (requests / allocatable)',
+  series,
+  [
+    { label: 'cpu', colour: '#16a085', value: (s) => util(s, 'cpu') },
+    { label: 'memory', colour: '#d35400', value: (s) => util(s, 'memory') },
+  ],
+  (v) => `${Math.round(v * 100)}%`,
+)}
+</body></html>
+`;
+}

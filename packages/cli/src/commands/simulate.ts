@@ -1,0 +1,115 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { CatalogProviders } from '@nodewright/core/catalog';
+import { describeCatalogProblem, instanceTypesFromCatalog } from '@nodewright/core/catalog';
+import type { InstanceType } from '@nodewright/core/cloudprovider';
+import {
+  formatScenarioError,
+  parseScenario,
+  type RunSimulationOptions,
+  type SimulationResult,
+} from '@nodewright/core/simulation';
+import { type Command, UsageError } from '../command.js';
+import { writeLines } from '../io.js';
+import { renderSimulationHtml, renderSimulationText } from './simulate-report.js';
+
+/** What `simulate` is built from; the composition root passes the real ones. */
+export interface SimulateDependencies {
+  /** Catalogs a scenario's `catalog: NAME` may pick. */
+  readonly catalogs: CatalogProviders;
+  readonly run: (options: RunSimulationOptions) => Promise<SimulationResult>;
+  /** Wall-clock milliseconds, for the progress line. */
+  readonly wallClock: () => number;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * `nodewright simulate SCENARIO`: runs the scenario through every controller on the embedded
+ * cluster and a simulated cloud, then prints the summary (text or `-o json`), optionally
+ * writing an HTML report. Exit 1 for an unreadable or invalid scenario, 2 for usage.
+ */
+export function createSimulateCommand(deps: SimulateDependencies): Command {
+  return {
+    name: 'simulate',
+    summary: 'Run a scenario through the controllers on a simulated cluster, cloud and clock',
+    usage: 'nodewright simulate SCENARIO [-o json|text] [--report FILE.html]',
+    help: `usage: nodewright simulate SCENARIO [-o json|text] [--report FILE.html]
+
+Runs the real controllers (provisioning, NodeClaim lifecycle, termination and drain,
+disruption, expiration, garbage collection) against the embedded cluster and a simulated
+cloud, on a simulated clock, and prints a summary: nodes launched and terminated, peak
+nodes, cost, time-weighted CPU and memory utilisation (requests / allocatable), pod pending
+time percentiles and disruptions by reason. SCENARIO is a YAML file in nodewright's own
+scenario format; see examples/scenarios/. The same scenario and seed give the same result.
+
+Options:
+  -o, --output FMT     json (one object: summary and time series) or text (default).
+      --report FILE    Also write a self-contained HTML report with charts to FILE.
+  -h, --help           Show this help.
+
+Progress (simulated time reached) goes to standard error every few seconds.
+
+Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error.
+`,
+    options: { output: { type: 'string', short: 'o' }, report: { type: 'string' } },
+    positionals: { min: 1, max: 1 },
+    async run({ values, positionals }, { io, services }) {
+      const output = values.output === undefined ? 'text' : String(values.output);
+      if (output !== 'json' && output !== 'text')
+        throw new UsageError(`-o must be json or text, not '${output}'`);
+      const file = positionals[0]!;
+      const path = isAbsolute(file) ? file : resolve(io.cwd, file);
+      let text: string;
+      try {
+        text = await services.fs.readFile(path);
+      } catch (err) {
+        writeLines(io.stderr, [`${file}: cannot read: ${(err as Error).message}`]);
+        return 1;
+      }
+      const parsed = parseScenario(text, file);
+      if (parsed.scenario === undefined) {
+        writeLines(io.stderr, parsed.errors.map(formatScenarioError));
+        return 1;
+      }
+      const scenario = parsed.scenario;
+      let instanceTypes: InstanceType[];
+      if (typeof scenario.catalog === 'string') {
+        const provider = deps.catalogs.get(scenario.catalog);
+        if (provider === undefined) {
+          writeLines(io.stderr, [
+            `${file}: catalog: unknown catalog "${scenario.catalog}" (known: ${deps.catalogs.names().join(', ')})`,
+          ]);
+          return 1;
+        }
+        instanceTypes = instanceTypesFromCatalog(provider.catalog()).instanceTypes;
+      } else {
+        const built = instanceTypesFromCatalog(scenario.catalog);
+        if (built.problems.length > 0) {
+          writeLines(
+            io.stderr,
+            built.problems.map((p) => `${file}: catalog: ${describeCatalogProblem(p)}`),
+          );
+          return 1;
+        }
+        instanceTypes = built.instanceTypes;
+      }
+      const result = await deps.run({
+        scenario,
+        instanceTypes,
+        wallClock: deps.wallClock,
+        onProgress: (p) =>
+          io.stderr.write(
+            `simulated ${(p.simulatedMs / HOUR).toFixed(1)}h of ${(p.durationMs / HOUR).toFixed(1)}h: ${p.nodes} nodes, ${p.podsPending} pods pending\n`,
+          ),
+      });
+      if (typeof values.report === 'string') {
+        const report = isAbsolute(values.report) ? values.report : resolve(io.cwd, values.report);
+        await services.fs.writeFile(report, renderSimulationHtml(result));
+      }
+      io.stdout.write(
+        output === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderSimulationText(result.summary),
+      );
+      return 0;
+    },
+  };
+}
