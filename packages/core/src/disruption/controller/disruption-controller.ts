@@ -51,8 +51,9 @@ export interface DisruptionControllerOptions {
   /** How long replacements may take to initialize before the command is rolled back. Default 10 min. */
   readonly replacementTimeoutMs?: number;
   /**
-   * When nothing in the cluster changed since a pass that decided nothing, skip passes for up to
-   * this long (a simulation speed-up; time-based rules then act up to this late). Default 0.
+   * When nothing a pass decides on changed since a pass that decided nothing, skip passes for up
+   * to this long — as upstream treats a cluster it found consolidated (5 min). Time-based rules
+   * (consolidateAfter, budget windows) then act up to this late. Default 0 (never skip).
    */
   readonly idleSkipMs?: number;
   readonly disruption?: DisruptionOptions;
@@ -157,7 +158,7 @@ export class DisruptionController implements Controller {
     await this.#explain(result);
     const command = result.commands[0];
     if (command === undefined) {
-      this.#idle = { fingerprint, since: this.#idle?.fingerprint === fingerprint ? this.#idle.since : now };
+      this.#idle = { fingerprint, since: now };
       return { requeueAfterMs: this.#poll };
     }
     this.#idle = undefined;
@@ -362,20 +363,24 @@ export class DisruptionController implements Controller {
     };
   }
 
-  /** Changes whenever any object the pass reads changes (resource versions only grow). */
+  /**
+   * Changes whenever something a pass decides on changes: pod placement and phase, node taints
+   * and deletion, NodeClaim conditions and deletion, NodePool specs. Heartbeats and other
+   * status churn leave it alone, so an idle cluster is recognised as idle.
+   */
   #fingerprint(): string {
-    const { state } = this.#deps;
-    const objects = state.objects();
-    let max = 0;
-    let count = 0;
-    for (const list of [objects.pods, objects.nodes, objects.nodeClaims, objects.nodePools]) {
-      for (const o of list) {
-        count++;
-        const rv = Number(o.metadata.resourceVersion ?? 0);
-        if (rv > max) max = rv;
-      }
+    const objects = this.#deps.state.objects();
+    const parts: string[] = [];
+    for (const p of objects.pods)
+      parts.push(`p${p.metadata.uid}:${p.spec.nodeName ?? ''}:${p.status?.phase ?? ''}:${p.metadata.deletionTimestamp ?? ''}`);
+    for (const n of objects.nodes)
+      parts.push(`n${n.metadata.name}:${JSON.stringify(n.spec.taints ?? [])}:${n.metadata.deletionTimestamp ?? ''}`);
+    for (const c of objects.nodeClaims) {
+      const conditions = (c.status?.conditions ?? []).map((x) => `${x.type}=${x.status}`).join(',');
+      parts.push(`c${c.metadata.name}:${conditions}:${c.metadata.deletionTimestamp ?? ''}`);
     }
-    return `${count}/${max}`;
+    for (const p of objects.nodePools) parts.push(`P${p.metadata.name}:${p.metadata.generation ?? ''}`);
+    return parts.join('|');
   }
 
   async #setTaint(nodeName: string, on: boolean): Promise<void> {

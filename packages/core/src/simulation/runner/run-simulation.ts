@@ -147,7 +147,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
     ...lifecycleControllers({ ...base, metrics: lMetrics }),
     new DisruptionController(
       { ...base, state, metrics: dMetrics, lifecycleMetrics: lMetrics },
-      { idleSkipMs: 60_000 },
+      { idleSkipMs: 300_000 },
     ),
   );
 
