@@ -1,0 +1,111 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CatalogProviders } from '@nodewright/core/catalog';
+import { runSimulation, type SimulationResult } from '@nodewright/core/simulation';
+import { kwokCatalogProvider } from '@nodewright/kwok';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseCommandArgs } from '../args.js';
+import { UsageError } from '../command.js';
+import { createCliServices } from '../compose.js';
+import { fakeIo, tempDir } from '../testing/fake-io.js';
+import { createSimulateCommand } from './simulate.js';
+
+let tick = 0;
+const command = createSimulateCommand({
+  catalogs: new CatalogProviders([kwokCatalogProvider]),
+  run: runSimulation,
+  // Each reading moves a second on, so the progress line shows up deterministically.
+  wallClock: () => (tick += 1000),
+});
+
+let dir: string;
+let remove: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir, remove } = await tempDir());
+});
+afterEach(async () => {
+  await remove();
+});
+
+async function run(argv: string[]) {
+  const io = fakeIo(dir);
+  let code: number;
+  try {
+    const args = parseCommandArgs(argv, command.options, command.positionals);
+    code = await command.run(args, { io, services: createCliServices() });
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`${error.message}\n`);
+    code = 2;
+  }
+  return { code, out: io.out(), err: io.err() };
+}
+
+const scenario = `name: cli-short
+duration: 2h
+seed: 9
+catalog: kwok
+nodePools:
+  - apiVersion: karpenter.sh/v1
+    kind: NodePool
+    metadata: { name: default }
+    spec:
+      template:
+        spec:
+          nodeClassRef: { group: sim.nodewright.dev, kind: SimulatedNodeClass, name: default }
+          requirements:
+            - { key: kubernetes.io/os, operator: In, values: [linux] }
+            - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
+      disruption: { consolidationPolicy: WhenEmptyOrUnderutilized, consolidateAfter: 1m }
+workloads:
+  deployments:
+    - name: web
+      replicas: [{ at: 0, replicas: 20 }, { at: 1h, replicas: 2 }]
+      pod: { requests: { cpu: "1", memory: 1Gi } }
+`;
+
+describe('nodewright simulate', () => {
+  it('prints the summary as JSON and writes a self-contained HTML report', async () => {
+    await writeFile(join(dir, 's.yaml'), scenario);
+    const { code, out, err } = await run(['s.yaml', '-o', 'json', '--report', 'r.html']);
+    expect(code).toBe(0);
+    expect(err).toMatch(/^simulated \d+\.\dh of 2\.0h: \d+ nodes, \d+ pods pending$/m);
+    const result = JSON.parse(out) as SimulationResult;
+    expect(result.summary.scenario).toBe('cli-short');
+    expect(result.summary.nodes.launched).toBeGreaterThan(0);
+    expect(result.summary.nodes.terminated).toBeGreaterThan(0);
+    expect(result.summary.pods.pendingAtEnd).toBe(0);
+    expect(result.summary.cost.total).toBeGreaterThan(0);
+    const html = await readFile(join(dir, 'r.html'), 'utf8');
+    expect(html).toContain('<svg');
+    expect(html).toContain('Cost per hour');
+    expect(html).not.toMatch(/<script|https?:\/\//);
+  }, 60_000);
+
+  it('prints a text summary by default', async () => {
+    await writeFile(join(dir, 's.yaml'), scenario);
+    const { code, out } = await run(['s.yaml']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^nodes +launched \d+, terminated \d+, peak \d+, at end \d+$/m);
+    expect(out).toMatch(/^pending time +p50 /m);
+  }, 60_000);
+
+  it('exits 1 naming the file, line and field of a bad scenario', async () => {
+    await writeFile(join(dir, 'bad.yaml'), scenario.replace('duration: 2h', 'duration: two hours'));
+    const { code, err } = await run(['bad.yaml']);
+    expect(code).toBe(1);
+    expect(err).toContain('bad.yaml:2: duration: must be a duration');
+  });
+
+  it('exits 1 for an unknown catalog or a missing file', async () => {
+    await writeFile(join(dir, 'c.yaml'), scenario.replace('catalog: kwok', 'catalog: nope'));
+    expect((await run(['c.yaml'])).err).toContain('unknown catalog "nope"');
+    expect((await run(['missing.yaml'])).code).toBe(1);
+  });
+
+  it('exits 2 for usage errors', async () => {
+    expect((await run([])).code).toBe(2);
+    await writeFile(join(dir, 's.yaml'), scenario);
+    expect((await run(['s.yaml', '-o', 'yaml'])).code).toBe(2);
+  });
+});
