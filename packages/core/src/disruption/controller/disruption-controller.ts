@@ -372,9 +372,13 @@ export class DisruptionController implements Controller {
     const objects = this.#deps.state.objects();
     const parts: string[] = [];
     for (const p of objects.pods)
-      parts.push(`p${p.metadata.uid}:${p.spec.nodeName ?? ''}:${p.status?.phase ?? ''}:${p.metadata.deletionTimestamp ?? ''}`);
+      parts.push(
+        `p${p.metadata.uid}:${p.spec.nodeName ?? ''}:${p.status?.phase ?? ''}:${p.metadata.deletionTimestamp ?? ''}`,
+      );
     for (const n of objects.nodes)
-      parts.push(`n${n.metadata.name}:${JSON.stringify(n.spec.taints ?? [])}:${n.metadata.deletionTimestamp ?? ''}`);
+      parts.push(
+        `n${n.metadata.name}:${JSON.stringify(n.spec.taints ?? [])}:${n.metadata.deletionTimestamp ?? ''}`,
+      );
     for (const c of objects.nodeClaims) {
       const conditions = (c.status?.conditions ?? []).map((x) => `${x.type}=${x.status}`).join(',');
       parts.push(`c${c.metadata.name}:${conditions}:${c.metadata.deletionTimestamp ?? ''}`);
