@@ -7,19 +7,13 @@ import {
   disruptionSnapshotOf,
   UnlimitedDisruptions,
 } from '@nodewright/core/disruption';
-import { formatManifestError, type ParsedManifest, parseManifests } from '@nodewright/core/manifests';
+import type { ParsedManifest } from '@nodewright/core/manifests';
 import { podKey } from '@nodewright/core/scheduling';
 import { type Command, InputOptions, InputOptionsHelp, UsageError } from '../command.js';
-import { noObjectsError, readInputs } from '../inputs.js';
-import { writeLines } from '../io.js';
-import { buildSnapshot, type IgnoredPod } from '../snapshot/build-snapshot.js';
-import {
-  asCatalog,
-  catalogInstanceTypes,
-  readCatalogOptions,
-  type SourcedCatalog,
-} from '../snapshot/catalogs.js';
+import type { IgnoredPod } from '../snapshot/build-snapshot.js';
+import { asCatalog, catalogInstanceTypes, type SourcedCatalog } from '../snapshot/catalogs.js';
 import { type NodeClaimJson, nodeClaimJson } from '../snapshot/claim-json.js';
+import { readClusterSnapshot } from '../snapshot/read-cluster.js';
 
 /** What `disrupt` is built from; the composition root passes the real ones. */
 export interface DisruptDependencies {
@@ -223,7 +217,7 @@ invalid; 2 usage error.
       output: { type: 'string', short: 'o' },
     },
     async run({ values }, context) {
-      const { io, services } = context;
+      const { io } = context;
       const output = values.output === undefined ? 'text' : String(values.output);
       if (!(OutputFormats as readonly string[]).includes(output)) {
         throw new UsageError(`-o must be json or text, not '${output}'`);
@@ -235,35 +229,13 @@ invalid; 2 usage error.
           throw new UsageError(`--now must be an RFC 3339 time such as 2024-05-01T12:00:00Z, not '${text}'`);
         now = Date.parse(text);
       }
-      const input = await readInputs(values, context);
-      const { parsed, errors } = parseManifests(services.registry, input.manifests, {
-        unsupportedVersionHint: (apiVersion, kind) => services.unsupportedVersionHint(apiVersion, kind),
-      });
-      const catalogValues = Array.isArray(values.catalog) ? values.catalog.map(String) : [];
-      const catalogs = await readCatalogOptions(catalogValues, {
-        providers: deps.catalogs,
-        registry: services.registry,
-        fs: services.fs,
-        cwd: io.cwd,
-      });
-      const problems = [...input.errors, ...errors, ...catalogs.errors];
-      const empty = noObjectsError(input);
-      if (problems.length > 0 || empty !== undefined) {
-        writeLines(io.stderr, empty === undefined ? problems.map(formatManifestError) : [empty]);
-        return 1;
-      }
-      const snapshot = buildSnapshot(parsed, {
-        catalogs: catalogs.catalogs,
-        knownCatalogs: deps.catalogs.names(),
-      });
-      if (snapshot.errors.length > 0) {
-        writeLines(io.stderr, snapshot.errors.map(formatManifestError));
-        return 1;
-      }
+      const read = await readClusterSnapshot(values, context, deps.catalogs);
+      if (read === undefined) return 1;
+      const { snapshot, parsed } = read;
 
       // Nodes of NodePools that cannot launch are still judged and priced, so disruption takes
       // every NodePool and gives each the instance types of every catalog.
-      const sourced: SourcedCatalog[] = [...catalogs.catalogs];
+      const sourced: SourcedCatalog[] = [...read.catalogs];
       for (const p of parsed) {
         const catalog = asCatalog(p);
         if (catalog !== undefined)

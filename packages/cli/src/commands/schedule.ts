@@ -1,11 +1,7 @@
 import type { CatalogProviders } from '@nodewright/core/catalog';
-import { formatManifestError, parseManifests } from '@nodewright/core/manifests';
 import type { SolverInput, SolverResult } from '@nodewright/core/scheduling';
 import { type Command, InputOptions, InputOptionsHelp, UsageError } from '../command.js';
-import { noObjectsError, readInputs } from '../inputs.js';
-import { writeLines } from '../io.js';
-import { buildSnapshot } from '../snapshot/build-snapshot.js';
-import { readCatalogOptions } from '../snapshot/catalogs.js';
+import { readClusterSnapshot } from '../snapshot/read-cluster.js';
 import { type ReportFunctions, renderScheduleText, scheduleReport } from '../snapshot/schedule-report.js';
 
 /** What `schedule` is built from; the composition root passes the real ones. */
@@ -65,37 +61,14 @@ their reasons); 1 an input is unreadable or invalid; 2 usage error.
       output: { type: 'string', short: 'o' },
     },
     async run({ values }, context) {
-      const { io, services } = context;
+      const { io } = context;
       const output = values.output === undefined ? 'text' : String(values.output);
       if (!(OutputFormats as readonly string[]).includes(output)) {
         throw new UsageError(`-o must be json or text, not '${output}'`);
       }
-      const input = await readInputs(values, context);
-      const { parsed, errors } = parseManifests(services.registry, input.manifests, {
-        unsupportedVersionHint: (apiVersion, kind) => services.unsupportedVersionHint(apiVersion, kind),
-      });
-      const catalogValues = Array.isArray(values.catalog) ? values.catalog.map(String) : [];
-      const catalogs = await readCatalogOptions(catalogValues, {
-        providers: deps.catalogs,
-        registry: services.registry,
-        fs: services.fs,
-        cwd: io.cwd,
-      });
-      const problems = [...input.errors, ...errors, ...catalogs.errors];
-      const empty = noObjectsError(input);
-      if (problems.length > 0 || empty !== undefined) {
-        writeLines(io.stderr, empty === undefined ? problems.map(formatManifestError) : [empty]);
-        return 1;
-      }
-
-      const snapshot = buildSnapshot(parsed, {
-        catalogs: catalogs.catalogs,
-        knownCatalogs: deps.catalogs.names(),
-      });
-      if (snapshot.errors.length > 0) {
-        writeLines(io.stderr, snapshot.errors.map(formatManifestError));
-        return 1;
-      }
+      const read = await readClusterSnapshot(values, context, deps.catalogs);
+      if (read === undefined) return 1;
+      const { snapshot } = read;
       const result = deps.solve(snapshot.input);
       const report = scheduleReport(snapshot.input, result, deps.report, snapshot);
       io.stdout.write(

@@ -1,0 +1,53 @@
+import type { CatalogProviders } from '@nodewright/core/catalog';
+import { formatManifestError, type ParsedManifest, parseManifests } from '@nodewright/core/manifests';
+import type { CommandContext, OptionValues } from '../command.js';
+import { noObjectsError, readInputs } from '../inputs.js';
+import { writeLines } from '../io.js';
+import { buildSnapshot, type Snapshot } from './build-snapshot.js';
+import { readCatalogOptions, type SourcedCatalog } from './catalogs.js';
+
+/** What a command read: the snapshot plus the parsed objects and catalogs behind it. */
+export interface ClusterRead {
+  readonly snapshot: Snapshot;
+  readonly parsed: readonly ParsedManifest[];
+  readonly catalogs: readonly SourcedCatalog[];
+}
+
+/**
+ * Reads `-f` manifests and `--catalog` options into the snapshot `schedule` and `disrupt`
+ * decide over. Every problem is written to stderr in the error format; undefined means the
+ * command should exit 1.
+ */
+export async function readClusterSnapshot(
+  values: OptionValues,
+  context: CommandContext,
+  catalogProviders: CatalogProviders,
+): Promise<ClusterRead | undefined> {
+  const { io, services } = context;
+  const input = await readInputs(values, context);
+  const { parsed, errors } = parseManifests(services.registry, input.manifests, {
+    unsupportedVersionHint: (apiVersion, kind) => services.unsupportedVersionHint(apiVersion, kind),
+  });
+  const catalogValues = Array.isArray(values.catalog) ? values.catalog.map(String) : [];
+  const catalogs = await readCatalogOptions(catalogValues, {
+    providers: catalogProviders,
+    registry: services.registry,
+    fs: services.fs,
+    cwd: io.cwd,
+  });
+  const problems = [...input.errors, ...errors, ...catalogs.errors];
+  const empty = noObjectsError(input);
+  if (problems.length > 0 || empty !== undefined) {
+    writeLines(io.stderr, empty === undefined ? problems.map(formatManifestError) : [empty]);
+    return undefined;
+  }
+  const snapshot = buildSnapshot(parsed, {
+    catalogs: catalogs.catalogs,
+    knownCatalogs: catalogProviders.names(),
+  });
+  if (snapshot.errors.length > 0) {
+    writeLines(io.stderr, snapshot.errors.map(formatManifestError));
+    return undefined;
+  }
+  return { snapshot, parsed, catalogs: catalogs.catalogs };
+}
