@@ -6,6 +6,7 @@ import {
   GarbageCollectionController,
   type GarbageCollectionOptions,
 } from './garbage-collection-controller.js';
+import { interruptionController } from './interruption/interruption-controller.js';
 import { alwaysReady, type NodeClassReadinessCheck } from './node-class-readiness.js';
 import { NodeTerminationController } from './node-termination-controller.js';
 import {
@@ -29,7 +30,8 @@ export interface LifecycleOptions {
 /**
  * Every controller of this module, wired in one place: `nodeclaim.lifecycle`,
  * `node.termination`, `nodeclaim.expiration`, `nodeclaim.garbagecollection`, `nodepool.hash`,
- * `nodepool.counter`, `nodepool.readiness`. Register them on a Manager:
+ * `nodepool.counter`, `nodepool.readiness`, and `nodeclaim.interruption` when the cloud provider
+ * has an interruption source. Register them on a Manager:
  * `manager.register(...lifecycleControllers(deps))`.
  */
 export function lifecycleControllers(
@@ -49,5 +51,6 @@ export function lifecycleControllers(
       nodeClassReadiness: options.nodeClassReadiness ?? alwaysReady,
       ...(options.nodeClassTypes === undefined ? {} : { nodeClassTypes: options.nodeClassTypes }),
     }),
+    ...(deps.cloudProvider.interruptions === undefined ? [] : [interruptionController(deps)]),
   ];
 }

@@ -1,0 +1,2 @@
+export * from './interruption-action.js';
+export * from './interruption-controller.js';
