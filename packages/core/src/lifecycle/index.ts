@@ -7,6 +7,7 @@ export * from './events.js';
 export * from './expiration-controller.js';
 export * from './garbage-collection-controller.js';
 export * from './initialization.js';
+export * from './interruption/index.js';
 export * from './launch.js';
 export * from './liveness.js';
 export * from './lookup.js';
