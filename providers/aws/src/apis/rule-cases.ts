@@ -1,4 +1,4 @@
-import { type RuleCase, withValue } from '@nodewright/core/apis';
+import { type RuleCase, valueCase, withValue } from '@nodewright/core/apis';
 import { exampleEC2NodeClass } from './examples.js';
 
 type Path = readonly (string | number)[];
@@ -12,15 +12,16 @@ function nc(
   message: string,
   serverPath?: string,
 ): RuleCase {
-  const base = exampleEC2NodeClass();
-  return {
+  return valueCase(
+    exampleEC2NodeClass(),
     rule,
-    valid: withValue(base, ['spec', ...path], valid),
-    invalid: withValue(base, ['spec', ...path], invalid),
-    path: where,
+    ['spec', ...path],
+    valid,
+    invalid,
+    where,
     message,
-    ...(serverPath === undefined ? {} : { serverPath }),
-  };
+    serverPath,
+  );
 }
 
 /** A case that replaces the whole spec (for rules that relate several fields). */

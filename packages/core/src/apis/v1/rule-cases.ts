@@ -38,6 +38,30 @@ function messageOf(name: string): string {
   return rule.message;
 }
 
+/**
+ * A case that sets one value of `base` (at `path`) to something valid, then to something
+ * invalid; provider packages build their NodeClass tables with it too.
+ */
+export function valueCase(
+  base: unknown,
+  rule: string,
+  path: Path,
+  valid: unknown,
+  invalid: unknown,
+  where: string,
+  message: string,
+  serverPath?: string,
+): RuleCase {
+  return {
+    rule,
+    valid: withValue(base, path, valid),
+    invalid: withValue(base, path, invalid),
+    path: where,
+    message,
+    ...(serverPath === undefined ? {} : { serverPath }),
+  };
+}
+
 /** A case that sets one value of the example NodePool to something valid, then invalid. */
 function npCase(
   rule: string,
@@ -48,15 +72,7 @@ function npCase(
   message: string,
   serverPath?: string,
 ): RuleCase {
-  const base = exampleNodePool();
-  return {
-    rule,
-    valid: withValue(base, path, valid),
-    invalid: withValue(base, path, invalid),
-    path: where,
-    message,
-    ...(serverPath === undefined ? {} : { serverPath }),
-  };
+  return valueCase(exampleNodePool(), rule, path, valid, invalid, where, message, serverPath);
 }
 
 /** A case about the first requirement of the example NodePool. */
