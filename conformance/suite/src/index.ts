@@ -1,6 +1,7 @@
 export { compareVerdicts, type Disagreement, type SideVerdict } from './differential.js';
 export { canonicalFieldPath, schemaAt } from './field-path.js';
 export { type Agreement, messageAgreement } from './message-agreement.js';
+export * from './provider-contract/index.js';
 export { type RawRequestOptions, type RawResponse, rawRequest, warningsOf } from './raw-request.js';
 export { type ResourcePaths, resourcePaths } from './resource-paths.js';
 export { judgeRejection, type RuleVerdict } from './rule-verdict.js';

@@ -1,0 +1,2 @@
+export * from './plugin/index.js';
+export * from './runtime/index.js';

@@ -1,0 +1,1 @@
+export * from './ec2-api.js';
