@@ -21,7 +21,7 @@ export interface SimulatedInstance {
   readonly state: InstanceState;
   /** When `create` launched it (billing starts). */
   readonly launchedAt: number;
-  /** When `create` returned it as running. */
+  /** When it left `pending` (launch latency after `launchedAt`). */
   readonly runningAt?: number;
   /** When termination began (delete, or an interruption deadline). */
   readonly terminatingAt?: number;
@@ -37,8 +37,8 @@ export interface SimulatedInstance {
 
 /**
  * Hears about instances coming and going, as a kubelet (or a cloud-controller-manager) would:
- * the simulated provider calls `launched` once per instance when it is created and
- * `terminated` once when it is gone. Must not throw; failures belong to the listener.
+ * the simulated provider calls `launched` once per instance when it is running (after the
+ * launch latency; never for one terminated while pending) and `terminated` once when it is gone. Must not throw; failures belong to the listener.
  */
 export interface InstanceLifecycleListener {
   launched(instance: SimulatedInstance): void;

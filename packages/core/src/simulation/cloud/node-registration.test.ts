@@ -13,7 +13,7 @@ import { testInstanceType, testNodeClaim } from './test-fixtures.js';
 
 const START = Date.parse('2026-03-01T00:00:00Z');
 
-function setup() {
+function setup(launchLatency = 0) {
   const clock = new FakeClock(START);
   const timers = new ManualTimers(clock);
   const cluster = new MemoryCluster({ clock });
@@ -33,6 +33,7 @@ function setup() {
     timers,
     random,
     registration,
+    launchLatency,
     catalog: [testInstanceType('small', { cpu: '2', memory: '4Gi' }, { 'on-demand:zone-a': 0.1 })],
     onError: errors.report,
   });
@@ -87,6 +88,26 @@ describe('KubeletNodeRegistrar', () => {
       { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
       { key: 'team', value: 'x', effect: 'NoSchedule' },
     ]);
+  });
+
+  it('starts booting only once the instance is running (launch latency + boot delay)', async () => {
+    const { timers, cluster, provider, settle } = setup(7_000);
+    await provider.create(testNodeClaim('a'));
+    await timers.advance(7_000 + 44_999, settle);
+    expect(await nodes(cluster)).toEqual([]);
+    await timers.advance(1, settle);
+    expect((await nodes(cluster)).map((n) => n.metadata.name)).toEqual(['a']);
+  });
+
+  it('never registers a Node for an instance terminated while pending', async () => {
+    const { timers, cluster, provider, settle } = setup(7_000);
+    const a = await provider.create(testNodeClaim('a'));
+    await timers.advance(3_000, settle);
+    await provider.delete(a);
+    await timers.advance(60_000, settle);
+    expect(await nodes(cluster)).toEqual([]);
+    expect(provider.instances()[0]?.state).toBe('terminated');
+    expect(provider.instances()[0]?.runningAt).toBeUndefined();
   });
 
   it('deletes the Node when the instance terminates, and never registers one terminated while booting', async () => {

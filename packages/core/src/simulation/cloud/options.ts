@@ -41,7 +41,10 @@ export interface SimulatedCloudProviderOptions {
   readonly random: SeededRandom;
   /** Provider name for metrics and logs. Default `simulated`. */
   readonly name?: string;
-  /** How long `create` takes to return. Default 0. */
+  /**
+   * From `create` (which returns at once, the instance `pending`) until the instance is
+   * `running` and handed to `registration`. Default 0.
+   */
   readonly launchLatency?: LatencySpec;
   /** From the first `delete` until the instance is gone. Default 0 (gone at once). */
   readonly terminationLatency?: LatencySpec;

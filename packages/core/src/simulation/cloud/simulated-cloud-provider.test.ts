@@ -162,21 +162,46 @@ describe('SimulatedCloudProvider create', () => {
     ]);
   });
 
+  it('returns at once with the instance pending and turns it running after the launch latency', async () => {
+    const { provider, timers, clock } = setup({ launchLatency: 10_000 });
+    const claim = await provider.create(testNodeClaim('a', { types: ['small'] }));
+    // Hydrated already (providerID, capacity), as EC2 answers before the instance boots.
+    expect(claim.status?.providerID).toBe('sim://zone-a/i-00000000000000001');
+    expect(clock.now()).toBe(START);
+    expect(provider.instances()[0]?.state).toBe('pending');
+    await timers.advance(9_999);
+    expect(provider.instances()[0]?.state).toBe('pending');
+    await timers.advance(1);
+    expect(provider.instances()[0]).toMatchObject({
+      state: 'running',
+      launchedAt: START,
+      runningAt: START + 10_000,
+    });
+    // Billing runs from the call, not from running.
+    expect(provider.costBetween(START, START + HOUR)).toBeCloseTo((0.03 * 10_000) / HOUR, 9);
+  });
+
   it('is idempotent per NodeClaim name, during and after a slow launch', async () => {
     const { provider, timers } = setup({ launchLatency: 10_000 });
-    const first = provider.create(testNodeClaim('a', { types: ['small'] }));
+    const first = await provider.create(testNodeClaim('a', { types: ['small'] }));
     await timers.advance(5_000);
     // A controller restarted mid-launch finds the instance already there.
     expect((await provider.list()).map((c) => c.metadata.name)).toEqual(['a']);
-    expect(provider.instances()[0]?.state).toBe('pending');
-    const retry = provider.create(testNodeClaim('a', { types: ['small'] }));
+    const retry = await provider.create(testNodeClaim('a', { types: ['small'] }));
+    expect(retry.status?.providerID).toBe(first.status?.providerID);
     await timers.advance(5_000);
-    const [a, b] = await Promise.all([first, retry]);
-    expect(a.status?.providerID).toBe(b.status?.providerID);
     const again = await provider.create(testNodeClaim('a', { types: ['small'] }));
-    expect(again.status?.providerID).toBe(a.status?.providerID);
+    expect(again.status?.providerID).toBe(first.status?.providerID);
     expect(provider.instances()).toHaveLength(1);
     expect(provider.instances()[0]?.state).toBe('running');
+  });
+
+  it('fails at once when no offering has capacity, whatever the launch latency', async () => {
+    const { provider, clock } = setup({ launchLatency: 10_000, insufficientCapacityRate: { '*:*:*': 1 } });
+    await expect(provider.create(testNodeClaim('a', { types: ['small'] }))).rejects.toThrow(
+      InsufficientCapacityError,
+    );
+    expect(clock.now()).toBe(START);
   });
 
   it('refuses claims of a NodeClass that is not ready, and malformed claims', async () => {

@@ -2,7 +2,7 @@ import { Labels } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import type { Clock } from '../../clock/clock.js';
-import { type Cancel, sleep, type Timers } from '../../clock/timers.js';
+import type { Cancel, Timers } from '../../clock/timers.js';
 import type {
   CloudProvider,
   DriftReason,
@@ -64,8 +64,6 @@ interface MutableInstance {
   terminatingAt?: number;
   terminatedAt?: number;
   interruption?: { kind: InterruptionKind; noticeAt: number; deadline: number };
-  /** Settles when `create` would return the instance. */
-  launch: Promise<void>;
   timers: Cancel[];
 }
 
@@ -73,7 +71,9 @@ interface MutableInstance {
  * A CloudProvider with no cloud behind it, for simulations and controller tests at scale. It
  * honours the contract of cloudprovider/README.md: `create` tries every offering the claim
  * allows in price order within one call, as an EC2 fleet would, marking each refused one
- * unavailable (3 min), and launches on the first that has capacity; it is idempotent per
+ * unavailable (3 min), and launches on the first that has capacity; it returns at once with the
+ * instance `pending`, which turns `running` (and is handed to `registration`, whose kubelet
+ * boots and registers the Node) after the launch latency, on a timer; it is idempotent per
  * NodeClaim name; `delete` terminates after a latency and then answers NodeClaimNotFound.
  *
  * What the cloud does on its own is scripted or drawn from the seeded Random: launch and
@@ -164,7 +164,6 @@ export class SimulatedCloudProvider implements CloudProvider {
       throw new CreateError('InvalidNodeClaim', 'NodeClaim has no name');
     const existing = this.#byClaim.get(claimName);
     if (existing !== undefined && (existing.state === 'pending' || existing.state === 'running')) {
-      await existing.launch;
       return structuredClone(existing.nodeClaim);
     }
     const nodeClassName = nodeClaim.spec.nodeClassRef.name;
@@ -186,9 +185,7 @@ export class SimulatedCloudProvider implements CloudProvider {
       this.unavailableOfferings.markUnavailable(candidate.key, reason, this.#ttlMs);
       refused.push(UnavailableOfferingsCache.key(candidate.key));
     }
-    const latency = sampleLatency(this.#launchLatency, this.#launchRandom);
     if (chosen === undefined) {
-      if (latency > 0) await sleep(this.#timers, latency);
       throw new InsufficientCapacityError(
         candidates.length === 0
           ? 'no compatible offering is available for the NodeClaim'
@@ -196,8 +193,8 @@ export class SimulatedCloudProvider implements CloudProvider {
         refused,
       );
     }
+    const latency = sampleLatency(this.#launchLatency, this.#launchRandom);
     const instance = this.#launch(nodeClaim, chosen, latency);
-    await instance.launch;
     return structuredClone(instance.nodeClaim);
   }
 
@@ -352,7 +349,6 @@ export class SimulatedCloudProvider implements CloudProvider {
       imageID: this.#imageID,
       state: 'pending',
       launchedAt: now,
-      launch: Promise.resolve(),
       timers: [],
     };
     this.#instances.push(instance);
@@ -368,15 +364,17 @@ export class SimulatedCloudProvider implements CloudProvider {
       pricePerHour: chosen.offering.price,
       startedAt: now,
     });
+    // As EC2's RunInstances/CreateFleet: the call returns with the instance pending; it boots
+    // (and its kubelet starts registering) only once it is running. A timer, not an awaited
+    // sleep, so a controller calling create from a reconcile never waits on simulated time.
     const running = () => {
-      if (instance.state === 'pending') {
-        instance.state = 'running';
-        instance.runningAt = this.#clock.now();
-      }
+      if (instance.state !== 'pending') return;
+      instance.state = 'running';
+      instance.runningAt = this.#clock.now();
+      this.#notify('launched', instance);
     };
-    if (latency > 0) instance.launch = sleep(this.#timers, latency).then(running);
+    if (latency > 0) instance.timers.push(this.#timers.after(latency, running));
     else running();
-    this.#notify('launched', instance);
     if (chosen.key.capacityType === 'spot' && this.#spotRate > 0) {
       const wait = Math.round(this.#spotRandom.exponential(HOUR_MS / this.#spotRate));
       instance.timers.push(this.#timers.after(wait, () => this.interrupt(providerID)));

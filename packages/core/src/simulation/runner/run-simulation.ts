@@ -20,7 +20,7 @@ import { deploymentObject, jobObject, pdbObject } from '../scenario/scenario-obj
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { type FleetSample, sampleFleet } from './fleet-sample.js';
 import { quantile } from './percentiles.js';
-import { bootDelay, insufficientCapacityRates, interruptionStorms } from './scenario-cloud.js';
+import { bootDelay, insufficientCapacityRates, interruptionStorms, launchLatency } from './scenario-cloud.js';
 
 const HOUR = 3_600_000;
 
@@ -120,6 +120,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
     catalog: options.instanceTypes,
     cluster: { kinds: [NodePools, NodeClaims] },
     cloud: {
+      launchLatency: launchLatency(cloud),
       insufficientCapacityRate: insufficientCapacityRates(cloud.iceRate),
       spotInterruptionRatePerHour: cloud.spotInterruptionsPerHour ?? 0,
       interruptionStorms: interruptionStorms(scenario, start),

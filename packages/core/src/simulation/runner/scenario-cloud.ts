@@ -28,25 +28,12 @@ export function interruptionStorms(scenario: Scenario, start: number): Interrupt
   }));
 }
 
-/**
- * From launch to Node registration: the registration delay shifted by the launch latency's
- * mean. The simulated cloud's own create latency sleeps inside a reconcile, which the
- * settle-then-advance driving cannot allow, so the wait is taken here instead.
- */
-export function bootDelay(cloud: Scenario['cloud']): LatencySpec {
-  const launch = cloud.launchLatency === undefined ? 5_000 : meanMs(latencySpec(cloud.launchLatency));
-  const boot = latencySpec(cloud.registrationDelay ?? 30_000);
-  if (typeof boot === 'number') return boot + launch;
-  if ('uniform' in boot)
-    return { uniform: { minMs: boot.uniform.minMs + launch, maxMs: boot.uniform.maxMs + launch } };
-  if ('normal' in boot)
-    return { normal: { meanMs: boot.normal.meanMs + launch, stddevMs: boot.normal.stddevMs } };
-  return { exponential: { meanMs: boot.exponential.meanMs + launch } };
+/** The scenario's launch latency (create -> instance running). Default 5 s. */
+export function launchLatency(cloud: Scenario['cloud']): LatencySpec {
+  return latencySpec(cloud.launchLatency ?? 5_000);
 }
 
-function meanMs(l: LatencySpec): number {
-  if (typeof l === 'number') return l;
-  if ('uniform' in l) return (l.uniform.minMs + l.uniform.maxMs) / 2;
-  if ('normal' in l) return l.normal.meanMs;
-  return l.exponential.meanMs;
+/** The scenario's boot delay (instance running -> Node registered). Default 30 s. */
+export function bootDelay(cloud: Scenario['cloud']): LatencySpec {
+  return latencySpec(cloud.registrationDelay ?? 30_000);
 }

@@ -132,9 +132,9 @@ const storm = z.strictObject({
 });
 
 const cloud = z.strictObject({
-  /** From CloudProvider.create until it returns. Default 5s. */
+  /** From CloudProvider.create (which returns at once) until the instance is running. Default 5s. */
   launchLatency: latency.optional(),
-  /** From launch until the Node registers (boot). Default 30s. */
+  /** From the instance running until its Node registers (boot). Default 30s. */
   registrationDelay: latency.optional(),
   /** Probability that a launch on an offering fails: `default`, or by `capacityType:type:zone` (`*` allowed). */
   iceRate: z.union([probability, z.record(z.string(), probability)]).optional(),
