@@ -1,1 +1,2 @@
+export * from './kubelet/index.js';
 export * from './mock-instance.js';

@@ -1,0 +1,2 @@
+export * from './kubelet-harness.js';
+export * from './node-manifest.js';

@@ -1,0 +1,218 @@
+import { FakeClock, ManualTimers } from '@nodewright/core/clock';
+import { type KubeObject, MemoryCluster, Nodes } from '@nodewright/core/kube';
+import { describe, expect, it } from 'vitest';
+import type { MockInstance, MockInstanceSource } from '../mock-instance.js';
+import { KubeletHarness } from './kubelet-harness.js';
+
+/** A mock cloud in a Map: `put` changes an instance and tells every watcher. */
+class FakeSource implements MockInstanceSource {
+  readonly instances = new Map<string, MockInstance>();
+  readonly #listeners = new Set<(instance: MockInstance) => void>();
+
+  watch(listener: (instance: MockInstance) => void): () => void {
+    this.#listeners.add(listener);
+    for (const instance of this.instances.values()) listener(instance);
+    return () => this.#listeners.delete(listener);
+  }
+
+  put(instance: MockInstance): void {
+    this.instances.set(instance.providerID, instance);
+    for (const listener of this.#listeners) listener(instance);
+  }
+
+  listeners(): number {
+    return this.#listeners.size;
+  }
+}
+
+function instance(overrides: Partial<MockInstance> = {}): MockInstance {
+  return {
+    providerID: 'aws:///us-west-2a/i-0123456789abcdef0',
+    nodeName: 'ip-10-0-0-1.us-west-2.compute.internal',
+    instanceType: 'm5.large',
+    zone: 'us-west-2a',
+    capacityType: 'on-demand',
+    architecture: 'amd64',
+    capacity: { cpu: '2', memory: '8Gi', pods: '29' },
+    allocatable: { cpu: '1930m', memory: '7Gi', pods: '29' },
+    labels: { 'karpenter.sh/nodepool': 'default', team: 'a' },
+    taints: [{ key: 'example.com/startup', effect: 'NoSchedule' }],
+    state: 'running',
+    launchedAt: 0,
+    ...overrides,
+  };
+}
+
+interface NodeView extends KubeObject {
+  spec?: { providerID?: string; taints?: { key: string; effect: string; value?: string }[] };
+  status?: { capacity?: Record<string, string>; allocatable?: Record<string, string> };
+}
+
+function fixture(options: { retryDelayMs?: number } = {}) {
+  const clock = new FakeClock(0);
+  const timers = new ManualTimers(clock);
+  const cluster = new MemoryCluster({ clock });
+  const source = new FakeSource();
+  const errors: unknown[] = [];
+  const harness = new KubeletHarness({
+    cluster,
+    source,
+    timers,
+    bootDelayMs: 5_000,
+    onError: (error) => errors.push(error),
+    ...options,
+  });
+  const advance = async (ms: number) => {
+    await timers.advance(ms, async () => {
+      await harness.settled();
+      await cluster.settled();
+    });
+    await harness.settled();
+  };
+  const nodes = async () => (await cluster.list<NodeView>(Nodes)).items;
+  return { clock, timers, cluster, source, harness, errors, advance, nodes };
+}
+
+describe('KubeletHarness', () => {
+  it('registers a running instance after the boot delay, as kubelet would', async () => {
+    const { source, harness, advance, nodes } = fixture();
+    source.put(instance());
+    await harness.start();
+    await advance(4_999);
+    expect(await nodes()).toEqual([]);
+    await advance(1);
+    const [node, ...rest] = await nodes();
+    expect(rest).toEqual([]);
+    expect(node?.metadata.name).toBe('ip-10-0-0-1.us-west-2.compute.internal');
+    expect(node?.spec?.providerID).toBe('aws:///us-west-2a/i-0123456789abcdef0');
+    expect(node?.metadata.labels).toEqual({
+      'karpenter.sh/nodepool': 'default',
+      team: 'a',
+      'kubernetes.io/arch': 'amd64',
+      'kubernetes.io/os': 'linux',
+      'kubernetes.io/hostname': 'ip-10-0-0-1.us-west-2.compute.internal',
+      'node.kubernetes.io/instance-type': 'm5.large',
+      'topology.kubernetes.io/zone': 'us-west-2a',
+      'karpenter.sh/capacity-type': 'on-demand',
+    });
+    expect(node?.metadata.annotations).toEqual({ 'kwok.x-k8s.io/node': 'fake' });
+    expect(node?.spec?.taints).toEqual([
+      { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+      { key: 'example.com/startup', effect: 'NoSchedule' },
+    ]);
+    expect(node?.status?.capacity).toEqual({ cpu: '2', memory: '8Gi', pods: '29' });
+    expect(node?.status?.allocatable).toEqual({ cpu: '1930m', memory: '7Gi', pods: '29' });
+    expect(harness.nodeNameOf('aws:///us-west-2a/i-0123456789abcdef0')).toBe(node?.metadata.name);
+  });
+
+  it('counts the boot from pending and registers once the instance runs', async () => {
+    const { source, harness, advance, nodes } = fixture();
+    await harness.start();
+    source.put(instance({ state: 'pending' }));
+    await advance(10_000);
+    expect(await nodes()).toEqual([]);
+    source.put(instance({ state: 'running' }));
+    await advance(0);
+    expect((await nodes()).map((n) => n.metadata.name)).toEqual(['ip-10-0-0-1.us-west-2.compute.internal']);
+  });
+
+  it('defaults allocatable to capacity and keeps a launch label from overriding the well-known ones', async () => {
+    const { source, harness, advance, nodes } = fixture();
+    await harness.start();
+    const { allocatable: _, ...withoutAllocatable } = instance({
+      labels: { 'topology.kubernetes.io/zone': 'elsewhere' },
+    });
+    source.put(withoutAllocatable);
+    await advance(5_000);
+    const [node] = await nodes();
+    expect(node?.status?.allocatable).toEqual({ cpu: '2', memory: '8Gi', pods: '29' });
+    expect(node?.metadata.labels?.['topology.kubernetes.io/zone']).toBe('us-west-2a');
+  });
+
+  it('deletes the Node when the instance terminates, and never registers one terminated while booting', async () => {
+    const { source, harness, advance, nodes } = fixture();
+    await harness.start();
+    source.put(instance());
+    source.put(instance({ providerID: 'aws:///us-west-2a/i-2', nodeName: 'node-2' }));
+    await advance(1_000);
+    source.put(instance({ providerID: 'aws:///us-west-2a/i-2', nodeName: 'node-2', state: 'terminated' }));
+    await advance(4_000);
+    expect((await nodes()).map((n) => n.metadata.name)).toEqual(['ip-10-0-0-1.us-west-2.compute.internal']);
+    source.put(instance({ state: 'stopping' }));
+    await advance(1_000);
+    expect(await nodes()).toHaveLength(1);
+    source.put(instance({ state: 'terminated' }));
+    await advance(0);
+    expect(await nodes()).toEqual([]);
+    expect(harness.nodeNameOf('aws:///us-west-2a/i-0123456789abcdef0')).toBeUndefined();
+  });
+
+  it('adopts the Nodes of a previous run instead of recreating them, and still removes them on termination', async () => {
+    const first = fixture();
+    first.source.put(instance());
+    await first.harness.start();
+    await first.advance(5_000);
+    const before = await first.nodes();
+    first.harness.stop();
+    expect(first.source.listeners()).toBe(0);
+
+    // A second harness on the same cluster and cloud, as after a test-process restart.
+    const second = new KubeletHarness({
+      cluster: first.cluster,
+      source: first.source,
+      timers: first.timers,
+      bootDelayMs: 5_000,
+    });
+    await second.start();
+    expect(second.nodeNameOf('aws:///us-west-2a/i-0123456789abcdef0')).toBe(before[0]?.metadata.name);
+    await first.timers.advance(10_000, () => second.settled());
+    const after = await first.nodes();
+    expect(after.map((n) => n.metadata.resourceVersion)).toEqual(
+      before.map((n) => n.metadata.resourceVersion),
+    );
+    first.source.put(instance({ state: 'terminated' }));
+    await second.settled();
+    expect(await first.nodes()).toEqual([]);
+  });
+
+  it('adopts a same-named Node without status by reporting its status', async () => {
+    const { cluster, source, harness, advance, nodes } = fixture();
+    await cluster.create(Nodes, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'ip-10-0-0-1.us-west-2.compute.internal' },
+    });
+    await harness.start();
+    source.put(instance());
+    await advance(5_000);
+    const [node] = await nodes();
+    expect(node?.status?.capacity).toEqual({ cpu: '2', memory: '8Gi', pods: '29' });
+  });
+
+  it('reports a failed registration and retries it', async () => {
+    const { cluster, source, harness, advance, nodes, errors } = fixture({ retryDelayMs: 2_000 });
+    let failures = 1;
+    const create = cluster.create.bind(cluster);
+    cluster.create = ((...args: Parameters<typeof create>) => {
+      if (failures-- > 0) return Promise.reject(new Error('apiserver unavailable'));
+      return create(...args);
+    }) as typeof cluster.create;
+    await harness.start();
+    source.put(instance());
+    await advance(5_000);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['apiserver unavailable']);
+    expect(await nodes()).toEqual([]);
+    await advance(2_000);
+    expect(await nodes()).toHaveLength(1);
+  });
+
+  it('stops booting instances once stopped', async () => {
+    const { source, harness, advance, nodes } = fixture();
+    await harness.start();
+    source.put(instance());
+    harness.stop();
+    await advance(10_000);
+    expect(await nodes()).toEqual([]);
+    await expect(harness.start()).rejects.toThrow(/already started/);
+  });
+});
