@@ -35,6 +35,7 @@ export class ControllerRunner {
   readonly #logger: Logger;
   readonly #context: ReconcileContext;
   #active = 0;
+  #running = false;
   #pumpScheduled = false;
   #idleWaiters: (() => void)[] = [];
 
@@ -60,9 +61,14 @@ export class ControllerRunner {
     this.#queue.add(keyString(key));
   }
 
-  /** Queues the controller's initial keys. */
+  /**
+   * Queues the controller's initial keys and starts reconciling. Keys enqueued before (informer
+   * events of a standby replica) wait in the queue until then.
+   */
   start(): void {
+    this.#running = true;
     for (const key of this.controller.initialKeys ?? []) this.enqueue(key);
+    this.#schedulePump();
   }
 
   /** No key is ready and no reconcile is running (delayed requeues may be pending). */
@@ -98,7 +104,7 @@ export class ControllerRunner {
   }
 
   #pump(): void {
-    while (this.#active < this.#max && !this.#deps.signal.aborted) {
+    while (this.#running && this.#active < this.#max && !this.#deps.signal.aborted) {
       const key = this.#queue.get();
       if (key === undefined) break;
       this.#active++;

@@ -285,4 +285,27 @@ describe('Manager', () => {
     expect(r.calls.map((c) => c.key)).toEqual(['a']);
     expect(() => manager.register(recording('late').controller)).toThrow(/before the manager starts/);
   });
+  it('with startInformers only, caches sync and keys queue but nothing reconciles until startControllers', async () => {
+    const { cluster, manager, settle } = setup();
+    await cluster.create(Widgets, widget('a'));
+    const r = recording('widget.standby', async () => undefined, { initialKeys: [{ name: 'tick' }] });
+    manager.register(r.controller);
+    manager.startInformers();
+    await manager.synced();
+    await cluster.create(Widgets, widget('b'));
+    await cluster.settled();
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(manager.hasSynced()).toBe(true);
+    expect(manager.isRunning()).toBe(false);
+    expect(manager.cache.list(Widgets).map((w) => w.metadata.name)).toEqual(['a', 'b']);
+    expect(r.calls).toEqual([]);
+
+    manager.startControllers();
+    await settle();
+    expect(manager.isRunning()).toBe(true);
+    expect(r.calls.map((c) => c.key).sort()).toEqual(['a', 'b', 'tick']);
+    expect(() => manager.register(recording('widget.late').controller)).toThrow(/before the manager starts/);
+    await manager.stop();
+    expect(manager.isRunning()).toBe(false);
+  });
 });

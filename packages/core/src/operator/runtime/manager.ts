@@ -50,6 +50,7 @@ export class Manager {
   readonly #metrics;
   readonly cache: ObjectCache;
   #started = false;
+  #informersStarted = false;
   #stopped: Promise<void> | undefined;
 
   constructor(options: ManagerOptions) {
@@ -61,7 +62,7 @@ export class Manager {
 
   /** Adds controllers; only before `start`. Names must be unique. */
   register(...controllers: Controller[]): this {
-    if (this.#started) throw new Error('controllers must be registered before the manager starts');
+    if (this.#informersStarted) throw new Error('controllers must be registered before the manager starts');
     for (const controller of controllers) {
       if (this.#runners.some((r) => r.controller.name === controller.name)) {
         throw new Error(`controller ${controller.name} is registered twice`);
@@ -94,12 +95,38 @@ export class Manager {
 
   /** Starts every informer and controller; aborting `signal` stops the manager. */
   start(signal?: AbortSignal): void {
-    if (this.#started) throw new Error('the manager is already started');
-    this.#started = true;
+    this.startInformers(signal);
+    this.startControllers();
+  }
+
+  /**
+   * Starts the informers only: caches fill and events queue keys, but nothing reconciles until
+   * `startControllers`. A standby replica under leader election stays here, so it is ready to
+   * act the moment it leads. Aborting `signal` stops the manager.
+   */
+  startInformers(signal?: AbortSignal): void {
+    if (this.#informersStarted) throw new Error('the manager is already started');
+    this.#informersStarted = true;
     signal?.addEventListener('abort', () => void this.stop(), { once: true });
-    for (const runner of this.#runners) runner.start();
     for (const informer of this.#informers.values()) informer.start();
+  }
+
+  /**
+   * Starts reconciling (the queued keys and each controller's initial keys); starts the
+   * informers too if `startInformers` was not called. Once only.
+   */
+  startControllers(): void {
+    if (this.#started) throw new Error('the manager is already started');
+    if (this.#stopped !== undefined) throw new Error('the manager is stopped');
+    if (!this.#informersStarted) this.startInformers();
+    this.#started = true;
+    for (const runner of this.#runners) runner.start();
     this.#logger.info({ controllers: this.controllers() }, 'starting controllers');
+  }
+
+  /** Whether the controllers reconcile (`startControllers` was called). */
+  isRunning(): boolean {
+    return this.#started && this.#stopped === undefined;
   }
 
   /** Resolves once every informer has delivered its initial list (readiness). */
@@ -109,7 +136,7 @@ export class Manager {
 
   /** Whether every informer has delivered its initial list; for /readyz. */
   hasSynced(): boolean {
-    return this.#started && [...this.#informers.values()].every((i) => i.hasSynced());
+    return this.#informersStarted && [...this.#informers.values()].every((i) => i.hasSynced());
   }
 
   /**
@@ -138,8 +165,9 @@ export class Manager {
     if (this.#stopped !== undefined) return this.#stopped;
     this.#abort.abort(new Error('manager stopped'));
     for (const informer of this.#informers.values()) informer.stop();
+    const wasRunning = this.#started;
     this.#stopped = Promise.all(this.#runners.map((r) => r.stop())).then(() => {
-      this.#logger.info('stopped controllers');
+      if (wasRunning) this.#logger.info('stopped controllers');
     });
     return this.#stopped;
   }

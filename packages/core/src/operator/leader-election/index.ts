@@ -1,0 +1,3 @@
+export * from './decide.js';
+export * from './leader-elector.js';
+export * from './lease.js';

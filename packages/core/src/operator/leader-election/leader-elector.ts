@@ -1,0 +1,260 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock/clock.js';
+import type { Cancel, Timers } from '../../clock/timers.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../../kube/errors.js';
+import type { ClusterPort } from '../../kube/port.js';
+import { decideLease, releasedLease, sameRecord } from './decide.js';
+import { type Lease, type LeaseSpec, Leases, microTime } from './lease.js';
+
+/** Which Lease to contend for, as whom, and client-go's three durations. */
+export interface LeaderElectionConfig {
+  readonly namespace: string;
+  readonly name: string;
+  /** Unique per replica (`<hostname>_<random>`); written as the lease's holderIdentity. */
+  readonly identity: string;
+  /** How long a lease is valid after the last renewal others observed; default 15 s. */
+  readonly leaseDurationMs?: number;
+  /** A leader that has not renewed for this long gives up; default 10 s (< leaseDuration). */
+  readonly renewDeadlineMs?: number;
+  /** Between attempts to acquire or renew; default 2 s (< renewDeadline). */
+  readonly retryPeriodMs?: number;
+}
+
+/** What a LeaderElector is built from. */
+export interface LeaderElectorDependencies {
+  readonly cluster: ClusterPort;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  readonly logger: Logger;
+}
+
+/** Called as leadership changes; synchronous, so leadership state never races a callback. */
+export interface LeadershipHandlers {
+  /** This replica now holds the lease: start the controllers. */
+  onStartedLeading(): void;
+  /**
+   * This replica lost the lease (renewals failed for renewDeadline, or another holder was
+   * found): stop the controllers at once. Not called by `stop()`.
+   */
+  onStoppedLeading(reason: string): void;
+}
+
+type State = 'idle' | 'candidate' | 'leading' | 'stopped';
+
+export const DefaultLeaseDurationMs = 15_000;
+export const DefaultRenewDeadlineMs = 10_000;
+export const DefaultRetryPeriodMs = 2_000;
+
+/**
+ * Leader election on a `coordination.k8s.io/v1` Lease with client-go's semantics: a candidate
+ * tries every retryPeriod to acquire the lease (when absent, free or expired); the leader
+ * renews it every retryPeriod and gives up — calling `onStoppedLeading` — once renewDeadline
+ * passes without a successful renewal, which is before any other candidate can consider the
+ * lease expired (leaseDuration after it last saw it change). Writes are optimistic (the read's
+ * resourceVersion), so two candidates never both win one round. `stop()` releases a held lease
+ * so a standby takes over at its next retry. Once leadership is lost the elector is done (as
+ * client-go's Run returns); build a new one to contend again.
+ */
+export class LeaderElector {
+  readonly #deps: LeaderElectorDependencies;
+  readonly #config: Required<LeaderElectionConfig>;
+  readonly #logger: Logger;
+  #handlers: LeadershipHandlers | undefined;
+  #state: State = 'idle';
+  #observed: { spec: LeaseSpec | undefined; at: number } | undefined;
+  #tick: Cancel | undefined;
+  #deadline: Cancel | undefined;
+  #attempt: Promise<void> | undefined;
+  #loggedHolder: string | undefined;
+
+  constructor(deps: LeaderElectorDependencies, config: LeaderElectionConfig) {
+    const resolved = {
+      leaseDurationMs: DefaultLeaseDurationMs,
+      renewDeadlineMs: DefaultRenewDeadlineMs,
+      retryPeriodMs: DefaultRetryPeriodMs,
+      ...config,
+    };
+    if (resolved.identity === '') throw new Error('leader election: identity must not be empty');
+    if (resolved.leaseDurationMs <= resolved.renewDeadlineMs) {
+      throw new Error(
+        `leader election: leaseDuration (${resolved.leaseDurationMs} ms) must be greater than renewDeadline (${resolved.renewDeadlineMs} ms)`,
+      );
+    }
+    if (resolved.renewDeadlineMs <= resolved.retryPeriodMs) {
+      throw new Error(
+        `leader election: renewDeadline (${resolved.renewDeadlineMs} ms) must be greater than retryPeriod (${resolved.retryPeriodMs} ms)`,
+      );
+    }
+    this.#deps = deps;
+    this.#config = resolved;
+    this.#logger = deps.logger.child({ logger: 'leader-election' });
+  }
+
+  /** This replica's identity. */
+  get identity(): string {
+    return this.#config.identity;
+  }
+
+  /** Whether this replica holds the lease right now. */
+  isLeader(): boolean {
+    return this.#state === 'leading';
+  }
+
+  /** The holder last observed (this replica when leading); undefined before the first read. */
+  holder(): string | undefined {
+    return this.#observed?.spec?.holderIdentity;
+  }
+
+  /** Starts contending: the first attempt runs at once. Once only. */
+  start(handlers: LeadershipHandlers): void {
+    if (this.#state !== 'idle') throw new Error('leader election: already started');
+    this.#handlers = handlers;
+    this.#state = 'candidate';
+    this.#run();
+  }
+
+  /**
+   * Stops contending and, if this replica holds the lease, releases it (holder cleared, 1 s duration) so a
+   * standby acquires it at its next retry. Stop the controllers first. Idempotent.
+   */
+  async stop(): Promise<void> {
+    const started = this.#state !== 'idle';
+    this.#state = 'stopped';
+    this.#tick?.();
+    this.#deadline?.();
+    await this.#attempt;
+    // Also after a lost or in-flight round: #release only clears a lease that names us.
+    if (started) await this.#release();
+  }
+
+  // A method, not an inline comparison: the state changes across awaits, which narrowing ignores.
+  #isStopped(): boolean {
+    return this.#state === 'stopped';
+  }
+
+  #run(): void {
+    if (this.#state !== 'candidate' && this.#state !== 'leading') return;
+    this.#attempt = this.#tryAcquireOrRenew().finally(() => {
+      this.#attempt = undefined;
+      if (this.#state === 'candidate' || this.#state === 'leading') {
+        this.#tick = this.#deps.timers.after(this.#config.retryPeriodMs, () => this.#run());
+      }
+    });
+  }
+
+  async #tryAcquireOrRenew(): Promise<void> {
+    const { cluster, clock } = this.#deps;
+    const key = { namespace: this.#config.namespace, name: this.#config.name };
+    let lease: Lease | undefined;
+    try {
+      lease = await cluster.get(Leases, key);
+    } catch (err) {
+      if (!isNotFound(err)) {
+        this.#logger.warn({ err, lease: key }, 'could not read the leader election lease; retrying');
+        return;
+      }
+    }
+    const now = clock.now();
+    if (this.#isStopped()) return;
+    const current = lease === undefined ? undefined : (lease.spec ?? {});
+    if (this.#observed === undefined || !sameRecord(current, this.#observed.spec)) {
+      this.#observed = { spec: current, at: now };
+    }
+    const decision = decideLease({
+      current,
+      observedAt: this.#observed.at,
+      now,
+      identity: this.#config.identity,
+      leaseDurationMs: this.#config.leaseDurationMs,
+      formatTime: microTime,
+    });
+    if (decision.action === 'wait') {
+      if (this.#state === 'leading') {
+        this.#lose(`the lease is held by ${decision.holder}`);
+        return;
+      }
+      if (this.#loggedHolder !== decision.holder) {
+        this.#loggedHolder = decision.holder;
+        this.#logger.info(
+          { identity: this.#config.identity, holder: decision.holder, reason: decision.reason },
+          'waiting for leadership',
+        );
+      }
+      return;
+    }
+    let written: Lease;
+    try {
+      written =
+        decision.action === 'create' || lease === undefined
+          ? await cluster.create(Leases, {
+              apiVersion: Leases.apiVersion,
+              kind: Leases.kind,
+              metadata: { name: key.name, namespace: key.namespace },
+              spec: decision.spec,
+            })
+          : await cluster.update(Leases, { ...lease, spec: decision.spec });
+    } catch (err) {
+      // Another candidate wrote first: this round is lost, the next read shows the winner.
+      const raced = isConflict(err) || isAlreadyExists(err);
+      this.#logger[raced ? 'debug' : 'warn'](
+        { err, lease: key, action: decision.action },
+        raced ? 'lost a race for the lease; retrying' : 'could not write the lease; retrying',
+      );
+      return;
+    }
+    if (this.#isStopped()) return;
+    this.#observed = { spec: written.spec, at: now };
+    this.#armDeadline(now);
+    if (this.#state === 'candidate') {
+      this.#state = 'leading';
+      this.#loggedHolder = this.#config.identity;
+      this.#logger.info(
+        {
+          identity: this.#config.identity,
+          lease: key,
+          ...(decision.action === 'acquire' && decision.previousHolder !== ''
+            ? { previousHolder: decision.previousHolder }
+            : {}),
+          leaseTransitions: written.spec?.leaseTransitions ?? 0,
+        },
+        'became leader',
+      );
+      this.#handlers?.onStartedLeading();
+    }
+  }
+
+  /** Gives up renewDeadline after `renewedAt` unless a later renewal re-arms it. */
+  #armDeadline(renewedAt: number): void {
+    this.#deadline?.();
+    const remaining = renewedAt + this.#config.renewDeadlineMs - this.#deps.clock.now();
+    this.#deadline = this.#deps.timers.after(remaining, () => {
+      if (this.#state === 'leading') {
+        this.#lose(`the lease was not renewed within ${this.#config.renewDeadlineMs} ms`);
+      }
+    });
+  }
+
+  #lose(reason: string): void {
+    this.#state = 'stopped';
+    this.#tick?.();
+    this.#deadline?.();
+    this.#logger.error({ identity: this.#config.identity, reason }, 'lost leadership');
+    this.#handlers?.onStoppedLeading(reason);
+  }
+
+  async #release(): Promise<void> {
+    const { cluster, clock } = this.#deps;
+    const key = { namespace: this.#config.namespace, name: this.#config.name };
+    try {
+      const lease = await cluster.get(Leases, key);
+      if ((lease.spec?.holderIdentity ?? '') !== this.#config.identity) return;
+      await cluster.update(Leases, {
+        ...lease,
+        spec: releasedLease(lease.spec ?? {}, clock.now(), microTime),
+      });
+      this.#logger.info({ identity: this.#config.identity, lease: key }, 'released leadership');
+    } catch (err) {
+      this.#logger.warn({ err, lease: key }, 'could not release the lease; it expires by itself');
+    }
+  }
+}
