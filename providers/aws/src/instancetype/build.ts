@@ -1,0 +1,77 @@
+import {
+  type InstanceType,
+  newInstanceType,
+  newOffering,
+  type Offering,
+} from '@nodewright/core/cloudprovider';
+import { Requirement } from '@nodewright/core/scheduling';
+import type { AwsPrices } from '../ports.js';
+import { instanceTypeCapacity, type NodeShapeSettings } from './capacity.js';
+import type { InstanceTypeFacts } from './facts.js';
+import { AwsLabels } from './labels.js';
+import { instanceTypeOverhead } from './overhead.js';
+import { instanceTypeRequirements, type ZoneInfo } from './requirements.js';
+
+/** Whether an offering is refused for now (the unavailable-offerings cache, or a test double). */
+export type OfferingUnavailable = (o: {
+  capacityType: string;
+  instanceType: string;
+  zone: string;
+}) => boolean;
+
+/** Where and at what price a type is offered. */
+export interface OfferingContext {
+  /** Offering zones already intersected with the NodeClass's subnet zones. */
+  readonly zones: readonly ZoneInfo[];
+  readonly prices: AwsPrices;
+  readonly unavailable?: OfferingUnavailable;
+  readonly region?: string | undefined;
+}
+
+/**
+ * One spot and/or on-demand offering per zone (as the type supports), priced from `prices`.
+ * Without a price an offering is unavailable (price +Infinity), as is one the cache refuses.
+ */
+export function instanceTypeOfferings(facts: InstanceTypeFacts, context: OfferingContext): Offering[] {
+  return context.zones.flatMap((z) =>
+    facts.capacityTypes.map((capacityType) => {
+      const price =
+        capacityType === 'spot'
+          ? context.prices.spot(facts.name, z.zone)
+          : context.prices.onDemand(facts.name);
+      const refused =
+        context.unavailable?.({ capacityType, instanceType: facts.name, zone: z.zone }) ?? false;
+      return newOffering({
+        zone: z.zone,
+        capacityType,
+        price: price ?? Number.POSITIVE_INFINITY,
+        available: price !== undefined && !refused,
+        ...(z.zoneID !== undefined
+          ? { extraRequirements: [Requirement.create(AwsLabels.ZoneId, 'In', [z.zoneID])] }
+          : {}),
+      });
+    }),
+  );
+}
+
+/**
+ * An instance type as the scheduler sees it: requirements, capacity, overhead and offerings, all
+ * derived from the facts, the NodeClass settings and the prices.
+ */
+export function buildInstanceType(
+  facts: InstanceTypeFacts,
+  settings: NodeShapeSettings,
+  context: OfferingContext,
+): InstanceType {
+  const capacity = instanceTypeCapacity(facts, settings);
+  return newInstanceType({
+    name: facts.name,
+    requirements: instanceTypeRequirements(facts, context.zones, {
+      amiFamily: settings.amiFamily,
+      region: context.region,
+    }),
+    offerings: instanceTypeOfferings(facts, context),
+    capacity,
+    overhead: instanceTypeOverhead(capacity, facts.vcpus, settings.kubelet),
+  });
+}
