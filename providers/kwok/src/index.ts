@@ -1,1 +1,6 @@
+export * from './apis/index.js';
 export * from './catalog/index.js';
+export * from './cloudprovider/index.js';
+export * from './controllers/index.js';
+export * from './faults/index.js';
+export * from './plugin/index.js';

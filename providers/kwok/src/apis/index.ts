@@ -1,0 +1,3 @@
+export * from './hash.js';
+export * from './kind.js';
+export * from './kwoknodeclass.js';

@@ -1,0 +1,2 @@
+export * from './interruptions.js';
+export * from './kwok-faults.js';

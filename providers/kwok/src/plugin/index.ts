@@ -1,0 +1,2 @@
+export * from './plugin.js';
+export * from './settings.js';

@@ -1,0 +1,60 @@
+import { readinessFromReadyCondition } from '@nodewright/core/lifecycle';
+import type { ProviderContext, ProviderInstance, ProviderPlugin } from '@nodewright/core/operator';
+import { SeededRandom } from '@nodewright/core/simulation';
+import { KWOKNodeClasses, kwokNodeClassKind } from '../apis/kind.js';
+import { KwokCloudProvider } from '../cloudprovider/kwok-cloud-provider.js';
+import { KwokNodeClassStatusController } from '../controllers/nodeclass-status-controller.js';
+import { KwokInterruptions } from '../faults/interruptions.js';
+import { KwokFaults } from '../faults/kwok-faults.js';
+import { KwokSettingDescriptions, parseKwokSettings } from './settings.js';
+
+/** Builds the KWOK provider for one operator process (see `kwokProviderPlugin`). */
+export async function createKwokProvider(context: ProviderContext): Promise<ProviderInstance> {
+  const settings = parseKwokSettings(context.settings);
+  const logger = context.logger.child({ logger: 'kwok' });
+  let provider: KwokCloudProvider | undefined;
+  const interruptions = new KwokInterruptions({
+    clock: context.clock,
+    random: new SeededRandom(settings.interruptionSeed),
+    spotInterruptionsPerHour: settings.spotInterruptionsPerHour,
+    noticeMs: settings.interruptionNoticeMs,
+    instances: async () =>
+      (await (provider?.list() ?? Promise.resolve([]))).map((c) => ({
+        providerID: c.status?.providerID ?? '',
+        capacityType: c.metadata.labels?.['karpenter.sh/capacity-type'] ?? '',
+        instanceType: c.metadata.labels?.['node.kubernetes.io/instance-type'] ?? '',
+        zone: c.metadata.labels?.['topology.kubernetes.io/zone'] ?? '',
+      })),
+  });
+  const cloudProvider = new KwokCloudProvider({
+    cluster: context.cluster,
+    clock: context.clock,
+    timers: context.timers,
+    clusterName: context.clusterName,
+    unavailableOfferings: context.unavailableOfferings,
+    unavailableOfferingsTtlMs: settings.unavailableOfferingsTtlMs,
+    faults: new KwokFaults(settings.insufficientCapacity),
+    interruptions,
+    logger,
+  });
+  provider = cloudProvider;
+  return {
+    cloudProvider,
+    controllers: [new KwokNodeClassStatusController({ cluster: context.cluster, clock: context.clock })],
+    nodeClassReadiness: readinessFromReadyCondition(context.cluster, [KWOKNodeClasses]),
+    nodeClassTypes: [KWOKNodeClasses],
+    close: async () => cloudProvider.close(),
+  };
+}
+
+/**
+ * `--provider kwok`: instances are KWOK Nodes in the cluster itself, launched from
+ * KWOKNodeClasses (`karpenter.kwok.sh/v1alpha1`) with Karpenter's 144 KWOK instance types.
+ * Faults (offerings without capacity, spot interruptions) come from the settings.
+ */
+export const kwokProviderPlugin: ProviderPlugin = {
+  name: 'kwok',
+  kinds: [kwokNodeClassKind],
+  settings: KwokSettingDescriptions,
+  create: createKwokProvider,
+};
