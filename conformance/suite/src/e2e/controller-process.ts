@@ -1,0 +1,251 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { JsonLineSplitter, type LogEntry } from './json-lines.js';
+import { type ProcessMemory, parseProcStatus } from './proc-status.js';
+
+/** How to start one `nodewright controller` process. */
+export interface ControllerSpec {
+  /** The built CLI: `packages/cli/dist/bin.js`. */
+  readonly binPath: string;
+  /** The Node binary to run it with. Default: the one running this process. */
+  readonly nodePath?: string;
+  readonly provider: string;
+  readonly kubeconfigPath: string;
+  /** `--identity`; also names the process in errors. */
+  readonly identity: string;
+  /** `--leader-election-id`: give each cluster's suite its own Lease. */
+  readonly leaderElectionId: string;
+  /** `--set key=value` provider settings. */
+  readonly settings?: Readonly<Record<string, string>>;
+  /** Further flags, e.g. `['--log-level', 'debug']`. */
+  readonly extraArgs?: readonly string[];
+  /** Every stdout and stderr line is appended here, for post-mortems. */
+  readonly logFile?: string;
+  /** Entries kept in memory for `waitForLog`/`entries` (oldest dropped). Default 20,000. */
+  readonly keepEntries?: number;
+}
+
+/** How a controller process ended. */
+export interface ControllerExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** The argv after the script path, exactly as cli-flags.md spells the flags. */
+export function controllerArgs(spec: ControllerSpec): string[] {
+  const args = [
+    'controller',
+    '--provider',
+    spec.provider,
+    '--kubeconfig',
+    spec.kubeconfigPath,
+    '--health-port',
+    '0',
+    '--metrics-port',
+    '0',
+    '--identity',
+    spec.identity,
+    '--leader-election-id',
+    spec.leaderElectionId,
+  ];
+  for (const [key, value] of Object.entries(spec.settings ?? {})) args.push('--set', `${key}=${value}`);
+  args.push(...(spec.extraArgs ?? []));
+  return args;
+}
+
+/**
+ * Explains a missing build: the suite runs the built CLI, never the sources, so that what is
+ * tested is what ships.
+ */
+export function requireBuiltCli(binPath: string): void {
+  if (!existsSync(binPath)) {
+    throw new Error(
+      `${binPath} does not exist: the end-to-end suite runs the built CLI. Run \`pnpm build\` first ` +
+        '(the documented test command does: see conformance/README.md).',
+    );
+  }
+}
+
+/**
+ * One running `nodewright controller` child process: its JSON log lines (parsed), its bound
+ * health and metrics ports (from the "serving health"/"serving metrics" lines), its memory,
+ * and ways to end it (SIGTERM and wait, or SIGKILL as a crash).
+ */
+export class ControllerProcess {
+  readonly spec: ControllerSpec;
+  readonly #child: ChildProcess;
+  readonly #entries: LogEntry[] = [];
+  readonly #stderr: string[] = [];
+  readonly #waiters = new Set<() => void>();
+  readonly #log: WriteStream | undefined;
+  readonly #keep: number;
+  #exit: ControllerExit | undefined;
+  /** Settles when the process has exited. */
+  readonly exited: Promise<ControllerExit>;
+
+  private constructor(spec: ControllerSpec) {
+    this.spec = spec;
+    this.#keep = spec.keepEntries ?? 20_000;
+    this.#log = spec.logFile ? createWriteStream(spec.logFile, { flags: 'a' }) : undefined;
+    this.#child = spawn(spec.nodePath ?? process.execPath, [spec.binPath, ...controllerArgs(spec)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    const stdout = new JsonLineSplitter(
+      (entry, line) => this.#onEntry(entry, line),
+      (line) => this.#onText(line),
+    );
+    const stderr = new JsonLineSplitter(
+      (entry, line) => this.#onEntry(entry, line),
+      (line) => this.#onText(line),
+    );
+    this.#child.stdout?.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
+    this.#child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+    this.exited = new Promise((resolve) => {
+      this.#child.on('exit', (code, signal) => {
+        stdout.end();
+        stderr.end();
+        this.#exit = { code, signal };
+        this.#log?.end();
+        this.#wake();
+        resolve(this.#exit);
+      });
+    });
+  }
+
+  /** Spawns the controller; fails at once when the CLI is not built. */
+  static start(spec: ControllerSpec): ControllerProcess {
+    requireBuiltCli(spec.binPath);
+    return new ControllerProcess(spec);
+  }
+
+  get pid(): number {
+    const pid = this.#child.pid;
+    if (pid === undefined) throw new Error(`controller ${this.spec.identity} has no pid (spawn failed)`);
+    return pid;
+  }
+
+  /** The exit, once it happened. */
+  get exit(): ControllerExit | undefined {
+    return this.#exit;
+  }
+
+  /** The log entries kept so far, oldest first. */
+  entries(): readonly LogEntry[] {
+    return this.#entries;
+  }
+
+  /** Non-JSON output (stderr mostly), for error messages. */
+  textLines(): readonly string[] {
+    return this.#stderr;
+  }
+
+  /**
+   * Resolves with the first kept entry (past or future) that `match` accepts.
+   * @throws when the process exits first or after `timeoutMs`, quoting its last output.
+   */
+  waitForLog(match: (entry: LogEntry) => boolean, what: string, timeoutMs: number): Promise<LogEntry> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        const found = this.#entries.find(match);
+        if (found) {
+          done();
+          resolve(found);
+          return true;
+        }
+        if (this.#exit) {
+          done();
+          reject(
+            new Error(
+              `controller ${this.spec.identity} exited (${describeExit(this.#exit)}) before ${what}${this.#tail()}`,
+            ),
+          );
+          return true;
+        }
+        return false;
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(
+          new Error(`controller ${this.spec.identity}: no ${what} within ${timeoutMs} ms${this.#tail()}`),
+        );
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#waiters.delete(waiter);
+      };
+      const waiter = (): void => {
+        check();
+      };
+      if (!check()) this.#waiters.add(waiter);
+    });
+  }
+
+  /** The port a "serving <what>" line reported. */
+  async port(what: 'health' | 'metrics', timeoutMs = 30_000): Promise<number> {
+    const entry = await this.waitForLog(
+      (e) => e.message === `serving ${what}` && typeof e.port === 'number',
+      `"serving ${what}" log line`,
+      timeoutMs,
+    );
+    return entry.port as number;
+  }
+
+  /** GETs a path on the health or metrics server; resolves with status and body. */
+  async http(what: 'health' | 'metrics', path: string): Promise<{ status: number; body: string }> {
+    const port = await this.port(what);
+    const response = await fetch(`http://127.0.0.1:${port}${path}`);
+    return { status: response.status, body: await response.text() };
+  }
+
+  /** Resident and peak memory now, from /proc (Linux). */
+  async memory(): Promise<ProcessMemory> {
+    return parseProcStatus(await readFile(`/proc/${this.pid}/status`, 'utf8'));
+  }
+
+  /** SIGKILL, as a crash or a lost machine: no shutdown, no Lease release. */
+  async kill(): Promise<ControllerExit> {
+    if (!this.#exit) this.#child.kill('SIGKILL');
+    return this.exited;
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit. */
+  async stop(graceMs = 40_000): Promise<ControllerExit> {
+    if (this.#exit) return this.#exit;
+    this.#child.kill('SIGTERM');
+    const timer = setTimeout(() => this.#child.kill('SIGKILL'), graceMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #onEntry(entry: LogEntry, line: string): void {
+    this.#log?.write(`${line}\n`);
+    this.#entries.push(entry);
+    if (this.#entries.length > this.#keep) this.#entries.splice(0, this.#entries.length - this.#keep);
+    this.#wake();
+  }
+
+  #onText(line: string): void {
+    this.#log?.write(`${line}\n`);
+    this.#stderr.push(line);
+    if (this.#stderr.length > 200) this.#stderr.shift();
+  }
+
+  #wake(): void {
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+
+  #tail(): string {
+    const lines = [...this.#stderr.slice(-10), ...this.#entries.slice(-10).map((e) => JSON.stringify(e))];
+    const where = this.spec.logFile ? ` (full log: ${this.spec.logFile})` : '';
+    return lines.length === 0 ? where : `${where}; last output:\n${lines.join('\n')}`;
+  }
+}
+
+function describeExit(exit: ControllerExit): string {
+  return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+}

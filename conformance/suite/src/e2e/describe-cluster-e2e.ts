@@ -1,0 +1,591 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateCrd, type KindDefinition, nodeClaimKind, nodePoolKind } from '@nodewright/core/apis';
+import { SystemTimers } from '@nodewright/core/clock';
+import {
+  Deployments,
+  isNotFound,
+  Leases,
+  Nodes,
+  PodDisruptionBudgets,
+  Pods,
+  resourceType,
+  type UntypedObject,
+} from '@nodewright/core/kube';
+import { decodeManifests } from '@nodewright/core/manifests';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeletHarness } from '../../../harness/src/index.js';
+import { rawRequest } from '../raw-request.js';
+import { type Rejection, rejectionOf } from '../server-rejection.js';
+import { waitUntil } from '../wait-until.js';
+import { ControllerProcess } from './controller-process.js';
+import { type E2EEnvironment, startE2EEnvironment } from './environment.js';
+import { readExampleNodePools } from './example-nodepools.js';
+import { invalidNodePoolVariants } from './invalid-variants.js';
+import {
+  AppLabel,
+  deploymentManifest,
+  type NodePoolOptions,
+  nodePoolManifest,
+  pdbManifest,
+} from './manifests.js';
+import {
+  conditionIsTrue,
+  disruptingNodes,
+  hasTaint,
+  isLive,
+  isRunningPod,
+  isUnschedulablePod,
+  type Observed,
+} from './observe.js';
+import type { ClusterE2ETarget, MockCloud } from './target.js';
+
+/** How to run the suite. */
+export interface ClusterE2EOptions {
+  /** A cluster to use instead of starting one (NODEWRIGHT_KUBECONFIG); default: start one. */
+  readonly externalKubeconfig?: string;
+  /** The built CLI; default `packages/cli/dist/bin.js` of this repository. */
+  readonly binPath?: string;
+  /** Keep controller logs and the cluster directory after the run. */
+  readonly keep?: boolean;
+}
+
+const RepoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const CrdType = resourceType({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  namespaced: false,
+  statusSubresource: true,
+});
+const NodePoolType = resourceType({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodePool',
+  namespaced: false,
+  statusSubresource: true,
+});
+const NodeClaimType = resourceType({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodeClaim',
+  namespaced: false,
+  statusSubresource: true,
+});
+const NodePoolLabel = 'karpenter.sh/nodepool';
+const RevisionLabel = 'e2e.nodewright.io/revision';
+const Manager = { fieldManager: 'nodewright-e2e', force: true } as const;
+/** client-go's leader-election defaults, which cli-flags.md fixes: lease 15 s, retry 2 s. */
+const LeaseDurationMs = 15_000;
+const RetryPeriodMs = 2_000;
+
+/**
+ * The cluster end-to-end suite for one provider: on a real control plane (its own, unless
+ * `externalKubeconfig`), with the built `nodewright controller` as child processes, it proves
+ * the CRDs apply, the example NodePools are accepted and broken ones refused readably, and that
+ * provisioning, consolidation under a PDB, drift within a budget, expiration, do-not-disrupt,
+ * NodePool deletion and leader failover behave as Karpenter's do. Tests run in order and build
+ * on each other's state (one NodePool for scale-up, consolidation and drift).
+ */
+export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2EOptions = {}): void {
+  describe(`cluster end-to-end: ${target.name}`, () => {
+    const binPath = options.binPath ?? join(RepoRoot, 'packages/cli/dist/bin.js');
+    const leaseId = `nodewright-e2e-${target.provider}`;
+    const podCpu = `${Math.floor(target.singleType.allocatableMilliCpu * 0.4)}m`;
+    const controllers: ControllerProcess[] = [];
+    let env: E2EEnvironment;
+    let mock: MockCloud | undefined;
+    let harness: KubeletHarness | undefined;
+    let leader: ControllerProcess | undefined;
+
+    const startController = (identity: string): ControllerProcess => {
+      const controller = ControllerProcess.start({
+        binPath,
+        provider: target.provider,
+        kubeconfigPath: env.kubeconfigPath,
+        identity,
+        leaderElectionId: leaseId,
+        settings: { ...target.settings, ...mock?.settings },
+        logFile: join(env.workDir, `${identity}.log`),
+      });
+      controllers.push(controller);
+      return controller;
+    };
+    const poolOptions = (name: string, extra: Partial<NodePoolOptions> = {}): NodePoolOptions => ({
+      name,
+      nodeClassRef: target.nodeClassRef('e2e'),
+      requirements: target.singleType.requirements,
+      ...extra,
+    });
+    const list = async (type: typeof Pods, selector: Record<string, string>, namespace?: string) =>
+      (
+        await env.cluster.list<Observed>(type, {
+          labelSelector: Object.entries(selector)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(','),
+          ...(namespace ? { namespace } : {}),
+        })
+      ).items;
+    const podsOf = (app: string) => list(Pods, { [AppLabel]: app }, env.namespace);
+    const nodesOf = (pool: string) => list(Nodes, { [NodePoolLabel]: pool });
+    const claimsOf = (pool: string) => list(NodeClaimType, { [NodePoolLabel]: pool });
+    const scale = (name: string, replicas: number) =>
+      env.cluster.patch(Deployments, { namespace: env.namespace, name }, { spec: { replicas } });
+    const wait = <T>(what: string, timeoutMs: number, probe: () => Promise<T>, done: (value: T) => boolean) =>
+      waitUntil(probe, done, { what, timeoutMs, intervalMs: 500 });
+    /** Samples `probe` every 250 ms until `stop` resolves, keeping every sample. */
+    const sampleWhile = async <T>(probe: () => Promise<T>, stop: Promise<unknown>): Promise<T[]> => {
+      const samples: T[] = [];
+      let done = false;
+      const finished = stop.finally(() => {
+        done = true;
+      });
+      while (!done) {
+        samples.push(await probe());
+        await Promise.race([finished.catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
+      }
+      await finished;
+      return samples;
+    };
+    const deleteQuietly = async (type: typeof Pods, name: string, namespace?: string) => {
+      try {
+        await env.cluster.delete(
+          type,
+          { name, ...(namespace ? { namespace } : {}) },
+          { propagationPolicy: 'Background' },
+        );
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    };
+
+    beforeAll(async () => {
+      env = await startE2EEnvironment({
+        name: target.provider,
+        ...(options.externalKubeconfig ? { externalKubeconfig: options.externalKubeconfig } : {}),
+        ...(options.keep ? { keep: true } : {}),
+      });
+      if (target.mockCloud) {
+        mock = await target.mockCloud();
+        harness = new KubeletHarness({
+          cluster: env.cluster,
+          source: mock.source,
+          timers: new SystemTimers(),
+          bootDelayMs: mock.bootDelayMs,
+        });
+        await harness.start();
+      }
+    });
+
+    afterAll(async () => {
+      if (env?.external) {
+        // Leave a user's cluster as found: the controller must still run to finalise claims.
+        for (const pool of ['e2e-main', 'e2e-expire', 'e2e-hold', 'e2e-failover'])
+          await deleteQuietly(NodePoolType, pool);
+        await waitUntil(
+          () => env.cluster.list<Observed>(NodeClaimType, { labelSelector: NodePoolLabel }),
+          (l) => l.items.every((c) => !String(c.metadata.labels?.[NodePoolLabel]).startsWith('e2e-')),
+          { what: 'suite NodeClaims to go', timeoutMs: 90_000, intervalMs: 1000 },
+        ).catch(() => {});
+        await deleteQuietly(
+          resourceType({ apiVersion: 'v1', kind: 'Namespace', namespaced: false }),
+          env.namespace,
+        );
+      }
+      await Promise.all(controllers.map((c) => c.stop()));
+      harness?.stop();
+      await mock?.stop();
+      await env?.stop();
+    });
+
+    it('applies the CRDs: NodePool, NodeClaim and the provider NodeClass kinds become Established', async () => {
+      const crdDir = join(RepoRoot, 'packages/core/crds');
+      const crds: UntypedObject[] = [];
+      for (const file of (await readdir(crdDir)).filter((f) => f.endsWith('.yaml')).sort()) {
+        const set = decodeManifests(file, await readFile(join(crdDir, file), 'utf8'));
+        expect(set.errors, file).toEqual([]);
+        crds.push(...set.manifests.map((m) => m.object as UntypedObject));
+      }
+      const kinds: readonly KindDefinition[] = [nodePoolKind, nodeClaimKind, ...target.nodeClassKinds];
+      for (const kind of target.nodeClassKinds) crds.push(generateCrd(kind) as unknown as UntypedObject);
+      const names = crds.map((c) => c.metadata.name as string);
+      for (const kind of kinds) expect(names).toContain(`${kind.crd?.plural}.${kind.crd?.group}`);
+      for (const crd of crds) await env.cluster.apply(CrdType, crd, Manager);
+      for (const name of names) {
+        const crd = await wait(
+          `CRD ${name} Established`,
+          30_000,
+          () => env.cluster.get<Observed>(CrdType, { name }),
+          (c) => conditionIsTrue(c, 'Established'),
+        );
+        expect(conditionIsTrue(crd, 'NamesAccepted'), name).toBe(true);
+      }
+    });
+
+    it('starts the controller: it leads, serves health, readiness and Prometheus metrics', async () => {
+      leader = startController('e2e-a');
+      await leader.waitForLog(
+        (e) => e.message === 'became leader' && e.identity === 'e2e-a',
+        'leadership',
+        60_000,
+      );
+      await wait(
+        'readyz 200',
+        60_000,
+        () => leader!.http('health', '/readyz'),
+        (r) => r.status === 200,
+      );
+      expect((await leader.http('health', '/healthz')).status).toBe(200);
+      const metrics = await leader.http('metrics', '/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toMatch(/^process_resident_memory_bytes /m);
+      expect(metrics.body).toMatch(/^# TYPE karpenter_\w+ /m);
+      const lease = await env.cluster.get<UntypedObject>(Leases, { namespace: 'kube-system', name: leaseId });
+      expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe('e2e-a');
+    }, 90_000);
+
+    it('accepts every example NodePool (server-side validation, strict fields, dry run)', async () => {
+      const examples = await readExampleNodePools(RepoRoot);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const example of examples) {
+        const response = await rawRequest(
+          env.connection,
+          'POST',
+          '/apis/karpenter.sh/v1/nodepools?dryRun=All&fieldValidation=Strict',
+          { body: JSON.stringify(example.manifest) },
+        );
+        expect({ example: example.id, status: response.status, warnings: response.headers.warning }).toEqual({
+          example: example.id,
+          status: 201,
+          warnings: undefined,
+        });
+      }
+    });
+
+    it('refuses invalid variants of the example NodePools with a readable message naming the field', async () => {
+      const examples = await readExampleNodePools(RepoRoot);
+      for (const example of examples) {
+        for (const variant of invalidNodePoolVariants(example.manifest)) {
+          const response = await rawRequest(
+            env.connection,
+            'POST',
+            '/apis/karpenter.sh/v1/nodepools?dryRun=All',
+            {
+              body: JSON.stringify(variant.manifest),
+            },
+          );
+          const what = `${example.id}: ${variant.problem}`;
+          expect(response.status, `${what}: ${response.text}`).toBe(422);
+          const rejection: Rejection = rejectionOf(response);
+          const messages = rejection.causes
+            .filter((c) => c.field.startsWith(variant.field))
+            .map((c) => c.message);
+          expect(messages, `${what}: causes ${JSON.stringify(rejection.causes)}`).not.toEqual([]);
+          expect(messages.join('\n'), what).toMatch(variant.message);
+          // A CEL rule without a message shows its expression; users should read a sentence.
+          expect(rejection.message, what).not.toMatch(/failed rule:/);
+        }
+      }
+    });
+
+    it('provisions a Deployment: pods Pending -> NodeClaims -> Nodes -> pods Running via kube-scheduler', async () => {
+      await env.cluster.apply(target.nodeClassType, target.nodeClass('e2e'), Manager);
+      await env.cluster.apply(
+        NodePoolType,
+        nodePoolManifest(poolOptions('e2e-main', { budgets: [{ nodes: '1' }] })),
+        Manager,
+      );
+      await wait(
+        'NodePool e2e-main Ready',
+        30_000,
+        () => env.cluster.get<Observed>(NodePoolType, { name: 'e2e-main' }),
+        (p) => conditionIsTrue(p, 'Ready'),
+      );
+      await env.cluster.create(
+        Deployments,
+        deploymentManifest({
+          name: 'inflate',
+          namespace: env.namespace,
+          replicas: 6,
+          nodePool: 'e2e-main',
+          requests: { cpu: podCpu, memory: '256Mi' },
+        }),
+      );
+      // kube-scheduler marks them Unschedulable (no node matches yet); that is what the
+      // provisioner reacts to. Seen while polling, since binding clears it.
+      let sawUnschedulable = false;
+      const pods = await wait(
+        '6 inflate pods Running',
+        90_000,
+        async () => {
+          const current = await podsOf('inflate');
+          if (current.some(isUnschedulablePod)) sawUnschedulable = true;
+          return current;
+        },
+        (p) => p.length === 6 && p.every(isRunningPod),
+      );
+      expect(sawUnschedulable, 'no pod was ever marked Unschedulable').toBe(true);
+      const claims = await claimsOf('e2e-main');
+      const nodes = await nodesOf('e2e-main');
+      // Two pods fit a node and a third does not: three nodes, unless the batch window split the burst.
+      expect(claims.length).toBeGreaterThanOrEqual(3);
+      expect(claims.length).toBeLessThanOrEqual(6);
+      expect(nodes.map((n) => n.spec?.providerID).sort()).toEqual(
+        claims.map((c) => c.status?.providerID).sort(),
+      );
+      expect(claims.every((c) => conditionIsTrue(c, 'Ready'))).toBe(true);
+      const nodeNames = new Set(nodes.map((n) => n.metadata.name));
+      for (const pod of pods)
+        expect(nodeNames.has(pod.spec?.nodeName as string), pod.metadata.name).toBe(true);
+      // Order of events, to the second the API server stamps.
+      const firstClaim = Math.min(...claims.map((c) => Date.parse(c.metadata.creationTimestamp as string)));
+      const firstNode = Math.min(...nodes.map((n) => Date.parse(n.metadata.creationTimestamp as string)));
+      const firstPod = Math.min(...pods.map((p) => Date.parse(p.metadata.creationTimestamp as string)));
+      expect(firstPod).toBeLessThanOrEqual(firstClaim);
+      expect(firstClaim).toBeLessThanOrEqual(firstNode);
+    }, 120_000);
+
+    it('consolidates after a scale-down while the PDB keeps its minimum available', async () => {
+      await env.cluster.apply(
+        PodDisruptionBudgets,
+        pdbManifest({ name: 'inflate', namespace: env.namespace, app: 'inflate', minAvailable: 2 }),
+        Manager,
+      );
+      const before = (await nodesOf('e2e-main')).filter(isLive).length;
+      await scale('inflate', 3);
+      // One pod of each doubled-up node goes (ReplicaSet ranking), leaving three half-empty
+      // nodes; one pod must move for a node to go, which needs an eviction under the PDB.
+      const settled = wait(
+        'e2e-main down to 2 nodes with 3 pods Running',
+        150_000,
+        async () => ({ nodes: await nodesOf('e2e-main'), pods: await podsOf('inflate') }),
+        (s) =>
+          s.nodes.length === 2 && s.nodes.every(isLive) && s.pods.length === 3 && s.pods.every(isRunningPod),
+      );
+      const running = await sampleWhile(async () => {
+        const pods = await podsOf('inflate');
+        return pods.filter(isRunningPod).length;
+      }, settled);
+      await settled;
+      expect(before).toBeGreaterThanOrEqual(3);
+      // After the scale-down settles (3 pods), a voluntary eviction may never leave fewer than 2.
+      const afterScaleDown = running.slice(running.findIndex((n) => n <= 3));
+      expect(Math.min(...afterScaleDown)).toBeGreaterThanOrEqual(2);
+      expect((await claimsOf('e2e-main')).length).toBe(2);
+    }, 180_000);
+
+    it('replaces drifted nodes after a NodePool edit, one at a time as the budget allows', async () => {
+      const old = new Set((await nodesOf('e2e-main')).map((n) => n.metadata.name));
+      expect(old.size).toBe(2);
+      await env.cluster.patch(
+        NodePoolType,
+        { name: 'e2e-main' },
+        {
+          spec: { template: { metadata: { labels: { [RevisionLabel]: '2' } } } },
+        },
+      );
+      const replaced = wait(
+        'every e2e-main node replaced by one with the new label, 3 pods Running on them',
+        200_000,
+        async () => ({ nodes: await nodesOf('e2e-main'), pods: await podsOf('inflate') }),
+        (s) =>
+          s.nodes.length > 0 &&
+          s.nodes.every(
+            (n) => isLive(n) && n.metadata.labels?.[RevisionLabel] === '2' && !old.has(n.metadata.name),
+          ) &&
+          s.pods.length === 3 &&
+          s.pods.every((p) => isRunningPod(p) && !old.has(p.spec?.nodeName as string)),
+      );
+      const disrupting = await sampleWhile(
+        async () => disruptingNodes(await nodesOf('e2e-main')).length,
+        replaced,
+      );
+      await replaced;
+      expect(Math.max(...disrupting)).toBeLessThanOrEqual(1);
+      const claims = await claimsOf('e2e-main');
+      expect(claims.every((c) => !conditionIsTrue(c, 'Drifted'))).toBe(true);
+    }, 240_000);
+
+    it('replaces a node when its NodeClaim reaches expireAfter', async () => {
+      await env.cluster.apply(
+        NodePoolType,
+        nodePoolManifest(poolOptions('e2e-expire', { expireAfter: '30s' })),
+        Manager,
+      );
+      await env.cluster.create(
+        Deployments,
+        deploymentManifest({
+          name: 'expire',
+          namespace: env.namespace,
+          replicas: 1,
+          nodePool: 'e2e-expire',
+          requests: { cpu: podCpu, memory: '256Mi' },
+        }),
+      );
+      const [first] = await wait(
+        'a NodeClaim for the expire pod',
+        60_000,
+        () => claimsOf('e2e-expire'),
+        (c) => c.length === 1,
+      );
+      const firstName = first?.metadata.name as string;
+      const after = await wait(
+        `NodeClaim ${firstName} expired and the pod Running on its replacement`,
+        120_000,
+        async () => ({
+          claims: await claimsOf('e2e-expire'),
+          pods: await podsOf('expire'),
+          nodes: await nodesOf('e2e-expire'),
+        }),
+        (s) =>
+          !s.claims.some((c) => c.metadata.name === firstName) &&
+          s.pods.length === 1 &&
+          s.pods.every(isRunningPod) &&
+          s.nodes.some((n) => n.metadata.name === s.pods[0]?.spec?.nodeName),
+      );
+      const ages = after.claims.map((c) => Date.parse(c.metadata.creationTimestamp as string));
+      expect(Math.min(...ages)).toBeGreaterThanOrEqual(
+        Date.parse(first?.metadata.creationTimestamp as string),
+      );
+      await deleteQuietly(Deployments, 'expire', env.namespace);
+      await deleteQuietly(NodePoolType, 'e2e-expire');
+    }, 180_000);
+
+    it('holds a node annotated karpenter.sh/do-not-disrupt, and removes it once the annotation goes', async () => {
+      await env.cluster.apply(
+        NodePoolType,
+        nodePoolManifest(
+          poolOptions('e2e-hold', { consolidationPolicy: 'WhenEmpty', consolidateAfter: '0s' }),
+        ),
+        Manager,
+      );
+      await env.cluster.create(
+        Deployments,
+        deploymentManifest({
+          name: 'hold',
+          namespace: env.namespace,
+          replicas: 1,
+          nodePool: 'e2e-hold',
+          requests: { cpu: podCpu, memory: '256Mi' },
+        }),
+      );
+      const [pod] = await wait(
+        'the hold pod Running',
+        90_000,
+        () => podsOf('hold'),
+        (p) => p.length === 1 && p.every(isRunningPod),
+      );
+      const nodeName = pod?.spec?.nodeName as string;
+      await env.cluster.patch(
+        Nodes,
+        { name: nodeName },
+        { metadata: { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } } },
+      );
+      await deleteQuietly(Deployments, 'hold', env.namespace);
+      await wait(
+        'the hold pod gone',
+        30_000,
+        () => podsOf('hold'),
+        (p) => p.length === 0,
+      );
+      // Empty with consolidateAfter 0s: unheld, it would be tainted within one disruption
+      // poll (10 s) and gone after validation (15 s). Watch for longer than both.
+      const heldFor = new Promise((r) => setTimeout(r, 30_000));
+      const samples = await sampleWhile(async () => {
+        const node = await env.cluster.get<Observed>(Nodes, { name: nodeName }).catch(() => undefined);
+        return node !== undefined && isLive(node) && !hasTaint(node, 'karpenter.sh/disrupted');
+      }, heldFor);
+      expect(samples.every(Boolean), `node ${nodeName} was disrupted despite do-not-disrupt`).toBe(true);
+      await env.cluster.patch(
+        Nodes,
+        { name: nodeName },
+        { metadata: { annotations: { 'karpenter.sh/do-not-disrupt': null } } },
+      );
+      await wait(
+        `empty node ${nodeName} consolidated once released`,
+        90_000,
+        () => nodesOf('e2e-hold'),
+        (n) => n.length === 0,
+      );
+      expect(await claimsOf('e2e-hold')).toEqual([]);
+      await deleteQuietly(NodePoolType, 'e2e-hold');
+    }, 200_000);
+
+    it('deleting a NodePool removes its NodeClaims and Nodes', async () => {
+      expect((await nodesOf('e2e-main')).length).toBeGreaterThan(0);
+      await env.cluster.delete(NodePoolType, { name: 'e2e-main' });
+      await wait(
+        'e2e-main NodeClaims and Nodes gone',
+        120_000,
+        async () => ({ claims: await claimsOf('e2e-main'), nodes: await nodesOf('e2e-main') }),
+        (s) => s.claims.length === 0 && s.nodes.length === 0,
+      );
+      await deleteQuietly(PodDisruptionBudgets, 'inflate', env.namespace);
+      await deleteQuietly(Deployments, 'inflate', env.namespace);
+    }, 150_000);
+
+    it('fails over: a standby takes the Lease within its duration after the leader is killed, with no double launch', async () => {
+      const first = leader;
+      if (!first) throw new Error('no leader from the earlier test');
+      const standby = startController('e2e-b');
+      await standby.waitForLog(
+        (e) => e.message === 'waiting for leadership' && e.identity === 'e2e-b',
+        'standing by',
+        60_000,
+      );
+      await env.cluster.apply(NodePoolType, nodePoolManifest(poolOptions('e2e-failover')), Manager);
+      await env.cluster.create(
+        Deployments,
+        deploymentManifest({
+          name: 'failover',
+          namespace: env.namespace,
+          replicas: 3,
+          nodePool: 'e2e-failover',
+          requests: { cpu: podCpu, memory: '256Mi' },
+          onePodPerNode: true,
+        }),
+      );
+      // Kill the leader mid-provisioning: its NodeClaims exist, their launches may not.
+      await wait(
+        'the leader to create a NodeClaim',
+        60_000,
+        () => claimsOf('e2e-failover'),
+        (c) => c.length > 0,
+      );
+      await first.kill();
+      const killedAt = Date.now();
+      await standby.waitForLog(
+        (e) => e.message === 'became leader' && e.identity === 'e2e-b',
+        'takeover',
+        60_000,
+      );
+      const takeoverMs = Date.now() - killedAt;
+      leader = standby;
+      const done = wait(
+        '3 failover pods Running',
+        120_000,
+        async () => ({ pods: await podsOf('failover'), claims: await claimsOf('e2e-failover') }),
+        (s) => s.pods.length === 3 && s.pods.every(isRunningPod),
+      );
+      const claimCounts = await sampleWhile(async () => (await claimsOf('e2e-failover')).length, done);
+      await done;
+      // The Lease had at most its duration left when the holder died, and the standby retries every 2 s.
+      expect(takeoverMs).toBeLessThanOrEqual(LeaseDurationMs + RetryPeriodMs + 1_000);
+      // One pod per node: exactly three launches however the work was split between the replicas.
+      expect(Math.max(...claimCounts)).toBe(3);
+      expect((await claimsOf('e2e-failover')).length).toBe(3);
+      expect((await nodesOf('e2e-failover')).length).toBe(3);
+      // Graceful shutdown releases the Lease.
+      await deleteQuietly(Deployments, 'failover', env.namespace);
+      await deleteQuietly(NodePoolType, 'e2e-failover');
+      await wait(
+        'failover NodeClaims gone',
+        90_000,
+        () => claimsOf('e2e-failover'),
+        (c) => c.length === 0,
+      );
+      const exit = await standby.stop();
+      expect(exit).toEqual({ code: 0, signal: null });
+      const lease = await env.cluster.get<UntypedObject>(Leases, { namespace: 'kube-system', name: leaseId });
+      expect((lease.spec as { holderIdentity?: string }).holderIdentity ?? '').not.toBe('e2e-b');
+    }, 240_000);
+  });
+}

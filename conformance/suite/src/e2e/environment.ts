@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SystemClock, SystemTimers } from '@nodewright/core/clock';
+import {
+  ClientNodeCluster,
+  isAlreadyExists,
+  kubeConfigFromFile,
+  Namespaces,
+  silentLogger,
+} from '@nodewright/core/kube';
+import {
+  type ClusterConnection,
+  type ClusterHandle,
+  loadKubeconfig,
+  startCluster,
+} from '../../../cluster/src/index.js';
+
+/** The cluster one e2e file runs against, with a client and a namespace of its own. */
+export interface E2EEnvironment {
+  readonly kubeconfigPath: string;
+  readonly connection: ClusterConnection;
+  readonly cluster: ClientNodeCluster;
+  /** Created for this file; pods and PDBs go here. */
+  readonly namespace: string;
+  /** Controller logs and other files of this run. */
+  readonly workDir: string;
+  /** True when the cluster was supplied (NODEWRIGHT_KUBECONFIG), not started here. */
+  readonly external: boolean;
+  /** Stops the cluster if this environment started it; removes the work directory. */
+  stop(): Promise<void>;
+}
+
+export interface E2EEnvironmentOptions {
+  /** Use this cluster instead of starting one (the user's NODEWRIGHT_KUBECONFIG). */
+  readonly externalKubeconfig?: string;
+  /** Names the namespace and work directory. */
+  readonly name: string;
+  /** Keep the work directory (controller logs) after stop. */
+  readonly keep?: boolean;
+}
+
+/**
+ * Starts a cluster of its own (or connects to the supplied one) and creates the file's
+ * namespace. Each e2e file has its own cluster because the shared globalSetup cluster serves
+ * other test files in parallel, and a controller acts on every pending pod it can see.
+ */
+export async function startE2EEnvironment(options: E2EEnvironmentOptions): Promise<E2EEnvironment> {
+  const workDir = await mkdtemp(join(tmpdir(), `nodewright-e2e-${options.name}-`));
+  let handle: ClusterHandle | undefined;
+  let kubeconfigPath: string;
+  if (options.externalKubeconfig) {
+    kubeconfigPath = options.externalKubeconfig;
+  } else {
+    handle = await startCluster({ kwokManages: 'annotated', ...(options.keep ? { keepDir: true } : {}) });
+    kubeconfigPath = handle.kubeconfigPath;
+  }
+  const connection = handle?.connection ?? (await loadKubeconfig(kubeconfigPath));
+  const cluster = new ClientNodeCluster({
+    kubeConfig: await kubeConfigFromFile(kubeconfigPath),
+    fieldManager: 'nodewright-e2e',
+    logger: silentLogger,
+    clock: new SystemClock(),
+    timers: new SystemTimers(),
+  });
+  const namespace = `e2e-${options.name}`;
+  try {
+    await cluster.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+  return {
+    kubeconfigPath,
+    connection,
+    cluster,
+    namespace,
+    workDir,
+    external: handle === undefined,
+    async stop() {
+      cluster.close();
+      await handle?.stop();
+      if (!options.keep) await rm(workDir, { recursive: true, force: true });
+    },
+  };
+}
