@@ -1,0 +1,3 @@
+export * from './price-list.js';
+export * from './provider.js';
+export * from './static-prices.js';
