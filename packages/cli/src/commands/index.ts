@@ -3,8 +3,10 @@ import { SystemClock } from '@nodewright/core/clock';
 import { computeDisruption } from '@nodewright/core/disruption';
 import { explainLowerBound, podRequests, solve } from '@nodewright/core/scheduling';
 import { runSimulation } from '@nodewright/core/simulation';
-import { kwokCatalogProvider } from '@nodewright/kwok';
+import { kwokCatalogProvider, kwokProviderPlugin } from '@nodewright/kwok';
 import type { Command } from '../command.js';
+import { processControllerRuntime } from '../operator/process-runtime.js';
+import { createControllerCommand } from './controller.js';
 import { convertCommand } from './convert.js';
 import { crdsCommand } from './crds.js';
 import { createDisruptCommand } from './disrupt.js';
@@ -34,4 +36,6 @@ export const commands: readonly Command[] = [
     run: runSimulation,
     wallClock: () => performance.now(),
   }),
+  // Add aws here once @nodewright/aws exports awsProviderPlugin.
+  createControllerCommand({ providers: { kwok: kwokProviderPlugin }, runtime: processControllerRuntime }),
 ];

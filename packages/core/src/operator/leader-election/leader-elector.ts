@@ -87,7 +87,7 @@ export class LeaderElector {
     }
     this.#deps = deps;
     this.#config = resolved;
-    this.#logger = deps.logger.child({ logger: 'leader-election' });
+    this.#logger = deps.logger.child({ component: 'leader-election' });
   }
 
   /** This replica's identity. */
