@@ -1,0 +1,90 @@
+import { SystemClock, SystemTimers } from '@nodewright/core/clock';
+import type { ProviderPlugin } from '@nodewright/core/operator';
+import { FakeCloudProvider } from '@nodewright/core/testing';
+import { describe, expect, it } from 'vitest';
+import { parseCommandArgs } from '../args.js';
+import { UsageError } from '../command.js';
+import { main } from '../main.js';
+import type { CliServices } from '../services.js';
+import { fakeIo } from '../testing/fake-io.js';
+import { type ControllerRuntime, createControllerCommand } from './controller.js';
+
+const plugin: ProviderPlugin = {
+  name: 'fake',
+  kinds: [],
+  settings: { region: 'The region.' },
+  create: async () => ({ cloudProvider: new FakeCloudProvider(), controllers: [], nodeClassTypes: [] }),
+};
+
+function runtime(loaded: string[]): ControllerRuntime {
+  return {
+    clock: new SystemClock(),
+    timers: new SystemTimers(),
+    kubeconfigEnv: () => '/from/env',
+    defaultIdentity: () => 'test_00000000',
+    loadKubeConfig: async (path) => {
+      loaded.push(String(path));
+      throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+    },
+    onShutdownSignal: () => () => {},
+  };
+}
+
+/** Runs the command as main would: parsed arguments, UsageError -> 2. */
+async function exec(argv: string[]) {
+  const loaded: string[] = [];
+  const command = createControllerCommand({
+    providers: { fake: plugin, other: { ...plugin, name: 'other', settings: {} } },
+    runtime: () => runtime(loaded),
+  });
+  const io = fakeIo('/');
+  let code: number;
+  try {
+    code = await command.run(parseCommandArgs(argv, command.options), { io, services: {} as CliServices });
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr.write(err.message);
+    code = 2;
+  }
+  return { code, io, command, loaded };
+}
+
+describe('nodewright controller', () => {
+  it('is registered, and its help lists the providers and their settings', async () => {
+    const io = fakeIo('/');
+    expect(await main(['controller', '--help'], io)).toBe(0);
+    expect(io.out()).toContain('usage: nodewright controller --provider kwok');
+    const { command } = await exec(['--provider', 'fake', '--set', 'region=x']);
+    expect(command.help).toContain('Cloud provider: fake, other.');
+    expect(command.help).toMatch(/fake:\n {4}region +The region\./);
+    expect(command.help).toContain('other: no settings');
+  });
+
+  it('an unknown provider is a usage error listing the known ones', async () => {
+    const { code, io, loaded } = await exec(['--provider', 'gcp']);
+    expect(code).toBe(2);
+    expect(io.err()).toBe("unknown provider 'gcp' (known: fake, other)");
+    expect(loaded).toEqual([]);
+  });
+
+  it('an unknown provider setting is a usage error listing the known keys', async () => {
+    const { code, io } = await exec(['--provider', 'fake', '--set', 'zone=a', '--set', 'region=b']);
+    expect(code).toBe(2);
+    expect(io.err()).toBe('unknown fake setting zone (known: region)');
+  });
+
+  it('a kubeconfig that cannot be loaded is a start-up error naming it (exit 1)', async () => {
+    const { code, io, loaded } = await exec(['--provider', 'fake']);
+    expect(code).toBe(1);
+    expect(loaded).toEqual(['/from/env']);
+    expect(io.err()).toBe(
+      "nodewright controller: cannot load kubeconfig /from/env: ENOENT: no such file or directory, open '/from/env'\n",
+    );
+  });
+
+  it('bad flag values exit 2 through main', async () => {
+    const io = fakeIo('/');
+    expect(await main(['controller', '--provider', 'kwok', '--leader-elect', 'maybe'], io)).toBe(2);
+    expect(io.err()).toContain("--leader-elect must be true or false, not 'maybe'");
+  });
+});
