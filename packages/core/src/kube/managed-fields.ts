@@ -7,8 +7,12 @@ import type { ManagedFieldsEntry } from './object.js';
  *   `metadata.finalizers`, a set whose items (`v:"item"`) are owned one by one (as its
  *   `listType=set` makes them on a real server); associative lists keyed by name/type are
  *   NOT merged per item (real SSA merges containers by name, conditions by type);
- * - only leaves are owned: scalars, lists, empty objects; an applied empty object claims the
+ * - leaves are owned: scalars, lists, empty objects; an applied empty object claims the
  *   map without clobbering or conflicting with what other managers put inside it;
+ * - an Update also owns each map it created (the map's own path, FieldsV1 `f:spec: {".": {}}`),
+ *   as kube-apiserver records it: that keeps the entry after a forced apply takes every leaf.
+ *   Owning a path whose live value is a map conflicts only with writes that replace the map,
+ *   never with fields set inside it (see `ownsOnlyTheMap`);
  * - conflicts are found by path overlap (an owned field, or one above or below it), slightly
  *   stricter than the real structured-merge-diff in rare type-changing cases;
  * - server-managed metadata (name, namespace, uid, resourceVersion, timestamps, ...) is never owned.
@@ -88,6 +92,34 @@ export function leaves(obj: JsonObject, scope: FieldScope): Map<string, JsonValu
   };
   walk(obj, []);
   return out;
+}
+
+/**
+ * The paths of every non-empty map of an object in a scope: the maps an Update that created
+ * them owns. The root and `metadata` (always present) are not among them.
+ */
+export function maps(obj: JsonObject, scope: FieldScope): Set<string> {
+  const out = new Set<string>();
+  const walk = (value: JsonValue, path: PathSegment[]) => {
+    if (!isJsonObject(value) || Object.keys(value).length === 0) return;
+    if (UNOWNED.some((p) => samePath(p, path))) return;
+    if (path.length > 0 && !(path.length === 1 && path[0] === 'f:metadata') && inScope(path, scope)) {
+      out.add(pathKey(path));
+    }
+    for (const [key, child] of Object.entries(value)) walk(child, [...path, `f:${key}`]);
+  };
+  walk(obj, []);
+  return out;
+}
+
+/**
+ * True when `owned` is a strict ancestor of `path` and holds a map in `live`: its owner owns
+ * the map itself, which a field set or removed inside it leaves in place.
+ */
+export function ownsOnlyTheMap(live: JsonValue, owned: FieldPath, path: FieldPath): boolean {
+  if (owned.length >= path.length) return false;
+  const at = readPath(live, owned);
+  return at.found && isJsonObject(at.value ?? null);
 }
 
 /** Reads the value at a path; `found` is false when any step is missing. */
@@ -175,10 +207,14 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
   }));
 }
 
-/** Encodes ownership back into `metadata.managedFields`, dropping entries that own nothing. */
+/**
+ * Encodes ownership back into `metadata.managedFields`, dropping entries that own nothing, in
+ * kube-apiserver's order: operation (Apply before Update), time, manager, subresource.
+ */
 export function encodeManagedFields(owners: readonly FieldOwnership[]): ManagedFieldsEntry[] {
   return owners
     .filter((o) => o.fields.size > 0)
+    .sort(compareEntries)
     .map((o) => ({
       manager: o.manager,
       operation: o.operation,
@@ -188,6 +224,18 @@ export function encodeManagedFields(owners: readonly FieldOwnership[]): ManagedF
       fieldsV1: encodeFieldsV1(o.fields),
       ...(o.subresource === undefined ? {} : { subresource: o.subresource }),
     }));
+}
+
+function compareEntries(a: FieldOwnership, b: FieldOwnership): number {
+  if (a.operation !== b.operation) return a.operation < b.operation ? -1 : 1;
+  // The server compares whole seconds; unparsable times count as the epoch, as a nil time does.
+  const seconds = (time: string) => Math.floor((Date.parse(time) || 0) / 1000);
+  const dt = seconds(a.time) - seconds(b.time);
+  if (dt !== 0) return dt;
+  if (a.manager !== b.manager) return a.manager < b.manager ? -1 : 1;
+  const sa = a.subresource ?? '';
+  const sb = b.subresource ?? '';
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
 /** The nested `FieldsV1` form: `{"f:spec": {"f:replicas": {}}}`, `"."` marking an owned inner node. */

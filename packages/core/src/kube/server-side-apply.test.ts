@@ -11,18 +11,21 @@ describe('recordUpdate', () => {
   it('gives changed leaves to the writer and takes them from others', () => {
     const before: JsonObject = { spec: { a: 1, b: 2 } };
     const start = recordUpdate({}, before, [], ctx('creator'));
-    expect(owned(start, 'creator')).toEqual(['f:spec.f:a', 'f:spec.f:b']);
+    // The creator also owns the spec map it created (FieldsV1 `f:spec: {".": {}, ...}`).
+    expect(owned(start, 'creator')).toEqual(['f:spec', 'f:spec.f:a', 'f:spec.f:b']);
     const after = recordUpdate(before, { spec: { a: 1, b: 3, c: 4 } }, start, ctx('editor'));
-    expect(owned(after, 'creator')).toEqual(['f:spec.f:a']);
+    expect(owned(after, 'creator')).toEqual(['f:spec', 'f:spec.f:a']);
     expect(owned(after, 'editor')).toEqual(['f:spec.f:b', 'f:spec.f:c']);
   });
 
   it('drops ownership of removed fields and changes nothing on a no-op', () => {
     const start = recordUpdate({}, { spec: { a: 1, b: 2 } }, [], ctx('creator'));
     const removed = recordUpdate({ spec: { a: 1, b: 2 } }, { spec: { a: 1 } }, start, ctx('editor'));
-    expect(owned(removed, 'creator')).toEqual(['f:spec.f:a']);
+    expect(owned(removed, 'creator')).toEqual(['f:spec', 'f:spec.f:a']);
     expect(removed.find((o) => o.manager === 'editor')).toBeUndefined();
     expect(recordUpdate({ spec: { a: 1 } }, { spec: { a: 1 } }, removed, ctx('x'))).toEqual(removed);
+    const gone = recordUpdate({ spec: { a: 1 } }, {}, removed, ctx('editor'));
+    expect(owned(gone, 'creator')).toEqual([]);
   });
 });
 
@@ -58,8 +61,20 @@ describe('applyConfiguration', () => {
     const forced = applyConfiguration(live, owners, { spec: { replicas: 5 } }, ctx('me'), true);
     if (!forced.ok) throw new Error('force must succeed');
     expect(forced.object).toEqual({ spec: { replicas: 5, keep: 'x' } });
-    expect(owned(forced.owners, 'kubectl')).toEqual(['f:spec.f:keep']);
+    expect(owned(forced.owners, 'kubectl')).toEqual(['f:spec', 'f:spec.f:keep']);
     expect(owned(forced.owners, 'me')).toEqual(['f:spec.f:replicas']);
+  });
+
+  it('keeps an Update manager owning the map it created after a forced apply takes its last leaf', () => {
+    const live: JsonObject = { spec: { replicas: 3 } };
+    const owners = recordUpdate({}, live, [], ctx('kubectl'));
+    const forced = applyConfiguration(live, owners, { spec: { replicas: 5 } }, ctx('me'), true);
+    if (!forced.ok) throw new Error('force must succeed');
+    expect(owned(forced.owners, 'kubectl')).toEqual(['f:spec']);
+    const replaced = applyConfiguration(forced.object, forced.owners, { spec: 'flat' }, ctx('me'), false);
+    expect(replaced.ok).toBe(false);
+    if (replaced.ok) return;
+    expect(replaced.conflicts.map((c) => [c.manager, formatPath(c.path)])).toEqual([['kubectl', '.spec']]);
   });
 
   it('lets an empty object merge into a map others fill', () => {

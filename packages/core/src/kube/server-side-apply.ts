@@ -4,7 +4,9 @@ import {
   type FieldPath,
   type FieldScope,
   leaves,
+  maps,
   overlaps,
+  ownsOnlyTheMap,
   pathFromKey,
   readPath,
   removePath,
@@ -60,10 +62,18 @@ function withEntry(
   return owners;
 }
 
+/** Drops every owner's claim on a field (a map, say) that `object` no longer has. */
+function dropVanished(owners: FieldOwnership[], object: JsonObject): void {
+  for (const o of owners) {
+    for (const key of [...o.fields]) if (!readPath(object, pathFromKey(key)).found) o.fields.delete(key);
+  }
+}
+
 /**
  * Ownership after a non-apply write (create, update, patch) by `ctx.manager`: every leaf that
- * appeared or changed becomes the manager's, and is taken from everyone else; leaves that
- * disappeared are owned by no one. Unchanged objects leave ownership as it was.
+ * appeared or changed, and every map that appeared, becomes the manager's, and leaves are taken
+ * from everyone else; leaves and maps that disappeared are owned by no one. Unchanged objects
+ * leave ownership as it was.
  */
 export function recordUpdate(
   before: JsonObject,
@@ -77,13 +87,16 @@ export function recordUpdate(
   const removed: string[] = [];
   for (const [key, value] of now) if (!old.has(key) || !jsonEqual(old.get(key), value)) changed.push(key);
   for (const key of old.keys()) if (!now.has(key)) removed.push(key);
-  if (changed.length === 0 && removed.length === 0) return cloneOwners(owners);
+  const oldMaps = maps(before, ctx.scope);
+  const created = [...maps(after, ctx.scope)].filter((key) => !oldMaps.has(key));
+  if (changed.length === 0 && removed.length === 0 && created.length === 0) return cloneOwners(owners);
 
   const out = cloneOwners(owners);
   for (const o of out) for (const key of [...removed, ...changed]) o.fields.delete(key);
+  dropVanished(out, after);
   const mine = out.find((o) => sameEntry(o, ctx.manager, 'Update', ctx.subresource));
   const fields = new Set(mine?.fields ?? []);
-  for (const key of changed) fields.add(key);
+  for (const key of [...changed, ...created]) fields.add(key);
   return withEntry(out, ctx, 'Update', fields);
 }
 
@@ -125,6 +138,7 @@ export function applyConfiguration(
         const ownedPath = pathFromKey(owned);
         if (!overlaps(ownedPath, path)) continue;
         if (merges && ownedPath.length > path.length) continue;
+        if (ownsOnlyTheMap(current, ownedPath, path)) continue;
         const id = `${o.manager}\u0000${o.operation}\u0000${owned}`;
         if (seen.has(id)) continue;
         seen.add(id);
@@ -145,7 +159,12 @@ export function applyConfiguration(
     if (applied.has(key)) continue;
     const path = pathFromKey(key);
     const ownedElsewhere = out.some(
-      (o) => o !== mine && [...o.fields].some((other) => overlaps(pathFromKey(other), path)),
+      (o) =>
+        o !== mine &&
+        [...o.fields].some((other) => {
+          const otherPath = pathFromKey(other);
+          return overlaps(otherPath, path) && !ownsOnlyTheMap(current, otherPath, path);
+        }),
     );
     if (!ownedElsewhere) removePath(current, path);
   }
@@ -153,5 +172,6 @@ export function applyConfiguration(
   for (const c of conflicts) {
     for (const o of out) if (o.manager === c.manager) o.fields.delete(JSON.stringify(c.path));
   }
+  dropVanished(out, current);
   return { ok: true, object: current, owners: withEntry(out, ctx, 'Apply', new Set(applied.keys())) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Pods } from '../builtin-types.js';
-import { isBadRequest, isConflict, isNotFound, type KubeError } from '../errors.js';
+import { isBadRequest, isConflict, isInvalid, isNotFound, type KubeError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import { newCluster, type Widget, Widgets, widget } from './test-fixtures.js';
 
@@ -72,8 +72,12 @@ describe('server-side apply', () => {
       force: true,
     });
     expect(forced.spec?.size).toBe(5);
-    // Forcing took the field from kubectl, whose entry owned nothing else and is gone.
-    expect(forced.metadata.managedFields?.map((m) => m.manager)).toEqual(['ctrl']);
+    // Forcing took .spec.size from kubectl, which still owns the spec map it created; Apply
+    // entries sort before Update ones, as kube-apiserver orders them.
+    expect(forced.metadata.managedFields?.map((m) => [m.manager, m.operation, m.fieldsV1])).toEqual([
+      ['ctrl', 'Apply', { 'f:spec': { 'f:size': {} } }],
+      ['kubectl', 'Update', { 'f:spec': {} }],
+    ]);
   });
 
   it('lets controllers share finalizers, each owning its own', async () => {
@@ -115,7 +119,11 @@ describe('server-side apply', () => {
 
   it('requires a field manager, matching kind and a name, and honours a resourceVersion', async () => {
     const { cluster } = newCluster();
-    expect(isBadRequest(await failure(cluster.apply(Widgets, config({}), { fieldManager: '' })))).toBe(true);
+    const noManager = await failure(cluster.apply(Widgets, config({}), { fieldManager: '' }));
+    expect(isInvalid(noManager)).toBe(true);
+    expect(noManager.message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
     expect(
       isBadRequest(await failure(cluster.apply(Pods, config({}) as KubeObject, { fieldManager: 'x' }))),
     ).toBe(true);

@@ -102,7 +102,10 @@ describe('deletion and finalizers', () => {
     const stale = { resourceVersion: a.metadata.resourceVersion as string };
     const err = await failure(cluster.delete(Widgets, { name: 'a' }, { preconditions: stale }));
     expect(isConflict(err)).toBe(true);
-    expect(err.message).toContain('Precondition failed');
+    expect(err.message).toBe(
+      `Operation cannot be fulfilled on Widget.example.com "a": the ResourceVersion in the precondition (${stale.resourceVersion}) does not match the ResourceVersion in record (${(await cluster.get(Widgets, { name: 'a' })).metadata.resourceVersion}). The object might have been modified`,
+    );
+    expect(err.details).toMatchObject({ name: 'a', group: 'example.com', kind: 'Widget' });
     const ok = await cluster.delete(
       Widgets,
       { name: 'a' },

@@ -16,6 +16,11 @@ export interface KindPolicy {
   readonly fields: Readonly<Record<string, (obj: JsonObject) => string>>;
   /** `subdomain`: lower-case RFC 1123 subdomain; `label`: RFC 1123 label; `segment`: any path segment. */
   readonly names: 'subdomain' | 'label' | 'segment';
+  /**
+   * Whether the kind's registry strategy sets `metadata.generation` (1 on create, +1 per spec
+   * change): custom resources, pods and workloads do; ConfigMaps, Nodes, Namespaces, Events... do not.
+   */
+  readonly tracksGeneration: boolean;
 }
 
 function field(path: string, fallback = ''): (obj: JsonObject) => string {
@@ -34,6 +39,18 @@ function fields(...specs: (string | [string, string])[]): Record<string, (obj: J
   }
   return out;
 }
+
+/** Built-in kinds whose registry strategy sets `metadata.generation` in PrepareForCreate. */
+const GENERATION_TRACKING = new Set([
+  'v1/Pod',
+  'v1/ReplicationController',
+  'apps/v1/Deployment',
+  'apps/v1/ReplicaSet',
+  'apps/v1/StatefulSet',
+  'apps/v1/DaemonSet',
+  'batch/v1/Job',
+  'policy/v1/PodDisruptionBudget',
+]);
 
 /** Per-kind rules of the built-in kinds, after the real API server's registry strategies. */
 const BUILTIN_RULES: Record<string, Partial<Omit<KindPolicy, 'type' | 'builtin'>>> = {
@@ -86,6 +103,7 @@ function builtinPolicy(type: ResourceType): KindPolicy {
     gracefulDeletion: rules.gracefulDeletion ?? false,
     fields: { ...(rules.fields ?? {}), ...eventSource },
     names: rules.names ?? 'subdomain',
+    tracksGeneration: GENERATION_TRACKING.has(typeKey(type)),
   };
 }
 
@@ -97,6 +115,7 @@ function customPolicy(type: ResourceType): KindPolicy {
     gracefulDeletion: false,
     fields: {},
     names: 'segment',
+    tracksGeneration: true,
   };
 }
 

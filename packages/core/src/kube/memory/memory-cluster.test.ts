@@ -66,7 +66,10 @@ describe('MemoryCluster create and get', () => {
     expect(isInvalid(await failure(cluster.create(Widgets, { ...widget(''), metadata: {} })))).toBe(true);
     const withRv = widget('a');
     withRv.metadata.resourceVersion = '5';
-    expect(isBadRequest(await failure(cluster.create(Widgets, withRv)))).toBe(true);
+    const preset = await failure(cluster.create(Widgets, withRv));
+    expect(preset.code).toBe(500);
+    expect(preset.reason).toBe('Unknown');
+    expect(preset.message).toBe('resourceVersion should not be set on objects to be created');
   });
 
   it('returns copies: mutating a result does not touch the store', async () => {
@@ -164,6 +167,17 @@ describe('update and optimistic concurrency', () => {
     expect(resized.metadata.generation).toBe(2);
     const status = await cluster.updateStatus(Widgets, { ...resized, status: { phase: 'Ready' } });
     expect(status.metadata.generation).toBe(2);
+  });
+
+  it('sets generation only on kinds whose strategy tracks it', async () => {
+    const { cluster } = newCluster();
+    const pod = await cluster.create(Pods, podObject('p'));
+    expect(pod.metadata.generation).toBe(1);
+    const node = await cluster.create(Nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } });
+    expect(node.metadata.generation).toBeUndefined();
+    const edited = await cluster.update(Nodes, { ...node, spec: { unschedulable: true } });
+    expect(edited.metadata.generation).toBeUndefined();
+    expect(edited.metadata.resourceVersion).not.toBe(node.metadata.resourceVersion);
   });
 
   it('does not write (or bump resourceVersion) when nothing changes', async () => {

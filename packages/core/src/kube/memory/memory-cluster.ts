@@ -7,9 +7,11 @@ import {
   ConflictError,
   conflict,
   forbidden,
+  InvalidError,
   invalid,
   isKubeError,
   isNotFound,
+  KubeError,
   NotFoundError,
   notFound,
   STALE_OBJECT_MESSAGE,
@@ -415,7 +417,8 @@ export class MemoryCluster implements ClusterPort {
     if (!isRecord(obj.metadata)) obj.metadata = {};
     const meta = obj.metadata;
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== '') {
-      throw new BadRequestError('resourceVersion should not be set on objects to be created');
+      // kube-apiserver's storage layer raises this as a plain error: a 500 with no reason.
+      throw new KubeError(500, 'Unknown', 'resourceVersion should not be set on objects to be created');
     }
     if (policy.type.namespaced) meta.namespace = meta.namespace || DEFAULT_NAMESPACE;
     else delete meta.namespace;
@@ -451,7 +454,8 @@ export class MemoryCluster implements ClusterPort {
     obj.kind = policy.type.kind;
     meta.uid = this.#ids.uid();
     meta.creationTimestamp = formatTime(this.clock.now());
-    meta.generation = 1;
+    if (policy.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     delete meta.managedFields;
@@ -533,7 +537,14 @@ export class MemoryCluster implements ClusterPort {
     subresource?: 'status',
   ): KubeObject {
     if (options?.fieldManager === undefined || options.fieldManager === '') {
-      throw new BadRequestError('PATCH requests with apply content type must have a fieldManager');
+      // kube-apiserver validates PatchOptions before anything else and answers 422.
+      const message = 'Required value: is required for apply patch';
+      throw new InvalidError(`PatchOptions.meta.k8s.io "" is invalid: fieldManager: ${message}`, {
+        name: '',
+        group: 'meta.k8s.io',
+        kind: 'PatchOptions',
+        causes: [{ reason: 'FieldValueRequired', message, field: 'fieldManager' }],
+      });
     }
     const policy = this.#kinds.require(type);
     const config = toJson(configuration);
@@ -641,10 +652,11 @@ export class MemoryCluster implements ClusterPort {
     if (managed.length > 0) result.metadata.managedFields = managed;
     else delete result.metadata.managedFields;
     result.metadata.resourceVersion = existing.metadata.resourceVersion;
-    result.metadata.generation = existing.metadata.generation;
+    setOrDelete(result.metadata, 'generation', existing.metadata.generation);
     if (jsonEqual(result, existing)) return structuredClone(existing);
 
     if (
+      at.policy.tracksGeneration &&
       ctx.subresource !== 'status' &&
       specChanged(old, result as unknown as JsonObject, at.type.statusSubresource)
     ) {
