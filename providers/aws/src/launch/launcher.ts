@@ -1,0 +1,210 @@
+import type { NodeClaim } from '@nodewright/core/apis';
+import { Labels } from '@nodewright/core/apis';
+import {
+  CreateError,
+  type InstanceType,
+  InsufficientCapacityError,
+  NodeClassNotReadyError,
+  UnavailableOfferingsCache,
+} from '@nodewright/core/cloudprovider';
+import { parseResourceList, Requirements } from '@nodewright/core/scheduling';
+import { type EC2NodeClass, resolvedAmiFamily } from '../apis/index.js';
+import type { Ec2Api } from '../sdk/index.js';
+import { awsErrorCode, errorMessage } from './aws-error.js';
+import { type FleetGroup, fleetRequest } from './fleet-request.js';
+import { type FleetInstance, readFleetOutput } from './fleet-result.js';
+import { kubeletLabels } from './kubelet-labels.js';
+import { planLaunch } from './launch-plan.js';
+import { launchTemplateSpec } from './launch-template-data.js';
+import type { LaunchTemplates } from './launch-templates.js';
+import type { AwsLogger } from './logger.js';
+import { type Subnets, subnetPerZone } from './subnets.js';
+import { instanceTags, launchTemplateTags } from './tags.js';
+
+/** How long an offering the fleet refused stays unavailable (as upstream). */
+export const UnavailableOfferingTtlMs = 3 * 60_000;
+
+/** How to build a FleetLauncher. */
+export interface FleetLauncherDeps {
+  readonly ec2: Ec2Api;
+  readonly launchTemplates: LaunchTemplates;
+  readonly subnets: Subnets;
+  readonly unavailableOfferings: UnavailableOfferingsCache;
+  readonly logger: AwsLogger;
+  readonly clusterName: string;
+  readonly clusterEndpoint?: string | undefined;
+  readonly caBundle?: string | undefined;
+}
+
+/** What a launch produced. */
+export interface Launched {
+  readonly instance: FleetInstance & { readonly zone: string };
+  readonly instanceType: InstanceType | undefined;
+  readonly imageId: string;
+  readonly zoneId: string | undefined;
+}
+
+/**
+ * Launches one instance for a NodeClaim with CreateFleet: plans the overrides (launch-plan),
+ * makes sure each group's launch template exists, sends one `instant` fleet request, marks the
+ * offerings the errorSet refused unavailable, and maps a failure onto the typed errors
+ * (InsufficientCapacityError when every error was a capacity error, else CreateError with the
+ * AWS code and message).
+ */
+export class FleetLauncher {
+  readonly #deps: FleetLauncherDeps;
+
+  constructor(deps: FleetLauncherDeps) {
+    this.#deps = deps;
+  }
+
+  async launch(input: {
+    nodeClaim: NodeClaim;
+    nodeClass: EC2NodeClass;
+    instanceTypes: readonly InstanceType[];
+  }): Promise<Launched> {
+    const { nodeClaim, nodeClass } = input;
+    const d = this.#deps;
+    const claimName = nodeClaim.metadata.name ?? '';
+    const ncName = nodeClass.metadata.name ?? '';
+    const status = nodeClass.status;
+    const family = resolvedAmiFamily(nodeClass.spec);
+    const instanceProfile = status?.instanceProfile ?? nodeClass.spec.instanceProfile;
+    const missing = [
+      !status?.subnets?.length && 'status.subnets',
+      !status?.securityGroups?.length && 'status.securityGroups',
+      !status?.amis?.length && 'status.amis',
+      !instanceProfile && 'status.instanceProfile',
+      family === undefined && 'spec.amiFamily',
+    ].filter((m): m is string => typeof m === 'string');
+    if (missing.length > 0 || status === undefined || family === undefined || !instanceProfile) {
+      throw new NodeClassNotReadyError(`EC2NodeClass ${ncName} has no ${missing.join(', ')} resolved yet`);
+    }
+    const described = await d.subnets.describe((status.subnets ?? []).map((s) => s.id));
+    const subnets = subnetPerZone(described);
+    const requirements = Requirements.fromNodeSelectorRequirements(nodeClaim.spec.requirements);
+    const plan = planLaunch({
+      requirements,
+      requests: parseResourceList(nodeClaim.spec.resources?.requests),
+      instanceTypes: input.instanceTypes,
+      subnets,
+      amis: (status.amis ?? []).map((a) => ({ id: a.id, requirements: a.requirements })),
+    });
+    if (!plan.ok) {
+      if (plan.insufficientCapacity || !plan.reason.startsWith('minValues'))
+        throw new InsufficientCapacityError(`NodeClaim ${claimName}: ${plan.reason}`);
+      throw new CreateError('InstanceTypeFilteringFailed', plan.reason);
+    }
+    const nodePool = nodeClaim.metadata.labels?.[Labels.NodePool] ?? '';
+    const ltTags = launchTemplateTags({
+      clusterName: d.clusterName,
+      nodeClassName: ncName,
+      nodeClassTags: nodeClass.spec.tags,
+    });
+    const labels = kubeletLabels({ ...nodeClaim.metadata.labels, [Labels.CapacityType]: plan.capacityType });
+    const taints = [...(nodeClaim.spec.taints ?? []), ...(nodeClaim.spec.startupTaints ?? [])];
+    const groups: FleetGroup[] = [];
+    for (const g of plan.groups) {
+      const spec = launchTemplateSpec({
+        clusterName: d.clusterName,
+        nodeClass,
+        family,
+        imageId: g.imageId,
+        securityGroupIds: (status.securityGroups ?? []).map((s) => s.id),
+        instanceProfile,
+        tags: ltTags,
+        bootstrap: {
+          clusterName: d.clusterName,
+          clusterEndpoint: d.clusterEndpoint,
+          caBundle: d.caBundle,
+          labels,
+          taints,
+          maxPods: g.maxPods,
+          kubelet: nodeClass.spec.kubelet,
+          customUserData: nodeClass.spec.userData,
+        },
+      });
+      try {
+        await d.launchTemplates.ensure(spec);
+      } catch (err) {
+        throw new CreateError(
+          awsErrorCode(err) ?? 'LaunchTemplateCreationFailed',
+          `launch template ${spec.name} for EC2NodeClass ${ncName}: ${errorMessage(err)}`,
+          { cause: err },
+        );
+      }
+      groups.push({ ...g, launchTemplateName: spec.name });
+    }
+    const request = fleetRequest({
+      capacityType: plan.capacityType,
+      groups,
+      tags: instanceTags({
+        clusterName: d.clusterName,
+        nodeClassName: ncName,
+        nodeClassTags: nodeClass.spec.tags,
+        nodePool,
+        nodeClaim: claimName,
+      }),
+      context: nodeClass.spec.context,
+    });
+    let out: Awaited<ReturnType<Ec2Api['createFleet']>>;
+    try {
+      out = await d.ec2.createFleet(request);
+    } catch (err) {
+      const code = awsErrorCode(err);
+      if (
+        code === 'InvalidLaunchTemplateName.NotFoundException' ||
+        code === 'InvalidLaunchTemplateId.NotFound'
+      ) {
+        for (const g of groups) d.launchTemplates.forget(g.launchTemplateName);
+      }
+      throw new CreateError(
+        code ?? 'FleetRequestFailed',
+        `CreateFleet for NodeClaim ${claimName}: ${errorMessage(err)}`,
+        {
+          cause: err,
+        },
+      );
+    }
+    const zoneOf = (subnetId: string | undefined) => described.find((s) => s.id === subnetId)?.zone;
+    const outcome = readFleetOutput(out, plan.capacityType, zoneOf);
+    for (const u of outcome.unavailable) {
+      d.unavailableOfferings.markUnavailable(u.offering, `${u.code}: ${u.message}`, UnavailableOfferingTtlMs);
+    }
+    if (outcome.unavailable.length > 0) {
+      d.logger.info(
+        {
+          NodeClaim: { name: claimName },
+          offerings: outcome.unavailable.map((u) => UnavailableOfferingsCache.key(u.offering)),
+        },
+        'marked offerings unavailable after CreateFleet refused them for capacity',
+      );
+    }
+    const instance = outcome.instance;
+    if (instance === undefined) {
+      if (outcome.allCapacity) {
+        throw new InsufficientCapacityError(
+          `CreateFleet for NodeClaim ${claimName} found no capacity: ${outcome.errors
+            .map((e) => `${e.code}${e.offering ? ` (${UnavailableOfferingsCache.key(e.offering)})` : ''}`)
+            .join(', ')}`,
+          outcome.unavailable.map((u) => UnavailableOfferingsCache.key(u.offering)),
+        );
+      }
+      const first =
+        outcome.errors.find((e) => !outcome.unavailable.some((u) => u.code === e.code)) ?? outcome.errors[0];
+      throw new CreateError(
+        first?.code ?? 'FleetLaunchedNothing',
+        first?.message ?? `CreateFleet for NodeClaim ${claimName} launched no instance and reported no error`,
+      );
+    }
+    const zone = instance.zone ?? '';
+    const instanceType = plan.instanceTypes.find((t) => t.name === instance.instanceType);
+    const group = plan.groups.find((g) => g.overrides.some((o) => o.instanceType === instance.instanceType));
+    return {
+      instance: { ...instance, zone },
+      instanceType,
+      imageId: group?.imageId ?? '',
+      zoneId: status.subnets?.find((s) => s.zone === zone)?.zoneID,
+    };
+  }
+}
