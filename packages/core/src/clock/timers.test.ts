@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeClock } from './clock.js';
-import { ManualTimers, sleep } from './timers.js';
+import { ManualTimers, SystemTimers, sleep } from './timers.js';
 
 describe('ManualTimers', () => {
   it('fires callbacks in time order with the clock at each due time', async () => {
@@ -66,5 +66,28 @@ describe('ManualTimers', () => {
     const aborted = sleep(timers, 1000, controller.signal);
     controller.abort(new Error('stop'));
     await expect(aborted).rejects.toThrow('stop');
+  });
+});
+
+describe('SystemTimers', () => {
+  it('waits out delays longer than setTimeout allows instead of firing after 1 ms', () => {
+    vi.useFakeTimers();
+    try {
+      const fired: number[] = [];
+      const thirtyDays = 30 * 24 * 3_600_000;
+      new SystemTimers().after(thirtyDays, () => fired.push(Date.now()));
+      vi.advanceTimersByTime(2 ** 31);
+      expect(fired).toEqual([]);
+      vi.advanceTimersByTime(thirtyDays - 2 ** 31);
+      expect(fired).toHaveLength(1);
+      const cancelled: number[] = [];
+      const cancel = new SystemTimers().after(thirtyDays, () => cancelled.push(1));
+      vi.advanceTimersByTime(2 ** 31);
+      cancel();
+      vi.advanceTimersByTime(thirtyDays);
+      expect(cancelled).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

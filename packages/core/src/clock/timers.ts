@@ -13,11 +13,22 @@ export interface Timers {
   after(ms: number, fn: () => void): Cancel;
 }
 
-/** Wall-clock timers; unref'd so a pending requeue never keeps the process alive. */
+/** setTimeout's longest delay; longer ones would fire after 1 ms. */
+const MaxTimeoutMs = 2 ** 31 - 1;
+
+/**
+ * Wall-clock timers; unref'd so a pending requeue never keeps the process alive. Delays beyond
+ * setTimeout's limit (~24.8 days, e.g. a 720h expireAfter) are waited for in steps.
+ */
 export class SystemTimers implements Timers {
   after(ms: number, fn: () => void): Cancel {
-    const handle = setTimeout(fn, Math.max(0, ms));
-    handle.unref?.();
+    let handle: ReturnType<typeof setTimeout> | undefined;
+    const arm = (remaining: number) => {
+      const step = Math.min(Math.max(0, remaining), MaxTimeoutMs);
+      handle = setTimeout(() => (remaining > step ? arm(remaining - step) : fn()), step);
+      handle.unref?.();
+    };
+    arm(ms);
     return () => clearTimeout(handle);
   }
 }
