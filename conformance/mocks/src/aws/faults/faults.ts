@@ -1,0 +1,150 @@
+import type { Clock } from '@nodewright/core/clock';
+
+/** Which AWS API a call went to. */
+export type AwsService = 'ec2' | 'pricing' | 'sqs';
+
+/** A failure the mock answers with instead of doing the call. */
+export interface InjectedFailure {
+  readonly kind: 'throttle' | 'internal' | 'unavailable';
+}
+
+/** Which calls a fault applies to: a service, optionally one action of it. */
+export interface FaultScope {
+  readonly service: AwsService;
+  readonly action?: string;
+}
+
+/** One capacity pool: capacity type x instance type x zone. */
+export interface CapacityPool {
+  readonly capacityType: 'spot' | 'on-demand';
+  readonly instanceType: string;
+  readonly zone: string;
+}
+
+interface CountedFault {
+  readonly scope: FaultScope;
+  readonly kind: InjectedFailure['kind'];
+  remaining: number;
+}
+
+interface RateLimit {
+  readonly scope: FaultScope;
+  readonly perSecond: number;
+  windowStart: number;
+  used: number;
+}
+
+/**
+ * Faults a test switches on, and counters of every call. Capacity faults are read by CreateFleet;
+ * the others are checked by the server before any action runs. Everything is per instance (no
+ * module state), reset by `reset()`.
+ */
+export class AwsFaults {
+  readonly #clock: Clock;
+  readonly #counted: CountedFault[] = [];
+  readonly #rates: RateLimit[] = [];
+  readonly #latency = new Map<string, number>();
+  readonly #capacity = new Map<string, number>();
+  readonly #calls = new Map<string, number>();
+
+  constructor(deps: { readonly clock: Clock }) {
+    this.#clock = deps.clock;
+  }
+
+  /**
+   * Makes a pool return InsufficientInstanceCapacity once `remaining` more instances were
+   * launched from it (0: at once). Partial fulfilment comes from a remaining above 0.
+   */
+  insufficientCapacity(pool: CapacityPool, remaining = 0): void {
+    this.#capacity.set(poolKey(pool), remaining);
+  }
+
+  /** Gives a pool unlimited capacity again. */
+  restoreCapacity(pool: CapacityPool): void {
+    this.#capacity.delete(poolKey(pool));
+  }
+
+  /** Instances a pool can still launch; undefined = unlimited. */
+  capacityLeft(pool: CapacityPool): number | undefined {
+    return this.#capacity.get(poolKey(pool));
+  }
+
+  /** Records launches from a limited pool. */
+  consumeCapacity(pool: CapacityPool, count: number): void {
+    const left = this.#capacity.get(poolKey(pool));
+    if (left !== undefined) this.#capacity.set(poolKey(pool), Math.max(0, left - count));
+  }
+
+  /** The next `count` calls in scope are throttled (RequestLimitExceeded / ThrottlingException). */
+  throttleNext(scope: FaultScope, count: number): void {
+    this.#counted.push({ scope, kind: 'throttle', remaining: count });
+  }
+
+  /** Calls in scope beyond `perSecond` within one second of the clock are throttled. */
+  throttleRate(scope: FaultScope, perSecond: number): void {
+    this.#rates.push({ scope, perSecond, windowStart: this.#clock.now(), used: 0 });
+  }
+
+  /** The next `count` calls in scope fail with a 5xx (InternalError 500 or ServiceUnavailable 503). */
+  failNext(scope: FaultScope, count: number, kind: 'internal' | 'unavailable' = 'internal'): void {
+    this.#counted.push({ scope, kind, remaining: count });
+  }
+
+  /** Every call to `action` waits `ms` before it is answered. */
+  latency(action: string, ms: number): void {
+    this.#latency.set(action, ms);
+  }
+
+  latencyOf(action: string): number {
+    return this.#latency.get(action) ?? 0;
+  }
+
+  /** Counts a call and says whether a fault answers it instead. */
+  admit(service: AwsService, action: string): InjectedFailure | undefined {
+    this.#calls.set(action, (this.#calls.get(action) ?? 0) + 1);
+    const counted = this.#counted.find((f) => f.remaining > 0 && inScope(f.scope, service, action));
+    if (counted) {
+      counted.remaining--;
+      return { kind: counted.kind };
+    }
+    const now = this.#clock.now();
+    for (const rate of this.#rates) {
+      if (!inScope(rate.scope, service, action)) continue;
+      if (now - rate.windowStart >= 1000) {
+        rate.windowStart = now;
+        rate.used = 0;
+      }
+      rate.used++;
+      if (rate.used > rate.perSecond) return { kind: 'throttle' };
+    }
+    return undefined;
+  }
+
+  /** How many times `action` was called (answered or failed). */
+  calls(action: string): number {
+    return this.#calls.get(action) ?? 0;
+  }
+
+  /** Every action's call count. */
+  callCounts(): Readonly<Record<string, number>> {
+    return Object.fromEntries(this.#calls);
+  }
+
+  /** Clears faults and counters. */
+  reset(): void {
+    this.#counted.length = 0;
+    this.#rates.length = 0;
+    this.#latency.clear();
+    this.#capacity.clear();
+    this.#calls.clear();
+  }
+}
+
+/** `spot:m5.large:us-east-1a`, the key Karpenter's unavailable-offerings cache uses too. */
+export function poolKey(pool: CapacityPool): string {
+  return `${pool.capacityType}:${pool.instanceType}:${pool.zone}`;
+}
+
+function inScope(scope: FaultScope, service: AwsService, action: string): boolean {
+  return scope.service === service && (scope.action === undefined || scope.action === action);
+}

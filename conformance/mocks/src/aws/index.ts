@@ -1,0 +1,13 @@
+export * from './aws-mock.js';
+export type { Ec2Context } from './ec2/context.js';
+export { Ec2Error } from './ec2/errors.js';
+export { DEFAULT_TIMINGS, InstanceLifecycle, type LifecycleTimings } from './ec2/lifecycle.js';
+export * from './ec2/state.js';
+export * from './faults/faults.js';
+export * from './instances/mock-instances.js';
+export * from './instances/node-capacity.js';
+export * from './instances/user-data.js';
+export type { PriceProduct } from './pricing/products.js';
+export * from './seed/index.js';
+export * from './sqs/events.js';
+export { md5Hex, type SqsMessage, type SqsQueue, SqsQueues } from './sqs/queues.js';
