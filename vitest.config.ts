@@ -4,10 +4,14 @@ import { defineConfig } from 'vitest/config';
 // Tests import workspace packages from their TypeScript sources (the `@nodewright/source`
 // export condition), so `vitest` never depends on a stale `dist/`.
 const conditions = ['@nodewright/source', ...defaultServerConditions];
+// Vitest starts its workers with the SSR conditions as Node `--conditions`; `module` there makes
+// Node load bundler-only ESM builds (the AWS SDK's dist-es, with extensionless imports), so the
+// SSR side leaves it out.
+const nodeConditions = conditions.filter((c) => c !== 'module');
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
+  ssr: { resolve: { conditions: nodeConditions, externalConditions: nodeConditions } },
   test: {
     projects: [
       {
