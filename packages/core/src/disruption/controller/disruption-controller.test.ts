@@ -40,7 +40,7 @@ const web = {
   pod: { requests: { cpu: '1', memory: '1Gi' } },
 };
 
-async function setup() {
+async function setup(disruption: Record<string, unknown> = {}) {
   const env = new SimulationEnvironment({
     catalog: fakeInstanceTypes(),
     cluster: { kinds: [NodePools, NodeClaims] },
@@ -69,7 +69,11 @@ async function setup() {
       lifecycleMetrics: lMetrics,
     }),
   );
-  await env.cluster.create(NodePools, pool as never);
+  const nodePool = {
+    ...pool,
+    spec: { ...pool.spec, disruption: { ...pool.spec.disruption, ...disruption } },
+  };
+  await env.cluster.create(NodePools, nodePool as never);
   manager.start();
   await manager.synced();
   const advance = (ms: number) => env.timers.advance(ms, () => manager.settled());
@@ -83,7 +87,7 @@ async function setup() {
     env.cluster.patch(Deployments, { name: 'web', namespace: 'default' }, { spec: { replicas } });
   await env.cluster.create(Deployments, deploymentObject(web, 3) as UntypedObject);
   await advance(120_000);
-  return { env, events, advance, metric, scale };
+  return { env, events, advance, metric, scale, manager };
 }
 
 const disruptedTaint = (n: { spec: { taints?: { key: string }[] } }) =>
@@ -130,5 +134,34 @@ describe('DisruptionController', () => {
     expect(
       events.withReason(DisruptionEventReasons.DisruptionBlocked).some((e) => /budget/i.test(e.message)),
     ).toBe(true);
+  }, 30_000);
+
+  it('acts exactly when consolidateAfter passes, not at a later poll or after an idle skip', async () => {
+    const { env, advance, scale, manager } = await setup({ consolidateAfter: '10m3s' });
+    await scale(0);
+    await advance(30_000);
+    const nodes = (await env.cluster.list(Nodes)).items;
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(nodes.some(disruptedTaint)).toBe(false);
+    // Empty since the pods went; consolidatable 10m3s after the newest node was created (off the
+    // 10 s poll grid, so a poll-only controller would act up to 7 s late).
+    const at = Math.max(...nodes.map((n) => Date.parse(n.metadata.creationTimestamp ?? ''))) + 603_000;
+    await env.timers.runUntil(at - 1, () => manager.settled());
+    expect((await env.cluster.list(Nodes)).items.some(disruptedTaint)).toBe(false);
+    await advance(1);
+    expect((await env.cluster.list(Nodes)).items.filter(disruptedTaint).length).toBe(nodes.length);
+  }, 30_000);
+
+  it('acts exactly when a budget window that allowed nothing closes', async () => {
+    // 0 disruptions from 00:00 for 1h (the environment starts at midnight UTC).
+    const { env, advance, scale, manager } = await setup({
+      budgets: [{ nodes: '0', schedule: '0 0 * * *', duration: '1h' }, { nodes: '100%' }],
+    });
+    await scale(0);
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    await env.timers.runUntil(start + 3_600_000 - 1, () => manager.settled());
+    expect((await env.cluster.list(Nodes)).items.some(disruptedTaint)).toBe(false);
+    await advance(1);
+    expect((await env.cluster.list(Nodes)).items.some(disruptedTaint)).toBe(true);
   }, 30_000);
 });

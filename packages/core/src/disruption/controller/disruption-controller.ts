@@ -28,6 +28,7 @@ import type { DisruptionOptions, DisruptionSnapshot } from '../snapshot.js';
 import { validateCommand } from '../validation.js';
 import { DisruptionEventReasons } from './events.js';
 import type { DisruptionMetrics } from './metrics.js';
+import { nextEligibilityInstant } from './next-eligibility.js';
 
 /** What the disruption controller is built from. */
 export interface DisruptionControllerDependencies {
@@ -51,9 +52,11 @@ export interface DisruptionControllerOptions {
   /** How long replacements may take to initialize before the command is rolled back. Default 10 min. */
   readonly replacementTimeoutMs?: number;
   /**
-   * When nothing a pass decides on changed since a pass that decided nothing, skip passes for up
-   * to this long — as upstream treats a cluster it found consolidated (5 min). Time-based rules
-   * (consolidateAfter, budget windows) then act up to this late. Default 0 (never skip).
+   * After a pass that decided nothing, later passes are skipped while nothing a pass reads has
+   * changed and the next instant a time rule can change the outcome (`nextEligibilityInstant`:
+   * consolidateAfter, do-not-disrupt durations, budget windows, nominations) has not come; the
+   * controller requeues for exactly that instant. This caps a skip even then — as upstream
+   * re-checks a cluster it found consolidated after 5 min. Default 300 000; 0 never skips.
    */
   readonly idleSkipMs?: number;
   readonly disruption?: DisruptionOptions;
@@ -107,14 +110,16 @@ export class DisruptionController implements Controller {
   readonly #options: DisruptionOptions | undefined;
   #inFlight: InFlight | undefined;
   readonly #blocked = new Map<string, string>();
-  #idle: { readonly fingerprint: string; readonly since: number } | undefined;
+  readonly #offeringParts = new WeakMap<InstanceType, string>();
+  /** Set by a pass that decided nothing: what it saw, when, and when time alone could change that. */
+  #idle: { readonly fingerprint: string; readonly since: number; readonly until: number } | undefined;
 
   constructor(deps: DisruptionControllerDependencies, options: DisruptionControllerOptions = {}) {
     this.#deps = deps;
     this.#poll = options.pollIntervalMs ?? 10_000;
     this.#validationDelay = options.validationDelayMs ?? 15_000;
     this.#timeout = options.replacementTimeoutMs ?? 600_000;
-    this.#idleSkip = options.idleSkipMs ?? 0;
+    this.#idleSkip = options.idleSkipMs ?? 300_000;
     this.#options = options.disruption;
     // Replacement progress is event-driven; passes themselves poll.
     this.watches = [
@@ -146,20 +151,23 @@ export class DisruptionController implements Controller {
   }
 
   async #pass(now: number, context: ReconcileContext): Promise<ReconcileResult> {
-    const fingerprint = this.#fingerprint();
-    if (
-      this.#idle !== undefined &&
-      this.#idle.fingerprint === fingerprint &&
-      now - this.#idle.since < this.#idleSkip
-    )
-      return { requeueAfterMs: this.#poll };
-    const snapshot = await this.#snapshot(new Set(), context);
+    const types = await this.#instanceTypes();
+    const fingerprint = this.#fingerprint(types, context);
+    const idle = this.#idle;
+    if (idle !== undefined && idle.fingerprint === fingerprint && now < idle.until)
+      return { requeueAfterMs: Math.min(this.#poll, idle.until - now) };
+    const snapshot = this.#snapshot(types, new Set(), context);
     const result = computeDisruption(snapshot, now, this.#options);
     await this.#explain(result);
     const command = result.commands[0];
     if (command === undefined) {
-      this.#idle = { fingerprint, since: now };
-      return { requeueAfterMs: this.#poll };
+      const next = Math.min(
+        nextEligibilityInstant(snapshot, now) ?? Number.POSITIVE_INFINITY,
+        this.#deps.state.nextNominationExpiry() ?? Number.POSITIVE_INFINITY,
+        now + this.#idleSkip,
+      );
+      this.#idle = { fingerprint, since: now, until: next };
+      return { requeueAfterMs: Math.max(1, Math.min(this.#poll, next - now)) };
     }
     this.#idle = undefined;
     const claims = new Map<string, string>();
@@ -183,7 +191,7 @@ export class DisruptionController implements Controller {
   }
 
   async #validate(op: InFlight, now: number, context: ReconcileContext): Promise<ReconcileResult> {
-    const snapshot = await this.#snapshot(new Set(op.command.candidates), context);
+    const snapshot = this.#snapshot(await this.#instanceTypes(), new Set(op.command.candidates), context);
     const check = validateCommand(op.command, snapshot, now, this.#options);
     if (!check.valid) {
       context.logger.info(
@@ -324,20 +332,25 @@ export class DisruptionController implements Controller {
     for (const name of [...this.#blocked.keys()]) if (!seen.has(name)) this.#blocked.delete(name);
   }
 
-  async #snapshot(
-    ownCandidates: ReadonlySet<string>,
-    context: ReconcileContext,
-  ): Promise<DisruptionSnapshot> {
-    const { state, cloudProvider } = this.#deps;
-    const pools = state.nodePools();
+  async #instanceTypes(): Promise<Map<string, readonly InstanceType[]>> {
     const types = new Map<string, readonly InstanceType[]>();
-    for (const pool of pools) {
+    for (const pool of this.#deps.state.nodePools()) {
       try {
-        types.set(pool.metadata.name ?? '', await cloudProvider.getInstanceTypes(pool));
+        types.set(pool.metadata.name ?? '', await this.#deps.cloudProvider.getInstanceTypes(pool));
       } catch {
         types.set(pool.metadata.name ?? '', []);
       }
     }
+    return types;
+  }
+
+  #snapshot(
+    types: ReadonlyMap<string, readonly InstanceType[]>,
+    ownCandidates: ReadonlySet<string>,
+    context: ReconcileContext,
+  ): DisruptionSnapshot {
+    const { state } = this.#deps;
+    const pools = state.nodePools();
     const { input } = state.snapshot(types);
     // Our own taint and mark must not disqualify the command's candidates when re-validating it.
     const capacity =
@@ -364,27 +377,63 @@ export class DisruptionController implements Controller {
   }
 
   /**
-   * Changes whenever something a pass decides on changes: pod placement and phase, node taints
-   * and deletion, NodeClaim conditions and deletion, NodePool specs. Heartbeats and other
-   * status churn leave it alone, so an idle cluster is recognised as idle.
+   * Changes whenever something a pass reads changes: every pod, PDB, DaemonSet and volume object
+   * (by resourceVersion: their status matters too — readiness feeds PDBs), pod nominations,
+   * nodes' taints, labels, annotations, readiness, allocatable and deletion, NodeClaims'
+   * conditions, labels, annotations, lastPodEventTime and deletion, NodePools (by
+   * resourceVersion: limits read their status), deletion marks, and each offering's availability
+   * and price. Node heartbeats and other status churn leave it alone, so an idle cluster is
+   * recognised as idle.
    */
-  #fingerprint(): string {
-    const objects = this.#deps.state.objects();
+  #fingerprint(types: ReadonlyMap<string, readonly InstanceType[]>, context: ReconcileContext): string {
+    const { state } = this.#deps;
+    const objects = state.objects();
+    const rv = (o: { metadata: { uid?: string; name?: string; resourceVersion?: string } }) =>
+      `${o.metadata.uid ?? o.metadata.name ?? ''}@${o.metadata.resourceVersion ?? ''}`;
     const parts: string[] = [];
-    for (const p of objects.pods)
+    for (const p of objects.pods) {
+      const nominated = p.spec.nodeName ? undefined : state.nominationOf(p);
       parts.push(
-        `p${p.metadata.uid}:${p.spec.nodeName ?? ''}:${p.status?.phase ?? ''}:${p.metadata.deletionTimestamp ?? ''}`,
+        `p${rv(p)}:${p.spec.nodeName ?? ''}:${p.status?.phase ?? ''}:${JSON.stringify(nominated ?? '')}`,
       );
-    for (const n of objects.nodes)
+    }
+    for (const n of objects.nodes) {
+      const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready')?.status ?? '';
       parts.push(
-        `n${n.metadata.name}:${JSON.stringify(n.spec.taints ?? [])}:${n.metadata.deletionTimestamp ?? ''}`,
+        `n${n.metadata.name}:${JSON.stringify([n.spec.taints, n.spec.unschedulable, n.metadata.labels, n.metadata.annotations, n.status?.allocatable])}:${ready}:${n.metadata.deletionTimestamp ?? ''}:${state.isMarkedForDeletion(n.metadata.name) ? 'm' : ''}`,
       );
+    }
     for (const c of objects.nodeClaims) {
       const conditions = (c.status?.conditions ?? []).map((x) => `${x.type}=${x.status}`).join(',');
-      parts.push(`c${c.metadata.name}:${conditions}:${c.metadata.deletionTimestamp ?? ''}`);
+      const name = c.metadata.name ?? '';
+      parts.push(
+        `c${name}:${conditions}:${JSON.stringify([c.metadata.labels, c.metadata.annotations, c.status?.lastPodEventTime])}:${c.metadata.deletionTimestamp ?? ''}:${state.isMarkedForDeletion(name) ? 'm' : ''}`,
+      );
     }
-    for (const p of objects.nodePools) parts.push(`P${p.metadata.name}:${p.metadata.generation ?? ''}`);
+    for (const p of objects.nodePools) parts.push(`P${rv(p)}`);
+    for (const o of [
+      ...(objects.daemonSets ?? []),
+      ...(objects.persistentVolumeClaims ?? []),
+      ...(objects.persistentVolumes ?? []),
+      ...(objects.storageClasses ?? []),
+    ])
+      parts.push(`o${rv(o)}`);
+    for (const pdb of context.cache.list(PodDisruptionBudgets)) parts.push(`b${rv(pdb)}`);
+    for (const [pool, list] of types) {
+      parts.push(`T${pool}`);
+      for (const t of list) parts.push(this.#offeringsPart(t));
+    }
     return parts.join('|');
+  }
+
+  /** Per instance-type object (providers return the same object while nothing changed). */
+  #offeringsPart(t: InstanceType): string {
+    let part = this.#offeringParts.get(t);
+    if (part === undefined) {
+      part = `${t.name}${t.offerings.map((o) => `/${o.capacityType}/${o.zone}:${o.available ? 1 : 0}:${o.price}`).join('')}`;
+      this.#offeringParts.set(t, part);
+    }
+    return part;
   }
 
   async #setTaint(nodeName: string, on: boolean): Promise<void> {

@@ -146,10 +146,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   manager.register(
     ...provisioningControllers({ ...base, registry, lifecycleMetrics: lMetrics, state }),
     ...lifecycleControllers({ ...base, metrics: lMetrics }),
-    new DisruptionController(
-      { ...base, state, metrics: dMetrics, lifecycleMetrics: lMetrics },
-      { idleSkipMs: 300_000 },
-    ),
+    new DisruptionController({ ...base, state, metrics: dMetrics, lifecycleMetrics: lMetrics }),
   );
 
   const created = new Map<string, number>();
