@@ -1,0 +1,182 @@
+import { createServer } from 'node:net';
+import type { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SystemClock } from '../clock/clock.js';
+import { SystemTimers } from '../clock/timers.js';
+import { UnreachableError } from '../kube/client-node/response-errors.js';
+import { MemoryCluster } from '../kube/memory/memory-cluster.js';
+import type { ClusterPort } from '../kube/port.js';
+import { alwaysReady } from '../lifecycle/node-class-readiness.js';
+import { NodeClaims, NodePools } from '../lifecycle/resource-types.js';
+import { FakeCloudProvider } from '../testing/fake-cloud-provider.js';
+import { CustomResourceDefinitions } from './crds/crd-type.js';
+import { Leases } from './leader-election/lease.js';
+import { Operator, type OperatorOptions } from './operator.js';
+import type { ProviderPlugin } from './plugin/provider-plugin.js';
+import { createLogger } from './runtime/logger.js';
+
+/*
+ * The composition root on the in-memory cluster with wall-clock time and short leader-election
+ * durations (the real-cluster run is operator.integration.test.ts).
+ */
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const LEASE = { namespace: 'kube-system', name: 'nodewright-leader-election' };
+const FAST = { leaseDurationMs: 1_500, renewDeadlineMs: 1_000, retryPeriodMs: 200 };
+
+/** A MemoryCluster that marks applied CRDs Established, as the API server does. */
+function clusterWithCrds(): MemoryCluster {
+  const cluster = new MemoryCluster({
+    clock: new SystemClock(),
+    kinds: [NodePools, NodeClaims, CustomResourceDefinitions],
+  });
+  cluster.watch(CustomResourceDefinitions, (event) => {
+    if (event.type !== 'ADDED') return;
+    void cluster.patchStatus(
+      CustomResourceDefinitions,
+      { name: event.object.metadata.name! },
+      { status: { conditions: [{ type: 'Established', status: 'True' }] } },
+    );
+  });
+  return cluster;
+}
+
+/** Lease writes through this port can be cut, as a partition of one replica would. */
+function partitionable(cluster: ClusterPort): { port: ClusterPort; cut: () => void } {
+  let cut = false;
+  const port = new Proxy(cluster, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) =>
+        cut && args[0] === Leases
+          ? Promise.reject(new UnreachableError('partitioned'))
+          : value.apply(target, args);
+    },
+  });
+  return { port, cut: () => (cut = true) };
+}
+
+const plugin: ProviderPlugin = {
+  name: 'fake',
+  kinds: [],
+  settings: {},
+  create: async () => ({
+    cloudProvider: new FakeCloudProvider({ clock: new SystemClock() }),
+    controllers: [],
+    nodeClassTypes: [],
+    nodeClassReadiness: alwaysReady,
+  }),
+};
+
+const running: Operator[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((o) => o.stop()));
+});
+
+function operator(cluster: ClusterPort, identity: string, overrides: Partial<OperatorOptions> = {}) {
+  const lines: string[] = [];
+  const destination = { write: (l: string) => void lines.push(l) } as unknown as Writable;
+  const op = new Operator({
+    environment: {
+      clock: new SystemClock(),
+      timers: new SystemTimers(),
+      logger: createLogger({ level: 'info', destination }),
+    },
+    plugin,
+    clusterName: 'test',
+    settings: {},
+    cluster,
+    metricsPort: 0,
+    healthPort: 0,
+    host: '127.0.0.1',
+    leaderElection: { ...LEASE, identity, ...FAST },
+    ...overrides,
+  });
+  running.push(op);
+  const messages = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { op, messages };
+}
+
+async function until(what: string, probe: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('Operator', () => {
+  it('installs the CRDs, becomes ready (/readyz 200) and leads', async () => {
+    const cluster = clusterWithCrds();
+    const { op, messages } = operator(cluster, 'a');
+    const health = () => fetch(`http://127.0.0.1:${op.ports.health}/readyz`);
+    await op.start();
+    await until('leading', () => op.isLeading());
+    expect((await health()).status).toBe(200);
+    const crds = await cluster.list(CustomResourceDefinitions);
+    expect(crds.items.map((c) => c.metadata.name).sort()).toEqual([
+      'nodeclaims.karpenter.sh',
+      'nodepools.karpenter.sh',
+    ]);
+    expect(messages().map((m) => m.message)).toEqual(
+      expect.arrayContaining(['serving metrics', 'serving health', 'became leader', 'starting controllers']),
+    );
+    const metrics = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
+    expect(metrics).toContain(
+      'controller_runtime_max_concurrent_reconciles{controller="provisioning.provisioner"} 1',
+    );
+  });
+
+  it('a leader that cannot renew stops its controllers and exits 1 before the lease expires for others', async () => {
+    const cluster = clusterWithCrds();
+    const link = partitionable(cluster);
+    const a = operator(link.port, 'a');
+    await a.op.start();
+    await until('a leading', () => a.op.isLeading());
+    const b = operator(cluster, 'b');
+    await b.op.start();
+    await sleep(500);
+    expect(b.op.isLeading()).toBe(false);
+
+    link.cut();
+    const exit = await a.op.exited;
+    expect(exit.code).toBe(1);
+    expect(exit.reason).toMatch(/^lost leadership: the lease was not renewed within 1000 ms$/);
+    expect(a.op.isLeading()).toBe(false);
+    // b could not have led while a still did: it needs leaseDuration without a renewal.
+    expect(b.op.isLeading()).toBe(false);
+    await until('b leading', () => b.op.isLeading(), 5_000);
+    expect(a.messages().find((m) => m.message === 'lost leadership')).toMatchObject({ identity: 'a' });
+  });
+
+  it('a port already in use fails start-up naming it, and ends with code 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const { op } = operator(clusterWithCrds(), 'a', { healthPort: port });
+      await expect(op.start()).rejects.toThrow(`cannot listen on port ${port}: EADDRINUSE`);
+      expect((await op.exited).code).toBe(1);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('checking CRDs that are absent fails start-up with the fix in the message', async () => {
+    const { op } = operator(clusterWithCrds(), 'a', { crds: 'check' });
+    await expect(op.start()).rejects.toThrow(
+      'CustomResourceDefinition nodepools.karpenter.sh is not installed (run with --install-crds=true',
+    );
+  });
+
+  it('without leader election the replica leads at once and no Lease is written', async () => {
+    const cluster = clusterWithCrds();
+    const { op } = operator(cluster, 'a', { leaderElection: undefined });
+    await op.start();
+    expect(op.isLeading()).toBe(true);
+    expect((await cluster.list(Leases)).items).toEqual([]);
+    await op.stop();
+    expect(await op.exited).toEqual({ code: 0, reason: 'stopped' });
+  });
+});
