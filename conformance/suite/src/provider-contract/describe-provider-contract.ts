@@ -1,0 +1,196 @@
+import { Labels, type NodeClaim } from '@nodewright/core/apis';
+import {
+  type CloudProvider,
+  isInsufficientCapacity,
+  isNodeClaimNotFound,
+  isNodeClassNotReady,
+} from '@nodewright/core/cloudprovider';
+import { fits, parseResourceList } from '@nodewright/core/scheduling';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ContractClaims, requestsOf, requirementsOf } from './contract-claims.js';
+import type { ProviderContractFixture, ProviderContractHarness } from './harness.js';
+import {
+  compatibleOfferings,
+  instanceTypeProblems,
+  offeringOfClaim,
+  unsatisfiedRequirements,
+} from './instance-type-checks.js';
+
+/** How often and how long `delete` is called until it answers NodeClaimNotFound. */
+const DeletePolls = { attempts: 60, intervalMs: 250 } as const;
+
+async function thrown(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
+
+/** Calls delete as core does (until NodeClaimNotFound); returns how many calls returned normally. */
+async function deleteUntilGone(provider: CloudProvider, claim: NodeClaim): Promise<number> {
+  for (let i = 0; i < DeletePolls.attempts; i++) {
+    const err = await thrown(provider.delete(claim));
+    if (err !== undefined) {
+      if (isNodeClaimNotFound(err)) return i;
+      throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, DeletePolls.intervalMs));
+  }
+  throw new Error(`delete of ${claim.metadata.name} never answered NodeClaimNotFound`);
+}
+
+function describeError(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+/**
+ * The provider contract (packages/core/src/cloudprovider/cloud-provider.ts) as vitest checks,
+ * run against the fixture a provider's harness builds: instance types well-formed; create
+ * hydrates, honours the claim's requirements and picks the cheapest compatible available
+ * offering; get, list and delete (NotFound after delete, delete idempotent); one instance per
+ * NodeClaim name; insufficient capacity and NodeClass readiness errors; retries of throttled and
+ * failing cloud calls; drift; orphans found by list. Call it from the provider's test file.
+ */
+export function describeProviderContract(harness: ProviderContractHarness): void {
+  describe(`provider contract: ${harness.name}`, () => {
+    let fx: ProviderContractFixture;
+    let claims: ContractClaims;
+
+    beforeEach(async () => {
+      fx = await harness.setup();
+      claims = new ContractClaims(fx.nodePool);
+    });
+    afterEach(async () => {
+      await fx?.teardown();
+    });
+
+    it('getInstanceTypes: every type defines the well-known labels, allocatable <= capacity, offerings carry zone, capacity type and a positive price', async () => {
+      const types = await fx.provider.getInstanceTypes(fx.nodePool);
+      expect(instanceTypeProblems(types)).toEqual([]);
+      expect(types.some((t) => t.offerings.some((o) => o.available))).toBe(true);
+    });
+
+    it('create returns a hydrated NodeClaim on the cheapest compatible available offering', async () => {
+      const claim = claims.claim();
+      const types = await fx.provider.getInstanceTypes(fx.nodePool);
+      const expected = compatibleOfferings(types, requirementsOf(claim), requestsOf(claim));
+      expect(expected.length, 'the fixture NodePool allows no offering').toBeGreaterThan(0);
+      const created = await fx.provider.create(claim);
+      expect(created.metadata.name).toBe(claim.metadata.name);
+      expect(created.status?.providerID ?? '').not.toBe('');
+      const labels = created.metadata.labels ?? {};
+      for (const key of [Labels.InstanceType, Labels.Zone, Labels.CapacityType]) {
+        expect(labels[key], `label ${key}`).toBeTruthy();
+      }
+      expect(unsatisfiedRequirements(requirementsOf(claim), labels)).toEqual([]);
+      const allocatable = parseResourceList(created.status?.allocatable);
+      const capacity = parseResourceList(created.status?.capacity);
+      expect(capacity.size).toBeGreaterThan(0);
+      expect(fits(requestsOf(claim), allocatable), 'allocatable fits the requests').toBe(true);
+      const chosen = offeringOfClaim(types, created);
+      expect(chosen, 'the labels name an offering of getInstanceTypes').toBeDefined();
+      expect(chosen?.price).toBe(expected[0]?.price);
+    });
+
+    it('get and list find the instance; delete ends it, then answers NodeClaimNotFound every time', async () => {
+      const created = await fx.provider.create(claims.claim());
+      const providerID = created.status!.providerID!;
+      const got = await fx.provider.get(providerID);
+      expect(got.status?.providerID).toBe(providerID);
+      expect(got.metadata.labels?.[Labels.InstanceType]).toBe(created.metadata.labels?.[Labels.InstanceType]);
+      expect((await fx.provider.list()).map((c) => c.status?.providerID)).toContain(providerID);
+      await deleteUntilGone(fx.provider, created);
+      expect(isNodeClaimNotFound(await thrown(fx.provider.get(providerID))), 'get after delete').toBe(true);
+      expect(isNodeClaimNotFound(await thrown(fx.provider.delete(created))), 'delete again').toBe(true);
+      expect((await fx.provider.list()).map((c) => c.status?.providerID)).not.toContain(providerID);
+    });
+
+    it('get of an unknown providerID answers NodeClaimNotFound', async () => {
+      const created = await fx.provider.create(claims.claim());
+      const unknown = `${created.status!.providerID!}-missing`;
+      expect(isNodeClaimNotFound(await thrown(fx.provider.get(unknown)))).toBe(true);
+    });
+
+    it('the same NodeClaim created twice yields one instance', async () => {
+      const claim = claims.claim();
+      const first = await fx.provider.create(claim);
+      const second = await fx.provider.create(structuredClone(claim));
+      expect(second.status?.providerID).toBe(first.status?.providerID);
+      const listed = (await fx.provider.list()).filter(
+        (c) => c.status?.providerID === first.status?.providerID,
+      );
+      expect(listed).toHaveLength(1);
+    });
+
+    it('insufficient capacity: InsufficientCapacity, the offering marked unavailable, the next create avoids it', async () => {
+      const probe = claims.claim();
+      const types = await fx.provider.getInstanceTypes(fx.nodePool);
+      const [cheapest] = compatibleOfferings(types, requirementsOf(probe), requestsOf(probe));
+      expect(cheapest).toBeDefined();
+      const offering = {
+        instanceType: cheapest!.instanceType,
+        zone: cheapest!.zone,
+        capacityType: cheapest!.capacityType,
+      };
+      fx.faults.insufficientCapacity(offering);
+      const err = await thrown(fx.provider.create(claims.pinned(offering)));
+      expect(isInsufficientCapacity(err), describeError(err)).toBe(true);
+      expect(fx.unavailableOfferings.isUnavailable(offering)).toBe(true);
+      const after = await fx.provider.getInstanceTypes(fx.nodePool);
+      const marked = after
+        .find((t) => t.name === offering.instanceType)
+        ?.offerings.find((o) => o.zone === offering.zone && o.capacityType === offering.capacityType);
+      expect(marked?.available).toBe(false);
+      const next = await fx.provider.create(claims.claim());
+      expect(offeringOfClaim(after, next)).not.toEqual({ ...offering, price: cheapest!.price });
+      expect(next.status?.providerID ?? '').not.toBe('');
+    });
+
+    it('a NodeClass that is not Ready: NodeClassNotReady, nothing launched', async () => {
+      const before = (await fx.provider.list()).length;
+      await fx.faults.nodeClassNotReady();
+      const err = await thrown(fx.provider.create(claims.claim()));
+      expect(isNodeClassNotReady(err), describeError(err)).toBe(true);
+      expect(await fx.provider.list()).toHaveLength(before);
+    });
+
+    it('throttled cloud calls are retried with backoff and create still succeeds', async () => {
+      const before = fx.apiCalls();
+      fx.faults.throttle(2);
+      const created = await fx.provider.create(claims.claim());
+      expect(created.status?.providerID ?? '').not.toBe('');
+      expect(fx.apiCalls() - before).toBeGreaterThanOrEqual(3);
+    });
+
+    it('failing (5xx) cloud calls are retried with backoff and create still succeeds', async () => {
+      const before = fx.apiCalls();
+      fx.faults.serverErrors(2);
+      const created = await fx.provider.create(claims.claim());
+      expect(created.status?.providerID ?? '').not.toBe('');
+      expect(fx.apiCalls() - before).toBeGreaterThanOrEqual(3);
+    });
+
+    it('drift: not drifted at launch, drifted after the NodeClass changes', async () => {
+      const created = await fx.provider.create(claims.claim());
+      expect(await fx.provider.isDrifted(created)).toBeUndefined();
+      await fx.faults.drift(created);
+      const reason = await fx.provider.isDrifted(created);
+      expect(typeof reason === 'string' && reason.length > 0, `drift reason ${String(reason)}`).toBe(true);
+    });
+
+    it('list finds an orphaned instance (for garbage collection) and get resolves it', async () => {
+      const providerID = await fx.faults.launchOrphan();
+      expect((await fx.provider.list()).map((c) => c.status?.providerID)).toContain(providerID);
+      expect((await fx.provider.get(providerID)).status?.providerID).toBe(providerID);
+    });
+
+    it('names its NodeClass kinds and repair policies', () => {
+      const [first] = fx.provider.supportedNodeClasses();
+      expect(first?.group).toBe(fx.nodePool.spec.template.spec.nodeClassRef.group);
+      expect(first?.kind).toBe(fx.nodePool.spec.template.spec.nodeClassRef.kind);
+      for (const p of fx.provider.repairPolicies()) expect(p.tolerationDurationMs).toBeGreaterThan(0);
+    });
+  });
+}
