@@ -249,17 +249,14 @@ function shellQuote(s: string): string {
 function al2(options: BootstrapOptions): string {
   const { endpoint, ca } = requireEndpoint(options, 'AL2');
   const args = [
-    '/etc/eks/bootstrap.sh',
-    shellQuote(options.clusterName),
-    '--apiserver-endpoint',
-    shellQuote(endpoint),
-    '--b64-cluster-ca',
-    shellQuote(ca),
+    `/etc/eks/bootstrap.sh ${shellQuote(options.clusterName)}`,
+    `--apiserver-endpoint ${shellQuote(endpoint)}`,
+    `--b64-cluster-ca ${shellQuote(ca)}`,
   ];
   const flags = kubeletFlags(options);
   // bootstrap.sh computes its own max pods from the ENI table unless told not to.
-  if (flags.some((f) => f.startsWith('--max-pods='))) args.push('--use-max-pods', 'false');
-  if (flags.length > 0) args.push('--kubelet-extra-args', shellQuote(flags.join(' ')));
+  if (flags.some((f) => f.startsWith('--max-pods='))) args.push('--use-max-pods false');
+  if (flags.length > 0) args.push(`--kubelet-extra-args ${shellQuote(flags.join(' '))}`);
   const script = [
     '#!/bin/bash -xe',
     'exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1',
