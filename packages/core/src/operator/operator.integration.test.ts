@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { SystemClock, SystemTimers } from '../clock/index.js';
-import { Namespaces } from '../kube/builtin-types.js';
+import { Namespaces, Pods as UntypedPods } from '../kube/builtin-types.js';
 import { ClientNodeCluster } from '../kube/client-node/client-node-cluster.js';
 import { kubeConfigFromFile } from '../kube/client-node/kube-config.js';
 import { isNotFound } from '../kube/errors.js';
@@ -168,9 +168,9 @@ describe('Operator on the real control plane', () => {
       aNodePool({
         metadata: { name: POOL },
         spec: { template: { metadata: { labels: { [POOL_LABEL]: POOL } } } },
-      }) as unknown as UntypedObject,
+      }),
     );
-    await cluster.create(Pods, {
+    await cluster.create(UntypedPods, {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'pending', namespace: NAMESPACE },
@@ -180,7 +180,7 @@ describe('Operator on the real control plane', () => {
           { name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '1' } } },
         ],
       },
-    } as unknown as UntypedObject);
+    } as UntypedObject);
     const claimsOfPool = async () =>
       (await cluster.list(NodeClaims, { labelSelector: `karpenter.sh/nodepool=${POOL}` }))
         .items as NodeClaim[];

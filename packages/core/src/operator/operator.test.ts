@@ -50,7 +50,7 @@ function partitionable(cluster: ClusterPort): { port: ClusterPort; cut: () => vo
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) =>
         cut && args[0] === Leases
-          ? Promise.reject(new UnreachableError('partitioned'))
+          ? Promise.reject(new UnreachableError('partitioned', undefined))
           : value.apply(target, args);
     },
   });

@@ -20,7 +20,7 @@ function partitionable(cluster: ClusterPort): { port: ClusterPort; cut: (on: boo
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (cut) return Promise.reject(new UnreachableError('partitioned'));
+        if (cut) return Promise.reject(new UnreachableError('partitioned', undefined));
         return value.apply(target, args);
       };
     },
