@@ -1,0 +1,95 @@
+import { Gauge, type Registry, Summary } from 'prom-client';
+import { reuse } from '../operator/runtime/metrics.js';
+import { NodeLabelNames, NodePoolLabelNames, PodLabelNames } from './labels.js';
+import { MetricNames } from './names.js';
+
+/** The gauges (and the startup summary) the metrics controllers keep, with Karpenter's names and labels. */
+export interface ObjectMetrics {
+  readonly nodesAllocatable: Gauge<NodeLabel>;
+  readonly nodesTotalPodRequests: Gauge<NodeLabel>;
+  readonly nodesTotalPodLimits: Gauge<NodeLabel>;
+  readonly nodesTotalDaemonRequests: Gauge<NodeLabel>;
+  readonly nodesTotalDaemonLimits: Gauge<NodeLabel>;
+  readonly nodesSystemOverhead: Gauge<NodeLabel>;
+  /** `{resource_type}`: all pod requests over all allocatable, in percent. */
+  readonly clusterUtilization: Gauge<'resource_type'>;
+  /** 1 per pod, labelled with where it runs and its phase. */
+  readonly podsState: Gauge<PodLabel>;
+  /** Seconds from a pod's creation until it is Ready, for pods seen before they were. */
+  readonly podsStartupDuration: Summary;
+  readonly nodePoolsUsage: Gauge<'nodepool' | 'resource_type'>;
+  readonly nodePoolsLimit: Gauge<'nodepool' | 'resource_type'>;
+  readonly nodePoolsAllowedDisruptions: Gauge<'nodepool' | 'reason'>;
+}
+
+export type NodeLabel = (typeof NodeLabelNames)[number];
+export type PodLabel = (typeof PodLabelNames)[number];
+
+/** The metrics controllers' series in `registry` (reusing any already registered there). */
+export function objectMetrics(registry: Registry): ObjectMetrics {
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    reuse(registry, name, () => new Gauge<L>({ name, help, labelNames, registers: [registry] }));
+  const node = (name: string, help: string) => gauge(name, help, NodeLabelNames);
+  return {
+    nodesAllocatable: node(
+      MetricNames.NodesAllocatable,
+      'Node allocatable are the resources allocatable by nodes.',
+    ),
+    nodesTotalPodRequests: node(
+      MetricNames.NodesTotalPodRequests,
+      'Node total pod requests are the resources requested by pods bound to nodes, including the DaemonSet pods.',
+    ),
+    nodesTotalPodLimits: node(
+      MetricNames.NodesTotalPodLimits,
+      'Node total pod limits are the resources specified by pod limits, including the DaemonSet pods.',
+    ),
+    nodesTotalDaemonRequests: node(
+      MetricNames.NodesTotalDaemonRequests,
+      'Node total daemon requests are the resource requested by DaemonSet pods bound to nodes.',
+    ),
+    nodesTotalDaemonLimits: node(
+      MetricNames.NodesTotalDaemonLimits,
+      'Node total daemon limits are the resources specified by DaemonSet pod limits.',
+    ),
+    nodesSystemOverhead: node(
+      MetricNames.NodesSystemOverhead,
+      "Node system daemon overhead are the resources reserved for system overhead, the difference between the node's capacity and allocatable values are reported by the status.",
+    ),
+    clusterUtilization: gauge(
+      MetricNames.ClusterUtilization,
+      'Utilization of allocatable resources by pod requests',
+      ['resource_type'],
+    ),
+    podsState: gauge(
+      MetricNames.PodsState,
+      'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.',
+      PodLabelNames,
+    ),
+    podsStartupDuration: reuse(
+      registry,
+      MetricNames.PodsStartupDuration,
+      () =>
+        new Summary({
+          name: MetricNames.PodsStartupDuration,
+          help: 'The time from pod creation until the pod is running.',
+          percentiles: [0, 0.5, 0.9, 0.99, 1],
+          registers: [registry],
+        }),
+    ),
+    nodePoolsUsage: gauge(
+      MetricNames.NodePoolsUsage,
+      'The amount of resources that have been provisioned for a nodepool. Labeled by nodepool name and resource type.',
+      NodePoolLabelNames,
+    ),
+    nodePoolsLimit: gauge(
+      MetricNames.NodePoolsLimit,
+      'Limits specified on the nodepool that restrict the quantity of resources provisioned. Labeled by nodepool name and resource type.',
+      NodePoolLabelNames,
+    ),
+    nodePoolsAllowedDisruptions: gauge(
+      MetricNames.NodePoolsAllowedDisruptions,
+      'The number of nodes for a given NodePool that can be concurrently disrupting at a point in time. Labeled by NodePool. Note that allowed disruptions can change very rapidly, as new nodes may be created and others may be deleted at any point.',
+      ['nodepool', 'reason'],
+    ),
+  };
+}

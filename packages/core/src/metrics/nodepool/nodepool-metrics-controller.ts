@@ -1,0 +1,89 @@
+import { Labels } from '../../apis/labels.js';
+import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import type { Clock } from '../../clock/clock.js';
+import type { KubeObject, ObjectKey } from '../../kube/object.js';
+import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
+import {
+  type Controller,
+  type ReconcileContext,
+  type ReconcileResult,
+  watchMapped,
+  watchSelf,
+} from '../../operator/runtime/controller.js';
+import type { ClusterState } from '../../state/cluster-state.js';
+import { logUnreadable, type MetricsDependencies } from '../dependencies.js';
+import { type ObjectMetrics, objectMetrics } from '../gauges.js';
+import { SeriesTracker } from '../series.js';
+import { allowedDisruptionSeries, budgetNodeOf, nodePoolResourceSeries } from './nodepool-metrics.js';
+
+/**
+ * How often a NodePool whose budgets have schedules is looked at again: a cron window opening
+ * or closing changes its allowed disruptions without any object changing.
+ */
+export const ScheduledBudgetRefreshMs = 60_000;
+
+function poolsOf(object: KubeObject, previous: KubeObject | undefined): ObjectKey[] {
+  const names = new Set([
+    object.metadata.labels?.[Labels.NodePool],
+    previous?.metadata.labels?.[Labels.NodePool],
+  ]);
+  return [...names].flatMap((name) => (name === undefined || name === '' ? [] : [{ name }]));
+}
+
+/**
+ * `metrics.nodepool`: per NodePool, `karpenter_nodepools_usage{nodepool, resource_type}` (its
+ * `status.resources`), `karpenter_nodepools_limit{nodepool, resource_type}` (`spec.limits`) and
+ * `karpenter_nodepools_allowed_disruptions{nodepool, reason}`. Runs when the NodePool or one of
+ * its Nodes or NodeClaims changes, and every minute for pools with scheduled budgets; a NodePool
+ * that is gone loses all its series.
+ */
+export class NodePoolMetricsController implements Controller {
+  readonly name = 'metrics.nodepool';
+  readonly watches;
+  readonly #state: ClusterState;
+  readonly #clock: Clock;
+  readonly #metrics: ObjectMetrics;
+  readonly #series = new SeriesTracker();
+
+  constructor(deps: MetricsDependencies) {
+    this.#state = deps.state;
+    this.#clock = deps.clock;
+    this.#metrics = objectMetrics(deps.registry);
+    this.watches = [
+      watchSelf(NodePools),
+      watchMapped(Nodes, (node, _cache, event) => poolsOf(node, event.previous)),
+      watchMapped(NodeClaims, (claim: NodeClaim, _cache, event) => poolsOf(claim, event.previous)),
+    ];
+  }
+
+  async reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+    const pool = this.#state.nodePool(key.name);
+    if (pool === undefined) {
+      this.#series.remove(key.name);
+      return undefined;
+    }
+    const m = this.#metrics;
+    try {
+      this.#series.replace(
+        key.name,
+        m.nodePoolsUsage,
+        nodePoolResourceSeries(key.name, pool.status?.resources),
+      );
+      this.#series.replace(key.name, m.nodePoolsLimit, nodePoolResourceSeries(key.name, pool.spec.limits));
+    } catch (err) {
+      logUnreadable(context.logger, 'NodePool', key.name, err);
+      this.#series.remove(key.name);
+    }
+    const nodes = this.#state
+      .nodes()
+      .filter((n) => n.metadata.labels?.[Labels.NodePool] === key.name)
+      .map((n) => budgetNodeOf(n, this.#state.isMarkedForDeletion(n.metadata.name ?? '')));
+    this.#series.replace(
+      key.name,
+      m.nodePoolsAllowedDisruptions,
+      allowedDisruptionSeries(pool, nodes, this.#clock.now()),
+    );
+    const scheduled = pool.spec.disruption.budgets.some((b) => b.schedule !== undefined);
+    return scheduled ? { requeueAfterMs: ScheduledBudgetRefreshMs } : undefined;
+  }
+}

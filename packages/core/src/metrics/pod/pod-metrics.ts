@@ -1,0 +1,38 @@
+import type { Node } from '../../apis/kubernetes/node.js';
+import type { Pod } from '../../apis/kubernetes/pod.js';
+import type { PodLabel } from '../gauges.js';
+import { podNodeLabels } from '../labels.js';
+
+/**
+ * The `owner` label: the self link of the pod's first owner, as Karpenter builds it
+ * (`/apis/<apiVersion>/namespaces/<ns>/<kind>s/<name>`), or empty for a pod without owners.
+ */
+export function ownerSelfLink(pod: Pick<Pod, 'metadata'>): string {
+  const owner = pod.metadata.ownerReferences?.[0];
+  if (owner === undefined) return '';
+  const namespace = pod.metadata.namespace ?? 'default';
+  return `/apis/${owner.apiVersion}/namespaces/${namespace}/${owner.kind.toLowerCase()}s/${owner.name}`;
+}
+
+/** The labels of a pod's `karpenter_pods_state` series; `node` is the pod's node, if bound and known. Pure. */
+export function podStateLabels(
+  pod: Pick<Pod, 'metadata' | 'spec' | 'status'>,
+  node: Pick<Node, 'metadata'> | undefined,
+): Record<PodLabel, string> {
+  return {
+    name: pod.metadata.name,
+    namespace: pod.metadata.namespace ?? 'default',
+    owner: ownerSelfLink(pod),
+    node: pod.spec.nodeName ?? '',
+    ...podNodeLabels(node),
+    phase: pod.status?.phase ?? '',
+  };
+}
+
+/** When the pod became Ready (ms), if its Ready condition is True; undefined otherwise. */
+export function readySince(pod: Pick<Pod, 'status'>): number | undefined {
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status !== 'True') return undefined;
+  const at = ready.lastTransitionTime === undefined ? Number.NaN : Date.parse(ready.lastTransitionTime);
+  return Number.isNaN(at) ? Number.POSITIVE_INFINITY : at;
+}
