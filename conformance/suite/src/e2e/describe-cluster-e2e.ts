@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KubeletHarness } from '@nodewright/conformance/harness';
 import { generateCrd, type KindDefinition, nodeClaimKind, nodePoolKind } from '@nodewright/core/apis';
 import { SystemTimers } from '@nodewright/core/clock';
 import {
@@ -15,7 +16,6 @@ import {
 } from '@nodewright/core/kube';
 import { decodeManifests } from '@nodewright/core/manifests';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeletHarness } from '../../../harness/src/index.js';
 import { rawRequest } from '../raw-request.js';
 import { type Rejection, rejectionOf } from '../server-rejection.js';
 import { waitUntil } from '../wait-until.js';
@@ -220,28 +220,6 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
       }
     });
 
-    it('starts the controller: it leads, serves health, readiness and Prometheus metrics', async () => {
-      leader = startController('e2e-a');
-      await leader.waitForLog(
-        (e) => e.message === 'became leader' && e.identity === 'e2e-a',
-        'leadership',
-        60_000,
-      );
-      await wait(
-        'readyz 200',
-        60_000,
-        () => leader!.http('health', '/readyz'),
-        (r) => r.status === 200,
-      );
-      expect((await leader.http('health', '/healthz')).status).toBe(200);
-      const metrics = await leader.http('metrics', '/metrics');
-      expect(metrics.status).toBe(200);
-      expect(metrics.body).toMatch(/^process_resident_memory_bytes /m);
-      expect(metrics.body).toMatch(/^# TYPE karpenter_\w+ /m);
-      const lease = await env.cluster.get<UntypedObject>(Leases, { namespace: 'kube-system', name: leaseId });
-      expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe('e2e-a');
-    }, 90_000);
-
     it('accepts every example NodePool (server-side validation, strict fields, dry run)', async () => {
       const examples = await readExampleNodePools(RepoRoot);
       expect(examples.length).toBeGreaterThan(0);
@@ -285,6 +263,28 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         }
       }
     });
+
+    it('starts the controller: it leads, serves health, readiness and Prometheus metrics', async () => {
+      leader = startController('e2e-a');
+      await leader.waitForLog(
+        (e) => e.message === 'became leader' && e.identity === 'e2e-a',
+        'leadership',
+        60_000,
+      );
+      await wait(
+        'readyz 200',
+        60_000,
+        () => leader!.http('health', '/readyz'),
+        (r) => r.status === 200,
+      );
+      expect((await leader.http('health', '/healthz')).status).toBe(200);
+      const metrics = await leader.http('metrics', '/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toMatch(/^process_resident_memory_bytes /m);
+      expect(metrics.body).toMatch(/^# TYPE karpenter_\w+ /m);
+      const lease = await env.cluster.get<UntypedObject>(Leases, { namespace: 'kube-system', name: leaseId });
+      expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe('e2e-a');
+    }, 90_000);
 
     it('provisions a Deployment: pods Pending -> NodeClaims -> Nodes -> pods Running via kube-scheduler', async () => {
       await env.cluster.apply(target.nodeClassType, target.nodeClass('e2e'), Manager);

@@ -1,6 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type ClusterConnection,
+  type ClusterHandle,
+  loadKubeconfig,
+  startCluster,
+} from '@nodewright/conformance/cluster';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import {
   ClientNodeCluster,
@@ -9,12 +15,6 @@ import {
   Namespaces,
   silentLogger,
 } from '@nodewright/core/kube';
-import {
-  type ClusterConnection,
-  type ClusterHandle,
-  loadKubeconfig,
-  startCluster,
-} from '../../../cluster/src/index.js';
 
 /** The cluster one e2e file runs against, with a client and a namespace of its own. */
 export interface E2EEnvironment {

@@ -1,6 +1,6 @@
+import type { MockInstanceSource } from '@nodewright/conformance/harness';
 import type { KindDefinition } from '@nodewright/core/apis';
 import type { ResourceType, UntypedObject } from '@nodewright/core/kube';
-import type { MockInstanceSource } from '../../../harness/src/index.js';
 import type { NodeClassRef, Requirement } from './manifests.js';
 
 /** A mock cloud a target runs for the length of one e2e file. */

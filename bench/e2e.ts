@@ -1,0 +1,238 @@
+// Karpenter's performance test on the real control plane, with the KWOK provider: 1,000 pods
+// (500 x 900m/3100Mi, 500 x 3500m/28Gi) scale out; then the Deployments scale to zero and the
+// nodes are consolidated away. Prints the figures Karpenter publishes bars for (< 2 min to all
+// pods Running, CPU utilisation > 53 %, memory > 65 %, controller p95 memory < 260 MB).
+// Run with `pnpm bench:e2e` (builds first; runs the built CLI and packages). Progress on
+// stderr, figures on stdout. NODEWRIGHT_KUBECONFIG=... runs it on an existing cluster.
+import { performance } from 'node:perf_hooks';
+import { ControllerProcess } from '../conformance/suite/dist/e2e/controller-process.js';
+import { type E2EEnvironment, startE2EEnvironment } from '../conformance/suite/dist/e2e/environment.js';
+import { AppLabel, deploymentManifest, nodePoolManifest } from '../conformance/suite/dist/e2e/manifests.js';
+import { isLive, isRunningPod, type Observed } from '../conformance/suite/dist/e2e/observe.js';
+import { percentile } from '../conformance/suite/dist/e2e/proc-status.js';
+import { SystemTimers } from '../packages/core/dist/clock/index.js';
+import { Deployments, Nodes, Pods } from '../packages/core/dist/kube/index.js';
+import { NodePools } from '../packages/core/dist/lifecycle/index.js';
+import { Quantity } from '../packages/core/dist/scheduling/index.js';
+import { KWOKNodeClasses } from '../providers/kwok/dist/index.js';
+
+const Pool = 'bench';
+const Workloads = [
+  { name: 'small', replicas: 500, cpu: '900m', memory: '3100Mi' },
+  { name: 'large', replicas: 500, cpu: '3500m', memory: '28Gi' },
+] as const;
+const TotalPods = Workloads.reduce((n, w) => n + w.replicas, 0);
+const ScaleOutLimitMs = 10 * 60_000;
+const ScaleInLimitMs = 10 * 60_000;
+const BinPath = new URL('../packages/cli/dist/bin.js', import.meta.url).pathname;
+
+const progress = (line: string): void => {
+  process.stderr.write(`[bench:e2e] ${line}\n`);
+};
+const sleep = (ms: number) =>
+  new Promise((resolve) => new SystemTimers().after(ms, () => resolve(undefined)));
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+interface PodShape extends Observed {
+  readonly spec?: Observed['spec'] & {
+    readonly containers?: readonly { readonly resources?: { readonly requests?: Record<string, string> } }[];
+  };
+}
+interface NodeShape extends Observed {
+  readonly status?: Observed['status'] & { readonly allocatable?: Record<string, string> };
+}
+
+function sum(values: Iterable<string | undefined>, unit: 'milli' | 'units'): number {
+  let total = 0;
+  for (const v of values) {
+    if (v === undefined) continue;
+    const q = Quantity.parse(v);
+    total += unit === 'milli' ? q.toMilliNumber() : q.toNumber();
+  }
+  return total;
+}
+
+async function snapshot(env: E2EEnvironment) {
+  const [pods, nodes] = await Promise.all([
+    env.cluster.list<PodShape>(Pods, { namespace: env.namespace }),
+    env.cluster.list<NodeShape>(Nodes, { labelSelector: `karpenter.sh/nodepool=${Pool}` }),
+  ]);
+  return { pods: pods.items, nodes: nodes.items };
+}
+
+async function main(): Promise<void> {
+  progress('starting the control plane');
+  const external = process.env.NODEWRIGHT_KUBECONFIG;
+  const env = await startE2EEnvironment({
+    name: 'bench',
+    ...(external ? { externalKubeconfig: external } : {}),
+  });
+  let controller: ControllerProcess | undefined;
+  const rss: number[] = [];
+  let sampling = true;
+  try {
+    controller = ControllerProcess.start({
+      binPath: BinPath,
+      provider: 'kwok',
+      kubeconfigPath: env.kubeconfigPath,
+      identity: 'bench',
+      leaderElectionId: 'nodewright-bench',
+      logFile: `${env.workDir}/controller.log`,
+      keepEntries: 2_000,
+    });
+    const running = controller;
+    await running.waitForLog((e) => e.message === 'became leader', 'leadership', 60_000);
+    for (;;) {
+      if ((await running.http('health', '/readyz')).status === 200) break;
+      await sleep(200);
+    }
+    progress(`controller ready (pid ${running.pid}, log ${env.workDir}/controller.log)`);
+    const sampler = (async () => {
+      while (sampling && !running.exit) {
+        try {
+          rss.push((await running.memory()).rssBytes);
+        } catch {
+          // The process may be exiting; its figures stop here.
+        }
+        await sleep(1000);
+      }
+    })();
+
+    await env.cluster.apply(
+      KWOKNodeClasses,
+      { apiVersion: 'karpenter.kwok.sh/v1alpha1', kind: 'KWOKNodeClass', metadata: { name: Pool }, spec: {} },
+      { fieldManager: 'nodewright-bench', force: true },
+    );
+    await env.cluster.apply(
+      NodePools,
+      nodePoolManifest({
+        name: Pool,
+        nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: Pool },
+        requirements: [
+          { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] },
+          { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+          { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+        ],
+        consolidateAfter: '0s',
+      }),
+      { fieldManager: 'nodewright-bench', force: true },
+    );
+
+    const start = performance.now();
+    for (const w of Workloads) {
+      await env.cluster.create(
+        Deployments,
+        deploymentManifest({
+          name: w.name,
+          namespace: env.namespace,
+          replicas: w.replicas,
+          nodePool: Pool,
+          requests: { cpu: w.cpu, memory: w.memory },
+        }),
+      );
+    }
+    progress(`created ${TotalPods} pods in ${Workloads.length} Deployments`);
+
+    let state = await snapshot(env);
+    let lastReport = 0;
+    for (;;) {
+      state = await snapshot(env);
+      const runningPods = state.pods.filter(isRunningPod).length;
+      const elapsed = performance.now() - start;
+      if (elapsed - lastReport >= 5_000) {
+        lastReport = elapsed;
+        progress(
+          `${seconds(elapsed)}: ${runningPods}/${TotalPods} pods Running, ${state.nodes.length} nodes`,
+        );
+      }
+      if (runningPods === TotalPods) break;
+      if (elapsed > ScaleOutLimitMs)
+        throw new Error(`only ${runningPods}/${TotalPods} pods Running after ${seconds(elapsed)}`);
+      await sleep(500);
+    }
+    const scaleOutMs = performance.now() - start;
+    const live = state.nodes.filter(isLive);
+    const requested = (resource: 'cpu' | 'memory') =>
+      sum(
+        state.pods.flatMap((p) => (p.spec?.containers ?? []).map((c) => c.resources?.requests?.[resource])),
+        resource === 'cpu' ? 'milli' : 'units',
+      );
+    const allocatable = (resource: 'cpu' | 'memory') =>
+      sum(
+        live.map((n) => n.status?.allocatable?.[resource]),
+        resource === 'cpu' ? 'milli' : 'units',
+      );
+    const cpuUtil = requested('cpu') / allocatable('cpu');
+    const memUtil = requested('memory') / allocatable('memory');
+    const types = new Map<string, number>();
+    for (const n of live) {
+      const t = n.metadata.labels?.['node.kubernetes.io/instance-type'] ?? '?';
+      types.set(t, (types.get(t) ?? 0) + 1);
+    }
+    progress(`all pods Running after ${seconds(scaleOutMs)}; scaling to zero`);
+
+    const scaleInStart = performance.now();
+    for (const w of Workloads) {
+      await env.cluster.patch(
+        Deployments,
+        { namespace: env.namespace, name: w.name },
+        { spec: { replicas: 0 } },
+      );
+    }
+    lastReport = 0;
+    let remaining = live.length;
+    for (;;) {
+      const nodes = (
+        await env.cluster.list<NodeShape>(Nodes, { labelSelector: `karpenter.sh/nodepool=${Pool}` })
+      ).items;
+      remaining = nodes.length;
+      const elapsed = performance.now() - scaleInStart;
+      if (elapsed - lastReport >= 5_000) {
+        lastReport = elapsed;
+        const pods = (
+          await env.cluster.list<PodShape>(Pods, { namespace: env.namespace, labelSelector: AppLabel })
+        ).items.length;
+        progress(`${seconds(elapsed)} after scale-down: ${remaining} nodes, ${pods} pods left`);
+      }
+      if (remaining === 0) break;
+      if (elapsed > ScaleInLimitMs) break;
+      await sleep(1000);
+    }
+    const scaleInMs = performance.now() - scaleInStart;
+    sampling = false;
+    await sampler;
+    const memory = await running.memory().catch(() => undefined);
+    const p95 = percentile(rss, 95);
+
+    const rows: [string, string, string][] = [
+      ['pods', String(TotalPods), ''],
+      ['time to all pods Running', seconds(scaleOutMs), '< 2 min'],
+      ['nodes', String(live.length), ''],
+      ['instance types', [...types].map(([t, n]) => `${n} x ${t}`).join(', '), ''],
+      ['CPU utilisation (requests / allocatable)', `${(cpuUtil * 100).toFixed(1)} %`, '> 53 %'],
+      ['memory utilisation (requests / allocatable)', `${(memUtil * 100).toFixed(1)} %`, '> 65 %'],
+      ['controller p95 RSS (1 s samples)', p95 === undefined ? 'n/a' : mb(p95), '< 260 MB'],
+      ['controller peak RSS (VmHWM)', memory ? mb(memory.peakRssBytes) : 'n/a', ''],
+      [
+        'time to consolidate after scale to zero',
+        remaining === 0 ? seconds(scaleInMs) : `> ${seconds(scaleInMs)} (${remaining} nodes left)`,
+        '',
+      ],
+    ];
+    const width = Math.max(...rows.map((r) => r[0].length));
+    process.stdout.write('nodewright e2e performance (KWOK provider, real control plane)\n');
+    for (const [name, value, bar] of rows) {
+      process.stdout.write(`  ${name.padEnd(width)}  ${value}${bar ? `   (Karpenter: ${bar})` : ''}\n`);
+    }
+  } finally {
+    sampling = false;
+    await controller?.stop();
+    await env.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:e2e failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
