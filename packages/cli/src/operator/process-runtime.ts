@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { delimiter } from 'node:path';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { defaultKubeConfig, kubeConfigFromFile } from '@nodewright/core/kube';
 import type { ControllerRuntime } from '../commands/controller.js';
@@ -14,8 +15,12 @@ export function processControllerRuntime(): ControllerRuntime {
     timers: new SystemTimers(),
     kubeconfigEnv: () => process.env.KUBECONFIG,
     defaultIdentity: () => `${hostname()}_${randomBytes(4).toString('hex')}`,
-    // Without a file, loadFromDefault finds the in-cluster service account in a pod.
-    loadKubeConfig: (path) => (path === undefined ? defaultKubeConfig() : kubeConfigFromFile(path)),
+    // Without a file, loadFromDefault finds the in-cluster service account in a pod; it also
+    // merges a $KUBECONFIG list (a:b), which a single-file load cannot read.
+    loadKubeConfig: (path) =>
+      path === undefined || (path === process.env.KUBECONFIG && path.includes(delimiter))
+        ? defaultKubeConfig()
+        : kubeConfigFromFile(path),
     onShutdownSignal(handler) {
       const listener = (signal: NodeJS.Signals) => handler(signal);
       process.on('SIGTERM', listener);
