@@ -1,7 +1,6 @@
 export * from './build.js';
 export * from './capacity.js';
 export * from './facts.js';
-export * from './fake-ec2.js';
 export * from './labels.js';
 export * from './logger.js';
 export * from './overhead.js';
