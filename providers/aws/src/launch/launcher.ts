@@ -15,7 +15,7 @@ import { type FleetGroup, fleetRequest } from './fleet-request.js';
 import { type FleetInstance, readFleetOutput } from './fleet-result.js';
 import { kubeletLabels } from './kubelet-labels.js';
 import { planLaunch } from './launch-plan.js';
-import { launchTemplateSpec } from './launch-template-data.js';
+import { type LaunchTemplateSpec, launchTemplateSpec } from './launch-template-data.js';
 import type { LaunchTemplates } from './launch-templates.js';
 import type { AwsLogger } from './logger.js';
 import { type Subnets, subnetPerZone } from './subnets.js';
@@ -105,25 +105,33 @@ export class FleetLauncher {
     const taints = [...(nodeClaim.spec.taints ?? []), ...(nodeClaim.spec.startupTaints ?? [])];
     const groups: FleetGroup[] = [];
     for (const g of plan.groups) {
-      const spec = launchTemplateSpec({
-        clusterName: d.clusterName,
-        nodeClass,
-        family,
-        imageId: g.imageId,
-        securityGroupIds: (status.securityGroups ?? []).map((s) => s.id),
-        instanceProfile,
-        tags: ltTags,
-        bootstrap: {
+      let spec: LaunchTemplateSpec;
+      try {
+        spec = launchTemplateSpec({
           clusterName: d.clusterName,
-          clusterEndpoint: d.clusterEndpoint,
-          caBundle: d.caBundle,
-          labels,
-          taints,
-          maxPods: g.maxPods,
-          kubelet: nodeClass.spec.kubelet,
-          customUserData: nodeClass.spec.userData,
-        },
-      });
+          nodeClass,
+          family,
+          imageId: g.imageId,
+          securityGroupIds: (status.securityGroups ?? []).map((s) => s.id),
+          instanceProfile,
+          tags: ltTags,
+          bootstrap: {
+            clusterName: d.clusterName,
+            clusterEndpoint: d.clusterEndpoint,
+            caBundle: d.caBundle,
+            labels,
+            taints,
+            maxPods: g.maxPods,
+            kubelet: nodeClass.spec.kubelet,
+            customUserData: nodeClass.spec.userData,
+          },
+        });
+      } catch (err) {
+        // Settings the user data needs are missing (clusterEndpoint, caBundle): show it on the claim.
+        throw new CreateError('LaunchTemplateInvalid', `EC2NodeClass ${ncName}: ${errorMessage(err)}`, {
+          cause: err,
+        });
+      }
       try {
         await d.launchTemplates.ensure(spec);
       } catch (err) {

@@ -1,0 +1,5 @@
+export * from './aws-cloud-provider.js';
+export * from './nodeclass-reader.js';
+export * from './plugin.js';
+export * from './repair-policies.js';
+export * from './settings.js';

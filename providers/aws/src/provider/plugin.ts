@@ -1,0 +1,128 @@
+import { EC2 } from '@aws-sdk/client-ec2';
+import { Pricing } from '@aws-sdk/client-pricing';
+import { SQS } from '@aws-sdk/client-sqs';
+import type { KindDefinition } from '@nodewright/core/apis';
+import type { ProviderContext, ProviderInstance, ProviderPlugin } from '@nodewright/core/operator';
+import { ec2NodeClassKind } from '../apis/index.js';
+import { Instances } from '../instance/instances.js';
+import { InstanceTypeProvider } from '../instancetype/provider.js';
+import type { InterruptionQueueApi } from '../interruption/sqs-source.js';
+import { SqsInterruptionSource } from '../interruption/sqs-source.js';
+import { LaunchTemplates } from '../launch/launch-templates.js';
+import { FleetLauncher } from '../launch/launcher.js';
+import { Subnets } from '../launch/subnets.js';
+import { PricingProvider } from '../pricing/provider.js';
+import type { Ec2Api, PricingApi } from '../sdk/index.js';
+import { AwsCloudProvider } from './aws-cloud-provider.js';
+import { EC2NodeClasses, NodeClassReader } from './nodeclass-reader.js';
+import { AwsSettingKeys, type AwsSettings, parseAwsSettings } from './settings.js';
+
+/** The SDK clients the provider talks through, built from the settings. */
+export interface AwsClients {
+  readonly ec2: Ec2Api;
+  readonly pricing: PricingApi;
+  readonly sqs: InterruptionQueueApi;
+  destroy(): void;
+}
+
+/** Real SDK clients for the settings: one endpoint for all three when set, static credentials when given. */
+export function awsClients(settings: AwsSettings): AwsClients {
+  const common = {
+    ...(settings.endpoint !== undefined ? { endpoint: settings.endpoint } : {}),
+    ...(settings.credentials !== undefined ? { credentials: settings.credentials } : {}),
+  };
+  const ec2 = new EC2({ ...common, region: settings.region });
+  const pricing = new Pricing({ ...common, region: settings.pricingRegion });
+  const sqs = new SQS({ ...common, region: settings.region });
+  return {
+    ec2,
+    pricing,
+    sqs,
+    destroy: () => {
+      ec2.destroy();
+      pricing.destroy();
+      sqs.destroy();
+    },
+  };
+}
+
+/** Composes the provider from the context and clients (the seam tests and the conformance suite use). */
+export function createAwsProvider(
+  context: ProviderContext,
+  settings: AwsSettings,
+  clients: Omit<AwsClients, 'destroy'> & { destroy?(): void },
+): ProviderInstance {
+  const logger = context.logger.child({ logger: 'aws' });
+  const { clock, timers, clusterName, unavailableOfferings } = context;
+  const prices = new PricingProvider({
+    pricing: clients.pricing,
+    ec2: clients.ec2,
+    region: settings.region,
+    clock,
+    timers,
+    logger,
+  });
+  const instanceTypes = new InstanceTypeProvider({
+    ec2: clients.ec2,
+    prices,
+    clock,
+    timers,
+    logger,
+    unavailableOfferings,
+    region: settings.region,
+  });
+  const launcher = new FleetLauncher({
+    ec2: clients.ec2,
+    launchTemplates: new LaunchTemplates({ ec2: clients.ec2, clock }),
+    subnets: new Subnets({ ec2: clients.ec2, clock }),
+    unavailableOfferings,
+    logger,
+    clusterName,
+    clusterEndpoint: settings.clusterEndpoint,
+    caBundle: settings.caBundle,
+  });
+  const interruptions =
+    settings.interruptionQueue === undefined
+      ? undefined
+      : new SqsInterruptionSource({
+          sqs: clients.sqs,
+          ec2: clients.ec2,
+          queueName: settings.interruptionQueue,
+          logger,
+        });
+  const cloudProvider = new AwsCloudProvider({
+    nodeClasses: new NodeClassReader(context.cluster),
+    instanceTypes,
+    launcher,
+    instances: new Instances({ ec2: clients.ec2, clusterName }),
+    logger,
+    interruptions,
+    caBundle: settings.caBundle,
+  });
+  prices.start();
+  instanceTypes.start();
+  return {
+    cloudProvider,
+    controllers: [],
+    nodeClassTypes: [EC2NodeClasses],
+    close: async () => {
+      instanceTypes.stop();
+      prices.stop();
+      clients.destroy?.();
+    },
+  };
+}
+
+/**
+ * `--provider aws`: EC2NodeClass, instance types and prices from EC2 and the Pricing API,
+ * launches with CreateFleet, interruptions from SQS. Settings: see AwsSettingKeys and the README.
+ */
+export const awsProviderPlugin: ProviderPlugin = {
+  name: 'aws',
+  kinds: [ec2NodeClassKind as KindDefinition],
+  settings: AwsSettingKeys,
+  async create(context) {
+    const settings = parseAwsSettings(context.settings);
+    return createAwsProvider(context, settings, awsClients(settings));
+  },
+};
