@@ -97,3 +97,14 @@ describe('awsProviderPlugin', () => {
 function mapApis(c: ReturnType<typeof clients>) {
   return { ec2: c.ec2.api, pricing: c.pricing.api, sqs: c.sqs.api as SqsApi as InterruptionQueueApi };
 }
+
+describe('createAwsProvider controllers', () => {
+  it('runs the ec2nodeclass.status controller', () => {
+    const instance = createAwsProvider(
+      context({}),
+      parseAwsSettings({ region: 'us-west-2' }),
+      mapApis(clients()),
+    );
+    expect(instance.controllers.map((c) => c.name)).toEqual(['ec2nodeclass.status']);
+  });
+});

@@ -11,6 +11,8 @@ import { SqsInterruptionSource } from '../interruption/sqs-source.js';
 import { LaunchTemplates } from '../launch/launch-templates.js';
 import { FleetLauncher } from '../launch/launcher.js';
 import { Subnets } from '../launch/subnets.js';
+import { NodeClassResolver } from '../nodeclass/resolver.js';
+import { EC2NodeClassStatusController } from '../nodeclass/status-controller.js';
 import { PricingProvider } from '../pricing/provider.js';
 import type { Ec2Api, PricingApi } from '../sdk/index.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
@@ -99,11 +101,26 @@ export function createAwsProvider(
     interruptions,
     caBundle: settings.caBundle,
   });
+  const resolver = new NodeClassResolver({
+    ec2: clients.ec2,
+    clock,
+    clusterName,
+    region: settings.region,
+    kubernetesVersion: async () => {
+      if (settings.kubernetesVersion === undefined) {
+        throw new Error(
+          'aws provider: setting kubernetesVersion (e.g. 1.33) is required to resolve AMI aliases such as al2023@latest',
+        );
+      }
+      return settings.kubernetesVersion;
+    },
+  });
+  const statusController = new EC2NodeClassStatusController({ cluster: context.cluster, resolver, clock });
   prices.start();
   instanceTypes.start();
   return {
     cloudProvider,
-    controllers: [],
+    controllers: [statusController],
     nodeClassTypes: [EC2NodeClasses],
     close: async () => {
       instanceTypes.stop();
@@ -114,7 +131,7 @@ export function createAwsProvider(
 }
 
 /**
- * `--provider aws`: EC2NodeClass, instance types and prices from EC2 and the Pricing API,
+ * `--provider aws`: EC2NodeClass (status resolved by `ec2nodeclass.status`), instance types and prices from EC2 and the Pricing API,
  * launches with CreateFleet, interruptions from SQS. Settings: see AwsSettingKeys and the README.
  */
 export const awsProviderPlugin: ProviderPlugin = {
