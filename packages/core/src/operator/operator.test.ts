@@ -179,4 +179,56 @@ describe('Operator', () => {
     await op.stop();
     expect(await op.exited).toEqual({ code: 0, reason: 'stopped' });
   });
+  it('a stop during start-up ends it between steps: nothing starts afterwards, exit 0', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: ProviderPlugin = {
+      ...plugin,
+      create: async (context) => {
+        await gate;
+        return plugin.create(context);
+      },
+    };
+    const { op, messages } = operator(clusterWithCrds(), 'a', { plugin: slow });
+    const starting = op.start();
+    await until(
+      'the provider being built',
+      () => op.readiness().ok === false && op.readiness().reason.startsWith('building'),
+    );
+    const stopping = op.stop();
+    release();
+    await expect(starting).rejects.toThrow('operator: stopped during start-up');
+    await stopping;
+    expect(await op.exited).toEqual({ code: 0, reason: 'stopped' });
+    expect(op.isLeading()).toBe(false);
+    expect(messages().some((m) => m.message === 'starting controllers')).toBe(false);
+  });
+
+  it('stop waits for a running reconcile at most shutdownTimeoutMs, then releases the Lease', async () => {
+    const cluster = clusterWithCrds();
+    let entered = false;
+    const { op } = operator(cluster, 'a', {
+      shutdownTimeoutMs: 300,
+      extraControllers: () => [
+        {
+          name: 'test.stuck',
+          watches: [],
+          initialKeys: [{ name: 'stuck' }],
+          reconcile: async () => {
+            entered = true;
+            await new Promise(() => {});
+            return undefined;
+          },
+        },
+      ],
+    });
+    await op.start();
+    await until('the stuck reconcile', () => entered);
+    const began = Date.now();
+    await op.stop();
+    const took = Date.now() - began;
+    expect(took).toBeGreaterThanOrEqual(290);
+    expect(took).toBeLessThan(3_000);
+    expect((await cluster.get(Leases, LEASE)).spec?.holderIdentity).toBe('');
+  });
 });
