@@ -191,10 +191,10 @@ describe('Operator', () => {
     };
     const { op, messages } = operator(clusterWithCrds(), 'a', { plugin: slow });
     const starting = op.start();
-    await until(
-      'the provider being built',
-      () => op.readiness().ok === false && op.readiness().reason.startsWith('building'),
-    );
+    await until('the provider being built', () => {
+      const ready = op.readiness();
+      return !ready.ok && ready.reason.startsWith('building');
+    });
     const stopping = op.stop();
     release();
     await expect(starting).rejects.toThrow('operator: stopped during start-up');
