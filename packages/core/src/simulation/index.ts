@@ -1,3 +1,4 @@
+export * from './baseline/index.js';
 export * from './cloud/index.js';
 export * from './environment/index.js';
 export * from './kube/index.js';

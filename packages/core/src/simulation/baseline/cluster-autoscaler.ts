@@ -1,0 +1,461 @@
+import { matchesLabelSelector } from '../../apis/kubernetes/label-selector.js';
+import type { Node } from '../../apis/kubernetes/node.js';
+import type { Pod } from '../../apis/kubernetes/pod.js';
+import type { PodDisruptionBudget } from '../../apis/kubernetes/pod-disruption-budget.js';
+import { Annotations, Labels } from '../../apis/labels.js';
+import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import type { Clock } from '../../clock/clock.js';
+import type { Cancel, Timers } from '../../clock/timers.js';
+import { isInsufficientCapacity } from '../../cloudprovider/errors.js';
+import { Nodes, PodDisruptionBudgets, Pods } from '../../kube/builtin-types.js';
+import { isNotFound, isTooManyRequests } from '../../kube/errors.js';
+import type { ClusterPort } from '../../kube/port.js';
+import { asPatch } from '../../lifecycle/patch.js';
+import { formatResourceList } from '../../scheduling/resources/resource-list.js';
+import type { SimulatedCloudProvider } from '../cloud/simulated-cloud-provider.js';
+import { NodeInfo } from '../kube/binder/node-info.js';
+import { type PodInfo, podInfoOf } from '../kube/binder/pod-info.js';
+import { schedulePod } from '../kube/binder/schedule-pod.js';
+import type { ErrorHandler } from '../settle/settle.js';
+import type { NodeGroup } from './node-groups.js';
+
+/**
+ * Cluster Autoscaler's documented defaults (FAQ, kubernetes/autoscaler
+ * cluster-autoscaler/FAQ.md, "What are the parameters to CA?" and "How does scale-down work?").
+ */
+export interface ClusterAutoscalerOptions {
+  /** `--scan-interval`: "How often cluster is reevaluated for scale up or down", 10 s. */
+  readonly scanIntervalMs?: number;
+  /** `--scale-down-unneeded-time`: "How long a node should be unneeded before it is eligible for scale down", 10 min. */
+  readonly scaleDownUnneededMs?: number;
+  /** `--scale-down-delay-after-add`: "How long after scale up that scale down evaluation resumes", 10 min. */
+  readonly scaleDownDelayAfterAddMs?: number;
+  /**
+   * `--scale-down-utilization-threshold`: "Sum of cpu or memory of all pods running on the node
+   * divided by node's corresponding allocatable resource, below which a node can be considered
+   * for scale down", 0.5 (the larger of the two ratios is compared).
+   */
+  readonly scaleDownUtilizationThreshold?: number;
+  /** `--max-node-provision-time`: "Maximum time CA waits for node to be provisioned", 15 min. */
+  readonly maxNodeProvisionMs?: number;
+  /** `--initial-node-group-backoff-duration` after a failed scale-up, 5 min. */
+  readonly nodeGroupBackoffMs?: number;
+  /** `--max-graceful-termination-sec`: how long a drain waits for pods to go, 10 min. */
+  readonly maxGracefulTerminationMs?: number;
+}
+
+/** What the simulated Cluster Autoscaler is built from. */
+export interface ClusterAutoscalerDependencies {
+  readonly cluster: ClusterPort;
+  readonly provider: SimulatedCloudProvider;
+  readonly clock: Clock;
+  readonly timers: Timers;
+  readonly groups: readonly NodeGroup[];
+  readonly onError: ErrorHandler;
+}
+
+/** CA's taint on a node it drains (`ToBeDeletedByClusterAutoscaler`). */
+export const ToBeDeletedTaint = 'ToBeDeletedByClusterAutoscaler';
+/** CA's pod annotation that, set to "false", keeps a node from scale-down. */
+export const SafeToEvictAnnotation = 'cluster-autoscaler.kubernetes.io/safe-to-evict';
+
+interface Upcoming {
+  readonly group: NodeGroup;
+  readonly since: number;
+  readonly providerID: string;
+}
+
+interface Drain {
+  readonly node: string;
+  readonly providerID: string;
+  readonly since: number;
+}
+
+/** What the autoscaler did, by kind: scale-ups, nodes added, scale-downs, blocked drains, failures. */
+export type ClusterAutoscalerCounts = Map<string, number>;
+
+const isActive = (p: Pod) =>
+  p.status?.phase !== 'Succeeded' &&
+  p.status?.phase !== 'Failed' &&
+  p.metadata.deletionTimestamp === undefined;
+const isDaemon = (p: Pod) => (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
+const isUnschedulable = (p: Pod) =>
+  !p.spec.nodeName &&
+  p.metadata.deletionTimestamp === undefined &&
+  (p.status?.conditions ?? []).some(
+    (c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
+  );
+const cpuOf = (i: PodInfo) => i.nonZeroMilliCpu;
+
+/**
+ * A Cluster Autoscaler over fixed node groups, on the simulated clock: every scan interval it
+ * scales up for pods kube-scheduler marked Unschedulable (pods that fit on nodes still booting are
+ * not counted), estimating per group by binning the pods onto template nodes with the same
+ * scheduler filters the simulated kube-scheduler uses, and picking a group by the `least-waste`
+ * expander (least idle CPU after scale-up, ties by idle memory, then name); a failed launch backs
+ * the group off. Otherwise, once no scale-up happened for the delay after add, it removes one
+ * node at a time that has been under the utilisation threshold for the unneeded time, whose
+ * pods are all movable (no `safe-to-evict: "false"` or `karpenter.sh/do-not-disrupt: "true"`, PDBs
+ * allowing them) and fit on the other nodes: taint, evict through the Eviction API (a refusal
+ * aborts the drain), wait for the pods to go, terminate the instance.
+ *
+ * Not modelled: node-group min sizes above 0, the balance-similar-node-groups and priority
+ * expanders, bulk deletion of empty nodes, scale-down of nodes with local storage or bare pods,
+ * pod priority cut-off and preemption, zone balancing inside a group (the cloud picks the
+ * cheapest zone).
+ */
+export class ClusterAutoscalerSimulator {
+  readonly counts: ClusterAutoscalerCounts = new Map();
+  readonly #deps: ClusterAutoscalerDependencies;
+  readonly #scan: number;
+  readonly #unneededMs: number;
+  readonly #delayAfterAdd: number;
+  readonly #threshold: number;
+  readonly #provisionMs: number;
+  readonly #backoffMs: number;
+  readonly #graceMs: number;
+  readonly #upcoming = new Map<string, Upcoming>();
+  readonly #members = new Map<string, NodeGroup>();
+  readonly #unneeded = new Map<string, number>();
+  readonly #backoff = new Map<string, number>();
+  #drain: Drain | undefined;
+  #lastScaleUp = Number.NEGATIVE_INFINITY;
+  #seq = 0;
+  #timer: Cancel | undefined;
+  #running: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  constructor(deps: ClusterAutoscalerDependencies, options: ClusterAutoscalerOptions = {}) {
+    this.#deps = deps;
+    this.#scan = options.scanIntervalMs ?? 10_000;
+    this.#unneededMs = options.scaleDownUnneededMs ?? 600_000;
+    this.#delayAfterAdd = options.scaleDownDelayAfterAddMs ?? 600_000;
+    this.#threshold = options.scaleDownUtilizationThreshold ?? 0.5;
+    this.#provisionMs = options.maxNodeProvisionMs ?? 900_000;
+    this.#backoffMs = options.nodeGroupBackoffMs ?? 300_000;
+    this.#graceMs = options.maxGracefulTerminationMs ?? 600_000;
+  }
+
+  /** Starts the scan loop (the first scan one interval from now). */
+  start(): void {
+    this.#stopped = false;
+    this.#arm();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#timer?.();
+  }
+
+  /** Resolves when the scan in progress (if any) has finished. */
+  settled(): Promise<void> {
+    return this.#running;
+  }
+
+  #arm(): void {
+    if (this.#stopped) return;
+    this.#timer = this.#deps.timers.after(this.#scan, () => {
+      this.#running = this.#loop()
+        .catch(this.#deps.onError)
+        .finally(() => this.#arm());
+    });
+  }
+
+  #count(what: string, n = 1): void {
+    this.counts.set(what, (this.counts.get(what) ?? 0) + n);
+  }
+
+  async #loop(): Promise<void> {
+    const { cluster, clock } = this.#deps;
+    const now = clock.now();
+    const nodes = (await cluster.list(Nodes)).items as unknown as Node[];
+    const pods = (await cluster.list(Pods)).items as unknown as Pod[];
+    const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
+    for (const [name, u] of [...this.#upcoming]) {
+      if (byName.has(name)) this.#upcoming.delete(name);
+      else if (now - u.since >= this.#provisionMs) {
+        // Never registered: CA gives the node up and backs the group off.
+        this.#upcoming.delete(name);
+        this.#members.delete(name);
+        await this.#terminate(name, u.providerID);
+        this.#backoff.set(u.group.name, now + this.#backoffMs);
+        this.#count('provision-timeout');
+      }
+    }
+    const infos = new Map<string, NodeInfo>();
+    for (const n of nodes) {
+      const info = new NodeInfo(n.metadata.name);
+      info.setNode(n);
+      infos.set(n.metadata.name, info);
+    }
+    for (const p of pods) {
+      if (!p.spec.nodeName || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+      infos.get(p.spec.nodeName)?.add(podInfoOf(p));
+    }
+    const pending = pods.filter(isUnschedulable).map(podInfoOf);
+    pending.sort((a, b) => (cpuOf(b) > cpuOf(a) ? 1 : cpuOf(b) < cpuOf(a) ? -1 : a.key.localeCompare(b.key)));
+    if (pending.length > 0 && (await this.#scaleUp(pending, now))) return;
+    if (this.#drain !== undefined) return this.#continueDrain(this.#drain, pods, now);
+    await this.#scaleDown(nodes, pods, infos, now);
+  }
+
+  // ---- scale-up ----
+
+  async #scaleUp(pending: readonly PodInfo[], now: number): Promise<boolean> {
+    // Pods that fit on nodes already booting will land there; only the rest need new nodes.
+    const booting = [...this.#upcoming.entries()].map(([name, u]) => this.#templateNode(u.group, name));
+    const remaining = pending.filter((p) => !this.#place(p, booting, undefined));
+    if (remaining.length === 0) return false;
+    let best:
+      | { group: NodeGroup; count: number; helped: number; idleCpu: number; idleMem: number }
+      | undefined;
+    for (const group of this.#deps.groups) {
+      if ((this.#backoff.get(group.name) ?? 0) > now) continue;
+      const room = group.maxSize - this.#size(group);
+      if (room <= 0) continue;
+      const templates: NodeInfo[] = [];
+      let helped = 0;
+      for (const pod of remaining) {
+        if (
+          this.#place(
+            pod,
+            templates,
+            templates.length < room ? () => this.#templateNode(group, `t${templates.length}`) : undefined,
+          )
+        )
+          helped++;
+      }
+      if (templates.length === 0) continue;
+      let reqCpu = 0;
+      let reqMem = 0;
+      for (const t of templates) {
+        reqCpu += Number(t.requested.get('cpu') ?? 0n) / 1e9;
+        reqMem += Number(t.requested.get('memory') ?? 0n) / 1e9;
+      }
+      const allocCpu = (group.instanceType.allocatable.get('cpu')?.toNumber() ?? 0) * templates.length;
+      const allocMem = (group.instanceType.allocatable.get('memory')?.toNumber() ?? 0) * templates.length;
+      const idleCpu = allocCpu === 0 ? 1 : 1 - reqCpu / allocCpu;
+      const idleMem = allocMem === 0 ? 1 : 1 - reqMem / allocMem;
+      const option = { group, count: templates.length, helped, idleCpu, idleMem };
+      if (
+        best === undefined ||
+        idleCpu < best.idleCpu - 1e-9 ||
+        (Math.abs(idleCpu - best.idleCpu) <= 1e-9 && idleMem < best.idleMem - 1e-9)
+      )
+        best = option;
+    }
+    if (best === undefined) {
+      this.#count('scale-up-not-possible');
+      return false;
+    }
+    let added = 0;
+    for (let i = 0; i < best.count; i++) {
+      const name = `${best.group.name}-${(++this.#seq).toString(36).padStart(5, '0')}`;
+      try {
+        const claim = await this.#deps.provider.create(this.#claim(best.group, name));
+        this.#upcoming.set(name, {
+          group: best.group,
+          since: now,
+          providerID: claim.status?.providerID ?? '',
+        });
+        this.#members.set(name, best.group);
+        added++;
+      } catch (err) {
+        if (!isInsufficientCapacity(err)) throw err;
+        this.#backoff.set(best.group.name, now + this.#backoffMs);
+        this.#count('scale-up-failed');
+        break;
+      }
+    }
+    if (added > 0) {
+      this.#lastScaleUp = now;
+      this.#count('scale-up');
+      this.#count('nodes-added', added);
+    }
+    return added > 0;
+  }
+
+  /** Places the pod on the first of `nodes` the scheduler would pick, or on a new one from `grow`. */
+  #place(pod: PodInfo, nodes: NodeInfo[], grow: (() => NodeInfo) | undefined): boolean {
+    const snapshot = { nodes, withAntiAffinity: [], namespaceLabels: () => undefined };
+    const r = nodes.length === 0 ? undefined : schedulePod(pod, snapshot);
+    if (r?.scheduled) {
+      r.node.add(pod);
+      return true;
+    }
+    if (grow === undefined) return false;
+    const fresh = grow();
+    const again = schedulePod(pod, { ...snapshot, nodes: [fresh] });
+    if (!again.scheduled) return false;
+    fresh.add(pod);
+    nodes.push(fresh);
+    return true;
+  }
+
+  #templateNode(group: NodeGroup, name: string): NodeInfo {
+    const type = group.instanceType;
+    const zone = type.offerings.find((o) => o.capacityType === group.capacityType)?.zone ?? '';
+    const info = new NodeInfo(name);
+    const alloc = formatResourceList(type.allocatable);
+    info.setNode({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: {
+        name,
+        labels: {
+          ...type.requirements.labels(),
+          ...group.labels,
+          [Labels.InstanceType]: type.name,
+          [Labels.CapacityType]: group.capacityType,
+          [Labels.Zone]: zone,
+          [Labels.Hostname]: name,
+        },
+      },
+      spec: group.taints.length > 0 ? { taints: group.taints.map((t) => ({ ...t })) } : {},
+      status: { allocatable: alloc, conditions: [{ type: 'Ready', status: 'True' }] },
+    } as unknown as Node);
+    return info;
+  }
+
+  #claim(group: NodeGroup, name: string): NodeClaim {
+    return {
+      apiVersion: 'karpenter.sh/v1',
+      kind: 'NodeClaim',
+      metadata: { name, labels: { ...group.labels } },
+      spec: {
+        requirements: [
+          { key: Labels.InstanceType, operator: 'In', values: [group.instanceType.name] },
+          { key: Labels.CapacityType, operator: 'In', values: [group.capacityType] },
+        ],
+        nodeClassRef: { group: 'sim.nodewright.dev', kind: 'SimulatedNodeClass', name: 'default' },
+        ...(group.taints.length > 0 ? { taints: group.taints.map((t) => ({ ...t })) } : {}),
+      },
+    } as unknown as NodeClaim;
+  }
+
+  #size(group: NodeGroup): number {
+    let n = 0;
+    for (const g of this.#members.values()) if (g === group) n++;
+    return n;
+  }
+
+  // ---- scale-down ----
+
+  async #scaleDown(nodes: readonly Node[], pods: readonly Pod[], infos: Map<string, NodeInfo>, now: number) {
+    const members = nodes.filter((n) => this.#members.has(n.metadata.name));
+    for (const n of members) {
+      const info = infos.get(n.metadata.name)!;
+      const util = utilisation(info);
+      if (util < this.#threshold) {
+        if (!this.#unneeded.has(n.metadata.name)) this.#unneeded.set(n.metadata.name, now);
+      } else this.#unneeded.delete(n.metadata.name);
+    }
+    for (const name of [...this.#unneeded.keys()]) if (!this.#members.has(name)) this.#unneeded.delete(name);
+    if (now - this.#lastScaleUp < this.#delayAfterAdd) return;
+    const pdbs = (await this.#deps.cluster.list(PodDisruptionBudgets))
+      .items as unknown as PodDisruptionBudget[];
+    const candidates = members
+      .filter((n) => now - (this.#unneeded.get(n.metadata.name) ?? now) >= this.#unneededMs)
+      .sort(
+        (a, b) =>
+          utilisation(infos.get(a.metadata.name)!) - utilisation(infos.get(b.metadata.name)!) ||
+          a.metadata.name.localeCompare(b.metadata.name),
+      );
+    for (const node of candidates) {
+      const name = node.metadata.name;
+      const group = this.#members.get(name)!;
+      if (this.#size(group) <= group.minSize) continue;
+      const moving = pods.filter((p) => p.spec.nodeName === name && isActive(p) && !isDaemon(p));
+      if (moving.some((p) => blocksScaleDown(p, pdbs))) {
+        this.#count('scale-down-blocked');
+        continue;
+      }
+      const others = [...infos.values()].filter(
+        (i) => i.name !== name && !(i.node?.spec?.taints ?? []).some((t) => t.key === ToBeDeletedTaint),
+      );
+      // Copies: the move simulation must not touch the real picture.
+      const targets = others.map((i) => {
+        const c = new NodeInfo(i.name);
+        c.setNode(i.node);
+        for (const p of i.pods.values()) c.add(p);
+        return c;
+      });
+      if (!moving.map(podInfoOf).every((p) => this.#place(p, targets, undefined))) continue;
+      await this.#startDrain(node, moving, now);
+      return;
+    }
+  }
+
+  async #startDrain(node: Node, pods: readonly Pod[], now: number): Promise<void> {
+    const { cluster } = this.#deps;
+    const name = node.metadata.name;
+    const taints = [
+      ...(node.spec.taints ?? []),
+      { key: ToBeDeletedTaint, value: String(Math.floor(now / 1000)), effect: 'NoSchedule' },
+    ];
+    await cluster.patch(Nodes, { name }, asPatch({ spec: { taints } }));
+    for (const p of pods) {
+      try {
+        await cluster.evict({ namespace: p.metadata.namespace ?? 'default', name: p.metadata.name ?? '' });
+      } catch (err) {
+        if (isNotFound(err)) continue;
+        if (!isTooManyRequests(err)) throw err;
+        // A PDB refused: CA gives this node up for now and untaints it.
+        await cluster.patch(Nodes, { name }, asPatch({ spec: { taints: node.spec.taints ?? [] } }));
+        this.#unneeded.delete(name);
+        this.#count('scale-down-eviction-refused');
+        return;
+      }
+    }
+    this.#drain = { node: name, providerID: node.spec.providerID ?? '', since: now };
+  }
+
+  async #continueDrain(drain: Drain, pods: readonly Pod[], now: number): Promise<void> {
+    const left = pods.some(
+      (p) =>
+        p.spec.nodeName === drain.node &&
+        !isDaemon(p) &&
+        p.status?.phase !== 'Succeeded' &&
+        p.status?.phase !== 'Failed',
+    );
+    if (left && now - drain.since < this.#graceMs) return;
+    this.#drain = undefined;
+    this.#members.delete(drain.node);
+    this.#unneeded.delete(drain.node);
+    await this.#terminate(drain.node, drain.providerID);
+    this.#count('scale-down');
+  }
+
+  async #terminate(name: string, providerID: string): Promise<void> {
+    try {
+      await this.#deps.provider.delete({
+        metadata: { name },
+        status: { providerID },
+      } as unknown as NodeClaim);
+    } catch (err) {
+      if (!isNotFound(err) && !(err instanceof Error && err.name === 'NodeClaimNotFoundError')) throw err;
+    }
+  }
+}
+
+/** CA's utilisation of a node: the larger of requested/allocatable cpu and memory. */
+export function utilisation(info: NodeInfo): number {
+  const ratio = (r: string) => {
+    const alloc = info.allocatable.get(r)?.toNumber() ?? 0;
+    return alloc === 0 ? 0 : Number(info.requested.get(r) ?? 0n) / 1e9 / alloc;
+  };
+  return Math.max(ratio('cpu'), ratio('memory'));
+}
+
+/** Whether CA would refuse to move the pod: safe-to-evict "false", do-not-disrupt, a PDB at 0. */
+export function blocksScaleDown(pod: Pod, pdbs: readonly PodDisruptionBudget[]): boolean {
+  const a = pod.metadata.annotations ?? {};
+  if (a[SafeToEvictAnnotation] === 'false' || a[Annotations.DoNotDisrupt] === 'true') return true;
+  return pdbs.some(
+    (b) =>
+      (b.metadata.namespace ?? 'default') === (pod.metadata.namespace ?? 'default') &&
+      b.spec.selector !== undefined &&
+      matchesLabelSelector(b.spec.selector, pod.metadata.labels ?? {}) &&
+      (b.status?.disruptionsAllowed ?? 0) <= 0,
+  );
+}

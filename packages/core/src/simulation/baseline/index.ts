@@ -1,0 +1,3 @@
+export * from './cluster-autoscaler.js';
+export * from './node-groups.js';
+export * from './run-baseline.js';

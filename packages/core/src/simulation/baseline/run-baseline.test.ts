@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { fakeInstanceTypes } from '../../testing/fake-instance-types.js';
+import { parseScenario } from '../scenario/parse-scenario.js';
+import { compareSummaries, runClusterAutoscalerBaseline } from './run-baseline.js';
+
+const text = `name: short
+duration: 3h
+seed: 4
+catalog: fake
+nodePools:
+  - apiVersion: karpenter.sh/v1
+    kind: NodePool
+    metadata: { name: default }
+    spec:
+      template:
+        spec:
+          nodeClassRef: { group: sim.nodewright.dev, kind: SimulatedNodeClass, name: default }
+          requirements:
+            - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
+      disruption:
+        consolidationPolicy: WhenEmptyOrUnderutilized
+        consolidateAfter: 1m
+cloud:
+  launchLatency: 2s
+  registrationDelay: 20s
+workloads:
+  deployments:
+    - name: web
+      replicas: [{ at: 0, replicas: 4 }, { at: 30m, replicas: 40 }, { at: 1h30m, replicas: 3 }]
+      pod: { requests: { cpu: 500m, memory: 512Mi } }
+      pdb: { maxUnavailable: 1 }
+`;
+
+function scenario() {
+  const parsed = parseScenario(text, 'short.yaml');
+  if (parsed.scenario === undefined) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.scenario;
+}
+
+describe('runClusterAutoscalerBaseline', () => {
+  it('scales a fixed node group up for pending pods and down after the unneeded time', async () => {
+    const { summary, series, nodeGroups } = await runClusterAutoscalerBaseline({
+      scenario: scenario(),
+      instanceTypes: fakeInstanceTypes(),
+    });
+    expect(nodeGroups).toHaveLength(1);
+    expect(summary.pods.pendingAtEnd).toBe(0);
+    expect(summary.pods.scheduled).toBe(summary.pods.created);
+    const peak = Math.max(...series.filter((s) => s.hour < 1.5).map((s) => s.nodes));
+    expect(peak).toBeGreaterThan(1);
+    expect(summary.nodes.atEnd).toBeLessThan(peak);
+    expect(summary.events['scale-up']).toBeGreaterThan(0);
+    expect(summary.events['scale-down']).toBeGreaterThan(0);
+    // No scale-down within 10 min of the scale-up at 30 min, nor before 10 min unneeded.
+    const at = (h: number) => series.find((s) => s.hour >= h)!.nodes;
+    expect(at(1.6)).toBe(at(1.5 + 1 / 60));
+    // Launch 2 s + boot 20 s + kubelet: new pods wait at least the launch and boot.
+    expect(summary.pods.pendingSeconds.max).toBeGreaterThanOrEqual(22);
+  }, 60_000);
+
+  it('compares cost, utilisation and pending time', () => {
+    const base = {
+      cost: { total: 10 },
+      utilisation: { cpu: 0.5, memory: 0.4 },
+      pods: { pendingSeconds: { p50: 30, p90: 60 } },
+    };
+    const nw = {
+      cost: { total: 8 },
+      utilisation: { cpu: 0.7, memory: 0.5 },
+      pods: { pendingSeconds: { p50: 25, p90: 70 } },
+    };
+    expect(compareSummaries(nw as never, base as never)).toEqual({
+      costDeltaPercent: -20,
+      utilisationDelta: { cpu: 0.2, memory: 0.1 },
+      pendingSecondsDelta: { p50: -5, p90: 10 },
+    });
+  });
+});

@@ -1,0 +1,148 @@
+import type { Node } from '../../apis/kubernetes/node.js';
+import type { Pod } from '../../apis/kubernetes/pod.js';
+import type { InstanceType } from '../../cloudprovider/instance-type.js';
+import { Nodes, Pods } from '../../kube/builtin-types.js';
+import type { SimulationEnvironment } from '../environment/simulation-environment.js';
+import { sampleFleet } from '../runner/fleet-sample.js';
+import {
+  type RunResult,
+  type RunSimulationOptions,
+  type SimulationComparison,
+  scenarioEnvironment,
+  scenarioStart,
+} from '../runner/run-simulation.js';
+import {
+  driveScenario,
+  type SimulationSummary,
+  summariseRun,
+  watchPodTimes,
+} from '../runner/scenario-driver.js';
+import { type ClusterAutoscalerOptions, ClusterAutoscalerSimulator } from './cluster-autoscaler.js';
+import { chooseNodeGroups, type NodeGroup } from './node-groups.js';
+
+/** The baseline autoscalers `nodewright simulate --baseline` knows. */
+export const BaselineAutoscalers = ['cluster-autoscaler'] as const;
+export type BaselineAutoscaler = (typeof BaselineAutoscalers)[number];
+
+export interface BaselineResult extends RunResult {
+  readonly autoscaler: BaselineAutoscaler;
+  /** `<group>: <instance type>` per node group. */
+  readonly nodeGroups: readonly string[];
+}
+
+/** Nodes and pods as their watches last delivered them (a cheap informer for sampling). */
+function watchFleet(env: SimulationEnvironment) {
+  const nodes = new Map<string, Node>();
+  const pods = new Map<string, Pod>();
+  const nodeWatch = env.cluster.watch(Nodes, (e) => {
+    if (e.type === 'ERROR') return;
+    const n = e.object as unknown as Node;
+    if (e.type === 'DELETED') nodes.delete(n.metadata.name);
+    else nodes.set(n.metadata.name, n);
+  });
+  const podWatch = env.cluster.watch(Pods, (e) => {
+    if (e.type === 'ERROR') return;
+    const p = e.object as unknown as Pod;
+    const key = `${p.metadata.namespace}/${p.metadata.name}`;
+    if (e.type === 'DELETED') pods.delete(key);
+    else pods.set(key, p);
+  });
+  return {
+    nodes: () => [...nodes.values()],
+    pods: () => [...pods.values()],
+    stop: () => {
+      nodeWatch.stop();
+      podWatch.stop();
+    },
+  };
+}
+
+/**
+ * Runs the scenario's workloads, seed, simulated cloud, kube-scheduler and kubelet under Cluster
+ * Autoscaler instead of nodewright: node groups from `chooseNodeGroups` (or `groups`), the
+ * ClusterAutoscalerSimulator with CA's defaults. Nodes register without Karpenter's unregistered
+ * taint. NodePool events (template patches) have nothing to act on and change nothing.
+ */
+export async function runClusterAutoscalerBaseline(
+  options: RunSimulationOptions & {
+    readonly groups?: readonly NodeGroup[];
+    readonly autoscaler?: ClusterAutoscalerOptions;
+  },
+): Promise<BaselineResult> {
+  const { scenario } = options;
+  const start = scenarioStart(scenario);
+  const env = scenarioEnvironment(scenario, options.instanceTypes, { unregisteredTaint: false });
+  const groups = options.groups ?? chooseNodeGroups(scenario, options.instanceTypes);
+  const ca = new ClusterAutoscalerSimulator(
+    {
+      cluster: env.cluster,
+      provider: env.provider,
+      clock: env.clock,
+      timers: env.timers,
+      groups,
+      onError: env.errors.report,
+    },
+    options.autoscaler,
+  );
+  const fleet = watchFleet(env);
+  const pods = watchPodTimes(env);
+  ca.start();
+  const settle = async () => {
+    await env.settle();
+    await ca.settled();
+    await env.settle();
+  };
+  await settle();
+  const series = await driveScenario({
+    scenario,
+    env,
+    start,
+    settle,
+    sample: (hour) =>
+      sampleFleet(hour, fleet.nodes(), fleet.pods(), env.provider.ledger.hourlyRateAt(env.clock.now())),
+    sampleEveryMs: options.sampleEveryMs ?? 60_000,
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    ...(options.wallClock === undefined ? {} : { wallClock: options.wallClock }),
+    progressEveryMs: options.progressEveryMs ?? 2_000,
+  });
+  ca.stop();
+  pods.stop();
+  fleet.stop();
+  env.stop();
+  return {
+    autoscaler: 'cluster-autoscaler',
+    nodeGroups: groups.map((g) => `${g.name}: ${g.instanceType.name}`),
+    summary: summariseRun({
+      scenario,
+      start,
+      env,
+      series,
+      pods,
+      disruptions: new Map(),
+      decisions: new Map(),
+      events: ca.counts,
+    }),
+    series,
+  };
+}
+
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** nodewright's summary against the baseline's (pure): see SimulationComparison. */
+export function compareSummaries(
+  nodewright: SimulationSummary,
+  baseline: SimulationSummary,
+): SimulationComparison {
+  const base = baseline.cost.total;
+  return {
+    costDeltaPercent: base === 0 ? 0 : round(((nodewright.cost.total - base) / base) * 100, 2),
+    utilisationDelta: {
+      cpu: round(nodewright.utilisation.cpu - baseline.utilisation.cpu, 4),
+      memory: round(nodewright.utilisation.memory - baseline.utilisation.memory, 4),
+    },
+    pendingSecondsDelta: {
+      p50: round(nodewright.pods.pendingSeconds.p50 - baseline.pods.pendingSeconds.p50, 1),
+      p90: round(nodewright.pods.pendingSeconds.p90 - baseline.pods.pendingSeconds.p90, 1),
+    },
+  };
+}
