@@ -12,14 +12,18 @@ import { Leases } from './lease.js';
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 const LEASE = { namespace: 'kube-system', name: 'nodewright-leader-election' };
 
-/** A port whose writes can be cut off, as a network partition of one replica would. */
-function partitionable(cluster: ClusterPort): { port: ClusterPort; cut: (on: boolean) => void } {
-  let cut = false;
+/**
+ * A port whose requests can be cut off, as a network partition of one replica would: they fail
+ * (`true`) or never answer (`'hang'`).
+ */
+function partitionable(cluster: ClusterPort): { port: ClusterPort; cut: (on: boolean | 'hang') => void } {
+  let cut: boolean | 'hang' = false;
   const port = new Proxy(cluster, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
+        if (cut === 'hang') return new Promise(() => {});
         if (cut) return Promise.reject(new UnreachableError('partitioned', undefined));
         return value.apply(target, args);
       };
@@ -172,5 +176,25 @@ describe('LeaderElector', () => {
       /renewDeadline .* must be greater than retryPeriod/,
     );
     expect(() => new LeaderElector(deps, { ...LEASE, identity: '' })).toThrow(/identity/);
+  });
+  it('requests that never answer: the leader still gives up at renewDeadline, a stalled candidate retries', async () => {
+    const { cluster, candidate, settle, run, timeline } = await setup();
+    const a = candidate('a');
+    a.start();
+    await settle();
+    const b = candidate('b');
+    b.cut('hang');
+    b.start();
+    await run(8_000, [a.elector, b.elector]);
+    b.cut(false);
+    // The hung request is abandoned after renewDeadline/2 (5 s), then the next retry reads.
+    await run(7_100, [a.elector, b.elector]);
+    expect(b.elector.holder()).toBe('a');
+    const lastRenew = Date.parse((await cluster.get(Leases, LEASE)).spec!.renewTime!);
+    a.cut('hang');
+    await run(30_000, [a.elector, b.elector]);
+    const stoppedA = timeline.find((e) => e.who === 'a' && e.event === 'stopped');
+    expect(stoppedA?.at).toBe(lastRenew + 10_000);
+    expect(b.elector.isLeader()).toBe(true);
   });
 });

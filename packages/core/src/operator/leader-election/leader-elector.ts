@@ -134,7 +134,21 @@ export class LeaderElector {
 
   #run(): void {
     if (this.#state !== 'candidate' && this.#state !== 'leading') return;
-    this.#attempt = this.#tryAcquireOrRenew().finally(() => {
+    // A request that hangs must not stall the loop: like controller-runtime's lease client
+    // (timeout renewDeadline/2), give up waiting and try again. A late answer is harmless:
+    // its write was optimistic, and a late success only records what the server holds.
+    let cancelTimeout: Cancel = () => {};
+    const timeout = new Promise<void>((resolve) => {
+      cancelTimeout = this.#deps.timers.after(this.#config.renewDeadlineMs / 2, () => {
+        this.#logger.warn(
+          { timeoutMs: this.#config.renewDeadlineMs / 2 },
+          'lease request timed out; retrying',
+        );
+        resolve();
+      });
+    });
+    const attempt = this.#tryAcquireOrRenew().finally(() => cancelTimeout());
+    this.#attempt = Promise.race([attempt, timeout]).finally(() => {
       this.#attempt = undefined;
       if (this.#state === 'candidate' || this.#state === 'leading') {
         this.#tick = this.#deps.timers.after(this.#config.retryPeriodMs, () => this.#run());
