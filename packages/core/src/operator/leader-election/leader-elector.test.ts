@@ -196,5 +196,11 @@ describe('LeaderElector', () => {
     const stoppedA = timeline.find((e) => e.who === 'a' && e.event === 'stopped');
     expect(stoppedA?.at).toBe(lastRenew + 10_000);
     expect(b.elector.isLeader()).toBe(true);
+    // stop() does not wait forever on a server that never answers.
+    b.cut('hang');
+    let stopped = false;
+    void b.elector.stop().then(() => (stopped = true));
+    await run(5_100, [a.elector, b.elector]);
+    expect(stopped).toBe(true);
   });
 });

@@ -123,8 +123,20 @@ export class LeaderElector {
     this.#tick?.();
     this.#deadline?.();
     await this.#attempt;
-    // Also after a lost or in-flight round: #release only clears a lease that names us.
-    if (started) await this.#release();
+    // Also after a lost or in-flight round: #release only clears a lease that names us. Bounded,
+    // so an unreachable server cannot hold up shutdown; the lease then expires by itself.
+    if (started) {
+      let cancel: Cancel = () => {};
+      await Promise.race([
+        this.#release(),
+        new Promise<void>((resolve) => {
+          cancel = this.#deps.timers.after(this.#config.renewDeadlineMs / 2, () => {
+            this.#logger.warn('releasing the lease timed out; it expires by itself');
+            resolve();
+          });
+        }),
+      ]).finally(() => cancel());
+    }
   }
 
   // A method, not an inline comparison: the state changes across awaits, which narrowing ignores.
