@@ -11,7 +11,7 @@ import { KwokSettingDescriptions, parseKwokSettings } from './settings.js';
 /** Builds the KWOK provider for one operator process (see `kwokProviderPlugin`). */
 export async function createKwokProvider(context: ProviderContext): Promise<ProviderInstance> {
   const settings = parseKwokSettings(context.settings);
-  const logger = context.logger.child({ logger: 'kwok' });
+  const logger = context.logger.child({ provider: 'kwok' });
   let provider: KwokCloudProvider | undefined;
   const interruptions = new KwokInterruptions({
     clock: context.clock,
