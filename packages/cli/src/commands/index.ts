@@ -1,3 +1,4 @@
+import { awsCatalogProvider, awsProviderPlugin } from '@nodewright/aws';
 import { CatalogProviders } from '@nodewright/core/catalog';
 import { SystemClock } from '@nodewright/core/clock';
 import { computeDisruption } from '@nodewright/core/disruption';
@@ -15,7 +16,7 @@ import { createSimulateCommand } from './simulate.js';
 import { validateCommand } from './validate.js';
 
 /** The catalogs `--catalog NAME` resolves; each provider package contributes its own. */
-export const catalogProviders = new CatalogProviders([kwokCatalogProvider]);
+export const catalogProviders = new CatalogProviders([kwokCatalogProvider, awsCatalogProvider]);
 
 /**
  * Every `nodewright` subcommand, in the order help lists them. A new command (disrupt,
@@ -36,6 +37,8 @@ export const commands: readonly Command[] = [
     run: runSimulation,
     wallClock: () => performance.now(),
   }),
-  // Add aws here once @nodewright/aws exports awsProviderPlugin.
-  createControllerCommand({ providers: { kwok: kwokProviderPlugin }, runtime: processControllerRuntime }),
+  createControllerCommand({
+    providers: { kwok: kwokProviderPlugin, aws: awsProviderPlugin },
+    runtime: processControllerRuntime,
+  }),
 ];
