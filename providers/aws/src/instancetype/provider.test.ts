@@ -2,6 +2,7 @@ import type {
   DescribeInstanceTypeOfferingsCommandOutput,
   DescribeInstanceTypesCommandOutput,
   InstanceTypeInfo,
+  InstanceTypeOffering,
 } from '@aws-sdk/client-ec2';
 import { FakeClock, ManualTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
@@ -19,7 +20,11 @@ const offerings = [
   ['m5.large', 'us-east-1c'],
   ['m6g.large', 'us-east-1a'],
   ['g4dn.xlarge', 'us-east-1c'],
-].map(([InstanceType, Location]) => ({ InstanceType, Location, LocationType: 'availability-zone' as const }));
+].map(([InstanceType, Location]) => ({
+  InstanceType,
+  Location,
+  LocationType: 'availability-zone',
+})) as InstanceTypeOffering[];
 
 function recordingLogger() {
   const lines: Array<{ level: string; message: string; fields: object }> = [];
