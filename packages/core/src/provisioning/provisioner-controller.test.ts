@@ -8,6 +8,7 @@ import type { NodeClassReadinessCheck } from '../lifecycle/node-class-readiness.
 import { NodeClaims, NodePools, Nodes, Pods } from '../lifecycle/resource-types.js';
 import { MetricNames } from '../metrics/names.js';
 import { solve } from '../scheduling/solver/solve.js';
+import { DeadlineExceededReason } from '../scheduling/solver/types.js';
 import { PodBinder } from '../simulation/kube/binder/pod-binder.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { buildSolverInput } from '../state/snapshot.js';
@@ -211,6 +212,24 @@ describe('provisioning.provisioner', () => {
     const failed = env.events.withReason(ProvisioningEventReasons.FailedScheduling);
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]?.message).toMatch(/^Failed to schedule pod, .*limit/);
+    await env.stop();
+  });
+
+  it('gives each solve 60 s by default: pods it did not get to wait for the next batch', async () => {
+    // The provisioner's clock moves 20 s at every reading: the solve's start reads 20 s, its
+    // checks before each pod 40 s and 60 s (both placed), then 80 s: 60 s spent, big-2 waits.
+    let reads = 0;
+    const { env } = await setup({ provisioner: { elapsed: () => reads++ * 20 } });
+    await env.cluster.create(NodePools, aNodePool());
+    for (let i = 0; i < 3; i++) await env.cluster.create(Pods, pod(`big-${i}`, '12'));
+    await env.advance(1_000);
+    expect(await claims(env)).toHaveLength(2);
+    const waiting = env.events.withReason(ProvisioningEventReasons.FailedScheduling);
+    expect(waiting.map((e) => [e.object.metadata.name, e.message])).toEqual([
+      ['big-2', `Failed to schedule pod, ${DeadlineExceededReason}`],
+    ]);
+    await env.advance(11_000);
+    expect(await claims(env)).toHaveLength(3);
     await env.stop();
   });
 

@@ -39,14 +39,28 @@ import {
 import type { ProvisioningMetrics } from './metrics.js';
 import { newNodeClaim } from './new-nodeclaim.js';
 
-/**
- * One solve. `timeoutMs` is the time budget the solve should keep to, returning what it placed
- * so far when it runs out (Karpenter: 1 min). The solver has no deadline yet, so the default
- * ignores the budget; the provisioner logs a solve that overran it.
- */
-export type SolveFunction = (input: SolverInput, budget: { readonly timeoutMs: number }) => SolverResult;
+/** The time budget the provisioner gives one solve. */
+export interface SolveBudget {
+  /** Karpenter's 1 min by default (`solveTimeoutMs`). */
+  readonly timeoutMs: number;
+  /** The provisioner's monotonic clock, in milliseconds, to measure the budget with. */
+  readonly elapsedMs: () => number;
+}
 
-/** The default SolveFunction: the solver, which runs to completion. */
+/**
+ * One solve. It should keep to `budget`, returning what it placed so far when it runs out; the
+ * provisioner still logs a solve that overran it.
+ */
+export type SolveFunction = (input: SolverInput, budget: SolveBudget) => SolverResult;
+
+/**
+ * The default SolveFunction: the solver with the budget as its deadline (pods it did not get to
+ * are unschedulable with `DeadlineExceededReason` and go to the next batch).
+ */
+export const solveWithinBudget: SolveFunction = (input, budget) =>
+  solve(input, { budgetMs: budget.timeoutMs, elapsedMs: budget.elapsedMs });
+
+/** A SolveFunction that ignores the budget and runs to completion. */
 export const solveToCompletion: SolveFunction = (input) => solve(input);
 
 /** What the provisioner is built from. */
@@ -67,7 +81,7 @@ export interface ProvisionerOptions {
   readonly solverOptions?: SolverOptions;
   /** The solve's time budget; default 60 s. */
   readonly solveTimeoutMs?: number;
-  /** Default `solveToCompletion`. */
+  /** Default `solveWithinBudget`. */
   readonly solve?: SolveFunction;
   /** Monotonic seconds for the solve's duration; default `performance.now() / 1000`. */
   readonly elapsed?: () => number;
@@ -113,7 +127,7 @@ export class Provisioner {
     const max = options.solverOptions?.maxInstanceTypes ?? DefaultMaxInstanceTypes;
     this.#solverOptions = { ...options.solverOptions, maxInstanceTypes: Math.min(max, MaxRequirementValues) };
     this.#timeoutMs = options.solveTimeoutMs ?? DefaultSolveTimeoutMs;
-    this.#solve = options.solve ?? solveToCompletion;
+    this.#solve = options.solve ?? solveWithinBudget;
     this.#elapsed = options.elapsed ?? (() => performance.now() / 1000);
     this.#controller = options.metricsController ?? 'provisioner';
   }
@@ -203,7 +217,7 @@ export class Provisioner {
     metrics.queueDepth.set(labels, input.pods.length);
     const start = this.#elapsed();
     try {
-      return this.#solve(input, { timeoutMs: this.#timeoutMs });
+      return this.#solve(input, { timeoutMs: this.#timeoutMs, elapsedMs: () => this.#elapsed() * 1000 });
     } finally {
       const seconds = this.#elapsed() - start;
       metrics.schedulingDuration.observe(labels, seconds);

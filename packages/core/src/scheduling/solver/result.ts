@@ -9,7 +9,13 @@ import type { Pool, PoolType } from './pools.js';
 import type { Scheduler } from './scheduler.js';
 import type { Claim } from './target.js';
 import type { LaunchInfo } from './type-filter.js';
-import type { ExistingPlacement, NewClaim, SolverResult, UnschedulablePod } from './types.js';
+import {
+  DeadlineExceededReason,
+  type ExistingPlacement,
+  type NewClaim,
+  type SolverResult,
+  type UnschedulablePod,
+} from './types.js';
 
 /** Per NodePool: scratch marks and the claim type lists already built, shared by equal claims. */
 class Finalizer {
@@ -146,7 +152,11 @@ export function buildResult(s: Scheduler): SolverResult {
     const reason =
       entry.error ??
       dropped.get(entry.pod) ??
-      (entry.placed ? undefined : explainUnschedulable(s, entry.variant!));
+      (entry.placed
+        ? undefined
+        : s.timedOut.has(entry.index)
+          ? DeadlineExceededReason
+          : explainUnschedulable(s, entry.variant!));
     if (reason !== undefined) unschedulable.push({ pod: entry.pod, reason });
   }
   return { newClaims, existing, unschedulable };

@@ -125,6 +125,8 @@ export class Scheduler {
   readonly topology: Topology;
   readonly classes: PodClass[] = [];
   readonly entries: PodEntry[] = [];
+  /** Entries (by index) left in the queue when the solve's deadline ran out. */
+  readonly timedOut = new Set<number>();
   /** NodeClaims of this solve, in creation order (the re-packing pass may replace some). */
   claims: Claim[] = [];
   readonly order = new ClaimOrder();
@@ -387,11 +389,19 @@ export class Scheduler {
     return v.next;
   }
 
-  /** Runs Karpenter's loop: each pod in queue order, relaxing one step per failed attempt. */
-  run(queue: PodQueue): void {
+  /**
+   * Runs Karpenter's loop: each pod in queue order, relaxing one step per failed attempt. When
+   * `expired` says so (asked before each pod), the pods still queued are left unplaced, marked
+   * in `timedOut`, and the loop ends; returns false then.
+   */
+  run(queue: PodQueue, expired?: () => boolean): boolean {
     for (;;) {
+      if (expired?.() === true) {
+        for (const i of queue.remaining()) if (!this.entries[i]!.placed) this.timedOut.add(i);
+        return false;
+      }
       const i = queue.pop();
-      if (i === undefined) break;
+      if (i === undefined) return true;
       const entry = this.entries[i]!;
       const v = entry.variant!;
       if (this.#place(entry, v)) {

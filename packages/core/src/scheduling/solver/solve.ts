@@ -3,7 +3,7 @@ import { PodQueue } from './queue.js';
 import { repack } from './repack.js';
 import { buildResult } from './result.js';
 import { Scheduler } from './scheduler.js';
-import type { SolverInput, SolverResult } from './types.js';
+import type { SolveDeadline, SolverInput, SolverResult } from './types.js';
 
 /**
  * One provisioning decision, with Karpenter's semantics: pending pods, largest first, go onto
@@ -12,11 +12,22 @@ import type { SolverInput, SolverResult } from './types.js';
  * up one preference and waits for its next turn. Then, unless `options.repack` is false, the
  * claims holding only unconstrained pods are re-packed when that is cheaper. Pure and
  * deterministic: the same input gives the same result, and the input is not changed.
+ *
+ * With a `deadline`, the time is checked before each pod: once the budget is spent the solve
+ * stops placing pods and returns what it has — claims and placements made so far (not
+ * re-packed, which would take more time) — with every pod it did not get to unschedulable
+ * for `DeadlineExceededReason`. Deterministic given the deadline's readings.
  */
-export function solve(input: SolverInput): SolverResult {
+export function solve(input: SolverInput, deadline?: SolveDeadline): SolverResult {
   const s = new Scheduler(input);
   const queued = s.entries.filter((e) => e.cls !== undefined).sort(comparePodsForScheduling);
-  s.run(new PodQueue(queued.map((e) => e.index)));
-  if (s.options.repack) repack(s);
+  const completed = s.run(new PodQueue(queued.map((e) => e.index)), expiry(deadline));
+  if (completed && s.options.repack) repack(s);
   return buildResult(s);
+}
+
+function expiry(deadline: SolveDeadline | undefined): (() => boolean) | undefined {
+  if (deadline === undefined) return undefined;
+  const start = deadline.elapsedMs();
+  return () => deadline.elapsedMs() - start >= deadline.budgetMs;
 }

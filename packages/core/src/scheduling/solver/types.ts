@@ -98,6 +98,19 @@ export interface UnschedulablePod {
   readonly reason: string;
 }
 
+/**
+ * A time budget for one solve, read through an injected clock so tests and simulations stay
+ * exact: the solve stops placing pods once `elapsedMs() - (its value at the start) >= budgetMs`.
+ */
+export interface SolveDeadline {
+  readonly budgetMs: number;
+  /** Monotonic milliseconds (e.g. `performance.now`, or a fake clock). */
+  readonly elapsedMs: () => number;
+}
+
+/** The reason of every pod a solve did not get to before its deadline. */
+export const DeadlineExceededReason = 'scheduling deadline exceeded; retried next batch';
+
 /** The decision: deterministic for a given input. */
 export interface SolverResult {
   readonly newClaims: readonly NewClaim[];
