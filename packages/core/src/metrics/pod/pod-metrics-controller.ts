@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock/clock.js';
-import type { ObjectKey } from '../../kube/object.js';
+import type { KubeObject, ObjectKey } from '../../kube/object.js';
 import { Nodes, Pods } from '../../lifecycle/resource-types.js';
 import {
   type Controller,
@@ -13,6 +13,13 @@ import type { MetricsDependencies } from '../dependencies.js';
 import { type ObjectMetrics, objectMetrics } from '../gauges.js';
 import { SeriesTracker } from '../series.js';
 import { podStateLabels, readySince } from './pod-metrics.js';
+
+function sameLabels(a: KubeObject, b: KubeObject | undefined): boolean {
+  const x = a.metadata.labels ?? {};
+  const y = b?.metadata.labels ?? {};
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k]);
+}
 
 /**
  * `metrics.pod`: `karpenter_pods_state` = 1 per pod (labels name, namespace, owner, node,
@@ -38,13 +45,15 @@ export class PodMetricsController implements Controller {
     this.#metrics = objectMetrics(deps.registry);
     this.watches = [
       watchSelf(Pods),
-      // A Node's labels are part of its pods' series (and a Node appearing resolves `N/A`).
-      watchMapped(Nodes, (node) =>
-        this.#state.podsOn(node.metadata.name ?? '').map((p) => ({
+      // A Node's labels are part of its pods' series (and a Node appearing or going changes
+      // them to and from `N/A`); its status updates are not.
+      watchMapped(Nodes, (node, _cache, event) => {
+        if (event.type === 'MODIFIED' && sameLabels(node, event.previous)) return [];
+        return this.#state.podsOn(node.metadata.name ?? '').map((p) => ({
           name: p.metadata.name,
           namespace: p.metadata.namespace ?? 'default',
-        })),
-      ),
+        }));
+      }),
     ];
   }
 
