@@ -122,7 +122,7 @@ describe('FleetLauncher request', () => {
     const overrides = (w.ec2.inputs('createFleet')[0]?.LaunchTemplateConfigs ?? []).flatMap(
       (c) => c.Overrides ?? [],
     );
-    const types = new Set(overrides.map((o) => o.InstanceType));
+    const types = new Set<string>(overrides.map((o) => o.InstanceType ?? ''));
     expect(types.size).toBe(60);
     expect(types.has('m59.large')).toBe(true);
     expect(types.has('m60.large')).toBe(false);
