@@ -1,4 +1,5 @@
 import {
+  type _InstanceType,
   CreateFleetCommand,
   CreateLaunchTemplateCommand,
   CreateTagsCommand,
@@ -245,7 +246,7 @@ describe('EC2 mock with the real SDK', () => {
   it('launches an instant spot fleet on the cheapest pool and describes the instances', async () => {
     const lt = await launchTemplate();
     const subnets = privateSubnets();
-    const types = ['m5.large', 'm6i.large', 'c6i.xlarge'];
+    const types: _InstanceType[] = ['m5.large', 'm6i.large', 'c6i.xlarge'];
     const fleet = await ec2.send(
       new CreateFleetCommand({
         Type: 'instant',

@@ -66,7 +66,9 @@ describe('Pricing mock with the real SDK', () => {
         ],
       }),
     );
-    const entries = (out.PriceList ?? []).map((e) => JSON.parse(String(e)).product.attributes);
+    const entries: Record<string, string>[] = [...(out.PriceList ?? [])].map(
+      (e: unknown) => JSON.parse(String(e)).product.attributes,
+    );
     expect(entries.map((a) => `${a.operatingSystem}/${a.tenancy}/${a.capacitystatus}`).sort()).toEqual([
       'Linux/Dedicated/Used',
       'Linux/Shared/AllocatedCapacityReservation',
@@ -74,7 +76,7 @@ describe('Pricing mock with the real SDK', () => {
       'Linux/Shared/Used',
       'Windows/Shared/Used',
     ]);
-    expect(entries.every((a) => a.regionCode === 'us-west-2' && a.usagetype.startsWith('USW2-'))).toBe(true);
+    expect(entries.every((a) => a.regionCode === 'us-west-2' && a.usagetype?.startsWith('USW2-'))).toBe(true);
   });
 
   it('answers errors and throttling as the SDK expects', async () => {

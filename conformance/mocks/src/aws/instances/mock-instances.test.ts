@@ -1,4 +1,5 @@
 import {
+  type _InstanceType,
   CreateFleetCommand,
   CreateLaunchTemplateCommand,
   EC2Client,
@@ -26,7 +27,7 @@ afterEach(async () => {
 });
 
 async function launch(
-  instanceType: string,
+  instanceType: _InstanceType,
   imageName: string,
   capacityType: 'spot' | 'on-demand',
 ): Promise<string> {
