@@ -23,7 +23,7 @@ const Workloads = [
 ] as const;
 const TotalPods = Workloads.reduce((n, w) => n + w.replicas, 0);
 const ScaleOutLimitMs = 10 * 60_000;
-const ScaleInLimitMs = 10 * 60_000;
+const ScaleInLimitMs = 5 * 60_000;
 const BinPath = new URL('../packages/cli/dist/bin.js', import.meta.url).pathname;
 
 const progress = (line: string): void => {
