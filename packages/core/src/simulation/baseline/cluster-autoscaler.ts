@@ -10,6 +10,7 @@ import { isInsufficientCapacity } from '../../cloudprovider/errors.js';
 import { Nodes, PodDisruptionBudgets, Pods } from '../../kube/builtin-types.js';
 import { isNotFound, isTooManyRequests } from '../../kube/errors.js';
 import type { ClusterPort } from '../../kube/port.js';
+import type { WatchEvent } from '../../kube/watch.js';
 import { asPatch } from '../../lifecycle/patch.js';
 import { formatResourceList } from '../../scheduling/resources/resource-list.js';
 import type { SimulatedCloudProvider } from '../cloud/simulated-cloud-provider.js';
@@ -122,6 +123,11 @@ export class ClusterAutoscalerSimulator {
   #lastScaleUp = Number.NEGATIVE_INFINITY;
   #seq = 0;
   #timer: Cancel | undefined;
+  // Informer caches, as CA's own: listing every object every scan would cost more than the rest.
+  readonly #nodes = new Map<string, Node>();
+  readonly #pods = new Map<string, Pod>();
+  readonly #pdbs = new Map<string, PodDisruptionBudget>();
+  #watches: (() => void)[] = [];
   #running: Promise<void> = Promise.resolve();
   #stopped = false;
 
@@ -139,12 +145,28 @@ export class ClusterAutoscalerSimulator {
   /** Starts the scan loop (the first scan one interval from now). */
   start(): void {
     this.#stopped = false;
+    const { cluster } = this.#deps;
+    const keep =
+      <T extends { metadata: { name?: string; namespace?: string } }>(into: Map<string, T>) =>
+      (e: WatchEvent) => {
+        if (e.type === 'ERROR') return;
+        const o = e.object as T;
+        const key = `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+        if (e.type === 'DELETED') into.delete(key);
+        else into.set(key, o);
+      };
+    this.#watches = [
+      cluster.watch(Nodes, keep(this.#nodes)),
+      cluster.watch(Pods, keep(this.#pods)),
+      cluster.watch(PodDisruptionBudgets, keep(this.#pdbs)),
+    ].map((w) => () => w.stop());
     this.#arm();
   }
 
   stop(): void {
     this.#stopped = true;
     this.#timer?.();
+    for (const stop of this.#watches.splice(0)) stop();
   }
 
   /** Resolves when the scan in progress (if any) has finished. */
@@ -166,10 +188,9 @@ export class ClusterAutoscalerSimulator {
   }
 
   async #loop(): Promise<void> {
-    const { cluster, clock } = this.#deps;
-    const now = clock.now();
-    const nodes = (await cluster.list(Nodes)).items as unknown as Node[];
-    const pods = (await cluster.list(Pods)).items as unknown as Pod[];
+    const now = this.#deps.clock.now();
+    const nodes = [...this.#nodes.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    const pods = [...this.#pods.values()];
     const byName = new Map(nodes.map((n) => [n.metadata.name, n]));
     for (const [name, u] of [...this.#upcoming]) {
       if (byName.has(name)) this.#upcoming.delete(name);
@@ -352,8 +373,7 @@ export class ClusterAutoscalerSimulator {
     }
     for (const name of [...this.#unneeded.keys()]) if (!this.#members.has(name)) this.#unneeded.delete(name);
     if (now - this.#lastScaleUp < this.#delayAfterAdd) return;
-    const pdbs = (await this.#deps.cluster.list(PodDisruptionBudgets))
-      .items as unknown as PodDisruptionBudget[];
+    const pdbs = [...this.#pdbs.values()];
     const candidates = members
       .filter((n) => now - (this.#unneeded.get(n.metadata.name) ?? now) >= this.#unneededMs)
       .sort(

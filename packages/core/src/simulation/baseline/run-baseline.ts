@@ -1,6 +1,5 @@
 import type { Node } from '../../apis/kubernetes/node.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
-import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import { Nodes, Pods } from '../../kube/builtin-types.js';
 import type { SimulationEnvironment } from '../environment/simulation-environment.js';
 import { sampleFleet } from '../runner/fleet-sample.js';
