@@ -1,14 +1,16 @@
-import { generateCrd } from '@nodewright/core/apis';
+import { generateCrd, Labels } from '@nodewright/core/apis';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import {
   ClientNodeCluster,
   type KubeObject,
   kubeConfigFromFile,
+  Nodes,
   resourceType,
   silentLogger,
 } from '@nodewright/core/kube';
-import { KWOKNodeClasses, kwokNodeClassKind } from '@nodewright/kwok';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { KWOKNodeClasses, type KwokNode, kwokNodeClassKind } from '@nodewright/kwok';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ContractClaims } from './src/provider-contract/contract-claims.js';
 import { describeProviderContract } from './src/provider-contract/describe-provider-contract.js';
 import { kwokHarness } from './src/providers/kwok-harness.js';
 
@@ -63,3 +65,37 @@ describeProviderContract(
     },
   }),
 );
+
+describe('kwok provider on kube-apiserver + kwok', () => {
+  const harness = kwokHarness({
+    name: 'kwok',
+    cluster: async () => {
+      if (cluster === undefined) throw new Error('the cluster port is built in beforeAll');
+      return cluster;
+    },
+  });
+
+  it('a launched Node is kept Ready by kwok, with the capacity, labels and unregistered taint it was created with', async () => {
+    const fx = await harness.setup();
+    try {
+      const created = await fx.provider.create(new ContractClaims(fx.nodePool).claim());
+      const name = created.metadata.name ?? '';
+      let node: (KwokNode & { status?: { conditions?: { type: string; status: string }[] } }) | undefined;
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        node = (await cluster!.get(Nodes, { name })) as typeof node;
+        if (node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) break;
+        if (Date.now() > deadline) throw new Error(`Node ${name} never turned Ready`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(node?.status?.capacity).toEqual(created.status?.capacity);
+      expect(node?.status?.allocatable).toEqual(created.status?.allocatable);
+      expect(node?.metadata.labels?.[Labels.InstanceType]).toBe(
+        created.metadata.labels?.[Labels.InstanceType],
+      );
+      expect(node?.spec?.taints).toContainEqual({ key: 'karpenter.sh/unregistered', effect: 'NoExecute' });
+    } finally {
+      await fx.teardown();
+    }
+  });
+});
