@@ -1,4 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
+import { kubeConfigFromFile } from '@nodewright/core/kube';
 import type { ProviderPlugin } from '@nodewright/core/operator';
 import { FakeCloudProvider } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
@@ -86,5 +91,60 @@ describe('nodewright controller', () => {
     const io = fakeIo('/');
     expect(await main(['controller', '--provider', 'kwok', '--leader-elect', 'maybe'], io)).toBe(2);
     expect(io.err()).toContain("--leader-elect must be true or false, not 'maybe'");
+  });
+  it('a signal ends the run with 0 even while start-up hangs on an API server that never answers', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as { port: number }).port;
+    const dir = await mkdtemp(join(tmpdir(), 'nodewright-controller-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    await writeFile(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [
+          { name: 'c', cluster: { server: `https://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true } },
+        ],
+        users: [{ name: 'u', user: { token: 't' } }],
+        contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+        'current-context': 'x',
+      }),
+    );
+    let signal: ((name: string) => void) | undefined;
+    const command = createControllerCommand({
+      providers: { fake: plugin },
+      host: '127.0.0.1',
+      runtime: () => ({
+        ...runtime([]),
+        loadKubeConfig: (path) => kubeConfigFromFile(String(path)),
+        onShutdownSignal: (handler) => {
+          signal = handler;
+          return () => (signal = undefined);
+        },
+      }),
+    });
+    const io = fakeIo('/');
+    try {
+      const args = parseCommandArgs(
+        ['--provider', 'fake', '--kubeconfig', kubeconfig, '--metrics-port', '0', '--health-port', '0'],
+        command.options,
+      );
+      const running = command.run(args, { io, services: {} as CliServices });
+      const deadline = Date.now() + 10_000;
+      while (!io.out().includes('"serving health"') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(sockets.length).toBeGreaterThan(0);
+      signal?.('SIGTERM');
+      expect(await running).toBe(0);
+      expect(io.out()).toContain('"message":"shutting down"');
+      expect(io.err()).toBe('');
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

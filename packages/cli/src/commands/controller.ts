@@ -134,14 +134,16 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
         logger.info({ signal }, 'shutting down');
         void operator.stop();
       });
-      try {
-        await operator.start();
-      } catch (err) {
-        if (signalled === undefined) {
-          unsubscribe();
-          await operator.exited;
-          return fail(err instanceof Error ? err.message : String(err));
-        }
+      // A start-up step may hang on an unanswering API server; a signal must still end the run.
+      const startFailure = operator.start().then(
+        () => undefined,
+        (err: unknown) => ({ err }),
+      );
+      const first = await Promise.race([startFailure, operator.exited.then(() => undefined)]);
+      if (first !== undefined && signalled === undefined) {
+        unsubscribe();
+        await operator.exited;
+        return fail(first.err instanceof Error ? first.err.message : String(first.err));
       }
       const exit = await operator.exited;
       unsubscribe();

@@ -220,7 +220,14 @@ export class Operator {
     // After the controllers stopped, so no reconcile acts once a standby may lead.
     await this.#elector?.stop();
     try {
-      await this.#provider?.close?.();
+      let cancel = () => {};
+      const deadline = new Promise<void>((resolve) => {
+        cancel = timers.after(timeoutMs, () => {
+          this.#logger.warn({ timeoutMs }, 'closing the provider timed out');
+          resolve();
+        });
+      });
+      await Promise.race([this.#provider?.close?.(), deadline]).finally(() => cancel());
     } catch (err) {
       this.#logger.warn({ err }, 'closing the provider failed');
     }
