@@ -65,7 +65,8 @@ describe('awsCatalog', () => {
     const m5 = west.instanceTypes.find((t) => t.name === 'm5.large');
     expect(m5?.offerings.map((o) => o.zone)).toEqual(['us-west-2a', 'us-west-2a']);
     expect(m5?.capacity.pods).toBe('110');
-    expect(m5?.overhead?.kubeReserved?.memory).toBe('1465Mi');
+    // AL2023 (the default) sizes kube-reserved memory for the ENI-limited 29 pods.
+    expect(m5?.overhead?.kubeReserved?.memory).toBe('574Mi');
   });
 
   it('is provided as --catalog aws', () => {

@@ -137,11 +137,18 @@ describe('buildInstanceType', () => {
       },
       { zones, prices },
     );
+    // AL2023 sizes kube-reserved memory for the ENI-limited 29 pods (574Mi), not for maxPods.
     expect(text(it.allocatable)).toEqual({
       cpu: '1830m',
-      memory: '5912Mi',
+      memory: '6803Mi',
       pods: '110',
       'ephemeral-storage': '17Gi',
     });
+    const bottlerocket = buildInstanceType(
+      facts(M5Large),
+      { amiFamily: 'Bottlerocket', kubelet: { maxPods: 110 } },
+      { zones, prices },
+    );
+    expect(bottlerocket.overhead.kubeReserved.get('memory')?.toString()).toBe('1465Mi');
   });
 });

@@ -6,7 +6,7 @@ import {
 } from '@nodewright/core/cloudprovider';
 import { Requirement } from '@nodewright/core/scheduling';
 import type { AwsPrices } from '../ports.js';
-import { instanceTypeCapacity, type NodeShapeSettings } from './capacity.js';
+import { instanceTypeCapacity, memoryOverheadPods, type NodeShapeSettings } from './capacity.js';
 import type { InstanceTypeFacts } from './facts.js';
 import { AwsLabels } from './labels.js';
 import { instanceTypeOverhead } from './overhead.js';
@@ -72,6 +72,11 @@ export function buildInstanceType(
     }),
     offerings: instanceTypeOfferings(facts, context),
     capacity,
-    overhead: instanceTypeOverhead(capacity, facts.vcpus, settings.kubelet),
+    overhead: instanceTypeOverhead(
+      capacity,
+      facts.vcpus,
+      settings.kubelet,
+      memoryOverheadPods(facts, settings),
+    ),
   });
 }

@@ -5,6 +5,7 @@ import {
   instanceTypeCapacity,
   maxPods,
   memoryCapacityMiB,
+  memoryOverheadPods,
 } from './capacity.js';
 import { factsFromInstanceTypeInfo, type InstanceTypeFacts } from './facts.js';
 import { G4dnXlarge, M5Large, M6gLarge } from './fixtures.js';
@@ -47,6 +48,17 @@ describe('pods', () => {
   });
   it('is zero without ENIs', () => {
     expect(eniLimitedPods({ maxENIs: 0, ipv4PerENI: 10 })).toBe(0);
+  });
+});
+
+describe('memoryOverheadPods', () => {
+  it('is ENI-limited for AL2023 and Custom, the admitted pods for Bottlerocket and Windows', () => {
+    const kubelet = { maxPods: 110 };
+    expect(memoryOverheadPods(m5, { amiFamily: 'AL2023', kubelet })).toBe(29);
+    expect(memoryOverheadPods(m5, { amiFamily: 'Custom', kubelet })).toBe(29);
+    expect(memoryOverheadPods(m5, { kubelet })).toBe(29);
+    expect(memoryOverheadPods(m5, { amiFamily: 'Bottlerocket', kubelet })).toBe(110);
+    expect(memoryOverheadPods(m5, { amiFamily: 'Windows2022' })).toBe(110);
   });
 });
 

@@ -51,6 +51,21 @@ export function maxPods(
   return pods;
 }
 
+/**
+ * The pod count kube-reserved memory is sized for. AL2, AL2023 and Custom images size it for the
+ * ENI-limited count even when kubelet `maxPods` differs (their bootstrap computes it that way,
+ * as upstream models); Bottlerocket and Windows size it for the pods the node admits.
+ */
+export function memoryOverheadPods(
+  facts: Pick<InstanceTypeFacts, 'maxENIs' | 'ipv4PerENI' | 'vcpus'>,
+  settings: NodeShapeSettings,
+): number {
+  const family = settings.amiFamily;
+  return family === 'Bottlerocket' || family?.startsWith('Windows')
+    ? maxPods(facts, settings)
+    : eniLimitedPods(facts);
+}
+
 /** The device each AMI family puts the kubelet's filesystem on, and its default size. */
 const EphemeralDevice: Readonly<Record<AMIFamily, { device: string; size: string } | undefined>> = {
   AL2: { device: '/dev/xvda', size: '20Gi' },

@@ -97,13 +97,17 @@ export function evictionThreshold(
   return thresholds;
 }
 
-/** The whole overhead of a node: kube-reserved, system-reserved and eviction thresholds. */
+/**
+ * The whole overhead of a node: kube-reserved, system-reserved and eviction thresholds.
+ * kube-reserved memory is sized for `memoryOverheadPods` pods, by default the pods capacity.
+ */
 export function instanceTypeOverhead(
   capacity: ResourceList,
   vcpus: number,
   kubelet?: KubeletConfiguration,
+  memoryOverheadPods?: number,
 ): InstanceTypeOverhead {
-  const pods = Number(capacity.get(ResourceNames.Pods)?.toUnits() ?? 0n);
+  const pods = memoryOverheadPods ?? Number(capacity.get(ResourceNames.Pods)?.toUnits() ?? 0n);
   return {
     kubeReserved: kubeReserved(vcpus, pods, kubelet),
     systemReserved: systemReserved(kubelet),
