@@ -35,6 +35,12 @@ export interface AwsMockOptions {
   readonly clock?: Clock;
   readonly timers?: Timers;
   readonly timings?: Partial<LifecycleTimings>;
+  /**
+   * Put an "EC2 Instance State-change Notification" on the interruption queue whenever an
+   * instance goes stopping, stopped, shutting-down or terminated, as the EventBridge rule
+   * Karpenter's set-up installs does (default false, so tests see only the events they push).
+   */
+  readonly stateChangeEvents?: boolean;
 }
 
 /** Builders for the EventBridge events of the interruption queue, stamped with the mock's region and clock. */
@@ -74,6 +80,11 @@ export interface AwsMock {
   readonly events: AwsEventBuilders;
   /** Puts an event on the interruption queue; returns the SQS message id. */
   pushInterruption(event: EventBridgeEvent): string;
+  /**
+   * Reclaims a spot instance as EC2 does: the interruption warning now, termination after
+   * `noticeMs` (EC2: two minutes) on the mock's timers.
+   */
+  reclaimSpot(instanceId: string, noticeMs?: number): void;
   /** The instances as the kubelet harness sees them. */
   readonly instances: MockInstanceSource;
   /** Stops the server, ends long polls and pending transitions. */
@@ -125,6 +136,14 @@ export async function startAwsMock(options: AwsMockOptions = {}): Promise<AwsMoc
     MessageRetentionPeriod: '300',
   });
   const origin = (): EventOrigin => ({ region, account: accountId, time: clock.now() });
+  const push = (event: EventBridgeEvent) => sqs.send(interruptionQueue, JSON.stringify(event)).id;
+  if (options.stateChangeEvents) {
+    lifecycle.onChange((instance) => {
+      if (instance.state !== 'pending' && instance.state !== 'running') {
+        push(instanceStateChange(origin(), instance.id, instance.state));
+      }
+    });
+  }
   return {
     endpoint,
     region,
@@ -147,7 +166,13 @@ export async function startAwsMock(options: AwsMockOptions = {}): Promise<AwsMoc
       stateChange: (id, state) => instanceStateChange(origin(), id, state),
       scheduledChange: (ids, window) => scheduledChange(origin(), ids, window),
     },
-    pushInterruption: (event) => sqs.send(interruptionQueue, JSON.stringify(event)).id,
+    pushInterruption: push,
+    reclaimSpot: (instanceId, noticeMs = 120_000) => {
+      const instance = ec2.instances.get(instanceId);
+      if (instance?.lifecycle !== 'spot') throw new Error(`aws mock: ${instanceId} is not a spot instance`);
+      push(spotInterruptionWarning(origin(), instanceId));
+      timers.after(noticeMs, () => lifecycle.terminate(instanceId, 'Service initiated'));
+    },
     instances: new Ec2MockInstanceSource({ state: ec2, onChange: (l) => lifecycle.onChange(l) }),
     close: async () => {
       closing.abort();
