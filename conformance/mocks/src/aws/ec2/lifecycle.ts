@@ -31,6 +31,7 @@ export class InstanceLifecycle {
   readonly #timers: Timers;
   readonly #listeners = new Set<InstanceListener>();
   readonly #cancels = new Set<() => void>();
+  /** Current transition delays; tests may replace them between launches. */
   timings: LifecycleTimings;
 
   constructor(deps: {

@@ -52,7 +52,8 @@ export interface Ec2Instance {
   stateTransitionReason: string;
   readonly lifecycle: 'spot' | 'on-demand';
   readonly spotInstanceRequestId: string | undefined;
-  readonly capacityReservationId: string | undefined;
+  /** Set by tests to stand for a launch into a capacity reservation (the harness then reports `reserved`). */
+  capacityReservationId: string | undefined;
   readonly securityGroups: readonly { readonly id: string; readonly name: string }[];
   readonly tags: Map<string, string>;
   readonly volumeTags: Map<string, string>;
