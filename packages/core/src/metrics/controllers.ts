@@ -6,9 +6,10 @@ import { PodMetricsController } from './pod/pod-metrics-controller.js';
 
 /**
  * The object metrics controllers, wired in one place: `metrics.node`, `metrics.pod` and
- * `metrics.nodepool`. They read the ClusterState, so register them after
- * `clusterStateController(deps.state)` on the same Manager:
- * `manager.register(clusterStateController(state), ...metricsControllers({state, clock, registry}))`.
+ * `metrics.nodepool`. They read `deps.state`, so the Manager must also run
+ * `clusterStateController(deps.state)`, registered before them; `provisioningControllers(...)`
+ * includes it by default:
+ * `manager.register(...provisioningControllers({...base, state}), ...metricsControllers({state, clock, registry}))`.
  */
 export function metricsControllers(deps: MetricsDependencies): Controller[] {
   return [
