@@ -16,5 +16,15 @@ describe('parsePriceListItem', () => {
       skipped: 'PriceList item without product.attributes.instanceType',
     });
     expect(parsePriceListItem('{')).toHaveProperty('skipped');
+    const block = JSON.parse(priceListItem('p5.48xlarge', '31.4640000000'));
+    block.product.attributes.marketoption = 'CapacityBlock';
+    expect(parsePriceListItem(JSON.stringify(block))).toEqual({
+      skipped: 'p5.48xlarge: marketoption CapacityBlock is not OnDemand',
+    });
+    const onDemand = JSON.parse(priceListItem('m5.large', '0.0960000000'));
+    onDemand.product.attributes.marketoption = 'OnDemand';
+    expect(parsePriceListItem(JSON.stringify(onDemand))).toEqual({
+      entry: { instanceType: 'm5.large', price: 0.096 },
+    });
   });
 });

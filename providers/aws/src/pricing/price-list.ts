@@ -8,7 +8,7 @@ export interface OnDemandPriceEntry {
 export type PriceListResult = { readonly entry: OnDemandPriceEntry } | { readonly skipped: string };
 
 interface PriceListDocument {
-  product?: { attributes?: { instanceType?: unknown } };
+  product?: { attributes?: { instanceType?: unknown; marketoption?: unknown } };
   terms?: {
     OnDemand?: Record<string, { priceDimensions?: Record<string, { pricePerUnit?: { USD?: unknown } }> }>;
   };
@@ -17,7 +17,8 @@ interface PriceListDocument {
 /**
  * Reads one GetProducts PriceList item (a JSON document as a string): the instance type from
  * `product.attributes.instanceType` and the hourly USD price from the first non-zero
- * `terms.OnDemand.*.priceDimensions.*.pricePerUnit.USD`. Anything else is skipped with a reason
+ * `terms.OnDemand.*.priceDimensions.*.pricePerUnit.USD`. Items whose `marketoption` is set and
+ * not `OnDemand` (Capacity Blocks) and anything else unreadable are skipped with a reason
  * (zero prices belong to reservations and placeholders, not to a type one can launch).
  */
 export function parsePriceListItem(item: string): PriceListResult {
@@ -32,6 +33,12 @@ export function parsePriceListItem(item: string): PriceListResult {
   const instanceType = doc.product?.attributes?.instanceType;
   if (typeof instanceType !== 'string' || instanceType === '') {
     return { skipped: 'PriceList item without product.attributes.instanceType' };
+  }
+  // Capacity Blocks share the on-demand filters but not the price; the request does not filter
+  // on marketoption (not every price list carries it), so they are dropped here.
+  const market = doc.product?.attributes?.marketoption;
+  if (market !== undefined && market !== 'OnDemand') {
+    return { skipped: `${instanceType}: marketoption ${String(market)} is not OnDemand` };
   }
   for (const term of Object.values(doc.terms?.OnDemand ?? {})) {
     for (const dimension of Object.values(term.priceDimensions ?? {})) {
