@@ -1,4 +1,9 @@
-import type { FleetSample, SimulationResult, SimulationSummary } from '@nodewright/core/simulation';
+import type {
+  FleetSample,
+  SimulationComparison,
+  SimulationResult,
+  SimulationSummary,
+} from '@nodewright/core/simulation';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const entries = (r: Readonly<Record<string, number>>) =>
@@ -22,12 +27,46 @@ export function renderSimulationText(s: SimulationSummary): string {
   ].join('\n')}\n`;
 }
 
+const signed = (x: number, digits: number, unit = '') => `${x > 0 ? '+' : ''}${x.toFixed(digits)}${unit}`;
+
+/** The comparison of the two runs as lines (negative cost and pending deltas favour nodewright). */
+export function renderComparisonText(c: SimulationComparison): string[] {
+  return [
+    `cost delta      ${signed(c.costDeltaPercent, 1, ' %')} (nodewright vs baseline)`,
+    `utilisation     cpu ${signed(c.utilisationDelta.cpu * 100, 1, ' pts')}, memory ${signed(c.utilisationDelta.memory * 100, 1, ' pts')}`,
+    `pending time    p50 ${signed(c.pendingSecondsDelta.p50, 1, ' s')}, p90 ${signed(c.pendingSecondsDelta.p90, 1, ' s')}`,
+  ];
+}
+
+/** Without a baseline the summary's lines; with one, both runs side by side and the comparison. */
+export function renderSimulationResultText(result: SimulationResult): string {
+  const base = result.baseline;
+  if (base === undefined) return renderSimulationText(result.summary);
+  const left = renderSimulationText(result.summary).trimEnd().split('\n');
+  const right = renderSimulationText(base.summary).trimEnd().split('\n');
+  const width = Math.max(...left.map((l) => l.length - 16));
+  const rows = left.map((l, i) => {
+    const label = l.slice(0, 16);
+    const a = l.slice(16);
+    const b = (right[i] ?? '').slice(16);
+    return `${label}${a.padEnd(width)}  | ${b}`;
+  });
+  return `${[
+    `${''.padEnd(16)}${'nodewright'.padEnd(width)}  | ${base.autoscaler} (${base.nodeGroups.join(', ')})`,
+    ...rows,
+    '',
+    ...(result.comparison === undefined ? [] : renderComparisonText(result.comparison)),
+  ].join('\n')}\n`;
+}
+
 const html = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 interface Line {
   readonly label: string;
   readonly colour: string;
   readonly value: (s: FleetSample) => number;
+  /** Another run's series for this line (the baseline's), drawn dashed. */
+  readonly series?: readonly FleetSample[];
 }
 
 /** One inline SVG line chart of the series; no scripts, no network. */
@@ -40,16 +79,18 @@ function chart(
   const w = 760;
   const h = 220;
   const pad = { l: 56, r: 12, t: 28, b: 28 };
-  const maxX = Math.max(series.at(-1)?.hour ?? 1, 1e-9);
-  const maxY = Math.max(1e-9, ...series.flatMap((s) => lines.map((l) => l.value(s))));
+  const of = (l: Line) => l.series ?? series;
+  const maxX = Math.max(series.at(-1)?.hour ?? 1, ...lines.map((l) => of(l).at(-1)?.hour ?? 0), 1e-9);
+  const maxY = Math.max(1e-9, ...lines.flatMap((l) => of(l).map((s) => l.value(s))));
   const x = (v: number) => pad.l + (v / maxX) * (w - pad.l - pad.r);
   const y = (v: number) => h - pad.b - (v / maxY) * (h - pad.t - pad.b);
   const paths = lines
     .map((l) => {
-      const d = series
+      const d = of(l)
         .map((s, i) => `${i === 0 ? 'M' : 'L'}${x(s.hour).toFixed(1)},${y(l.value(s)).toFixed(1)}`)
         .join('');
-      return `<path d="${d}" fill="none" stroke="${l.colour}" stroke-width="1.6"/>`;
+      const dash = l.series === undefined ? '' : ' stroke-dasharray="5 3"';
+      return `<path d="${d}" fill="none" stroke="${l.colour}" stroke-width="1.6"${dash}/>`;
     })
     .join('');
   const ticks = [0, 0.25, 0.5, 0.75, 1]
@@ -64,21 +105,31 @@ function chart(
   const legend = lines
     .map(
       (l, i) =>
-        `<rect x="${pad.l + i * 140}" y="8" width="10" height="10" fill="${l.colour}"/><text x="${pad.l + 14 + i * 140}" y="17">${html(l.label)}</text>`,
+        `<rect x="${pad.l + i * 120}" y="8" width="10" height="10" fill="${l.colour}"${l.series === undefined ? '' : ' fill-opacity="0.45"'}/><text x="${pad.l + 14 + i * 120}" y="17">${html(l.label)}</text>`,
     )
     .join('');
   return `<h2>${html(title)}</h2><svg viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" font-size="11" font-family="sans-serif">${ticks}${hours}${paths}${legend}</svg>`;
 }
 
+/** The baseline's lines (drawn dashed), or none without a baseline. */
+function withBaseline(
+  series: readonly FleetSample[] | undefined,
+  lines: readonly Omit<Line, 'series'>[],
+): Line[] {
+  return series === undefined ? [] : lines.map((l) => ({ ...l, series }));
+}
+
 /** A self-contained HTML page: the summary and charts of nodes, cost, pending pods and utilisation. */
 export function renderSimulationHtml(result: SimulationResult): string {
   const { summary, series } = result;
-  const rows = renderSimulationText(summary)
+  const base = result.baseline;
+  const rows = renderSimulationResultText(result)
     .trimEnd()
     .split('\n')
     .map((l) => {
-      const [k, ...rest] = l.split(/\s{2,}/);
-      return `<tr><th>${html(k ?? '')}</th><td>${html(rest.join(' '))}</td></tr>`;
+      const k = l.slice(0, 16).trim();
+      const cells = l.slice(16).split('  | ');
+      return `<tr><th>${html(k)}</th>${cells.map((c) => `<td>${html(c.trim())}</td>`).join('')}</tr>`;
     })
     .join('');
   const util = (s: FleetSample, r: 'cpu' | 'memory') =>
@@ -95,15 +146,30 @@ export function renderSimulationHtml(result: SimulationResult): string {
 </head><body>
 <h1>${html(summary.scenario)}</h1>
 <table>${rows}</table>
+${base === undefined ? '' : `<p>Solid lines: nodewright. Dashed: ${html(base.autoscaler)} on ${html(base.nodeGroups.join(', '))}.</p>`}
 ${chart('Nodes by capacity type', series, [
   { label: 'all', colour: '#333', value: (s) => s.nodes },
   { label: 'spot', colour: '#e67e22', value: (s) => s.spotNodes },
   { label: 'on-demand', colour: '#2980b9', value: (s) => s.onDemandNodes },
+  ...withBaseline(base?.series, [{ label: 'baseline all', colour: '#333', value: (s) => s.nodes }]),
 ])}
-${chart('Cost per hour', series, [{ label: 'cost/h', colour: '#27ae60', value: (s) => s.costPerHour }], (v) => v.toFixed(2))}
+${chart(
+  'Cost per hour',
+  series,
+  [
+    { label: 'cost/h', colour: '#27ae60', value: (s) => s.costPerHour },
+    ...withBaseline(base?.series, [
+      { label: 'baseline cost/h', colour: '#27ae60', value: (s) => s.costPerHour },
+    ]),
+  ],
+  (v) => v.toFixed(2),
+)}
 ${chart('Pods', series, [
   { label: 'pending', colour: '#c0392b', value: (s) => s.podsPending },
   { label: 'running', colour: '#8e44ad', value: (s) => s.podsRunning },
+  ...withBaseline(base?.series, [
+    { label: 'baseline pending', colour: '#c0392b', value: (s) => s.podsPending },
+  ]),
 ])}
 ${chart(
   'Utilisation (requests / allocatable)',
@@ -111,6 +177,10 @@ ${chart(
   [
     { label: 'cpu', colour: '#16a085', value: (s) => util(s, 'cpu') },
     { label: 'memory', colour: '#d35400', value: (s) => util(s, 'memory') },
+    ...withBaseline(base?.series, [
+      { label: 'baseline cpu', colour: '#16a085', value: (s) => util(s, 'cpu') },
+      { label: 'baseline memory', colour: '#d35400', value: (s) => util(s, 'memory') },
+    ]),
   ],
   (v) => `${Math.round(v * 100)}%`,
 )}

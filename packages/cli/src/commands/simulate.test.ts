@@ -107,5 +107,52 @@ describe('nodewright simulate', () => {
     expect((await run([])).code).toBe(2);
     await writeFile(join(dir, 's.yaml'), scenario);
     expect((await run(['s.yaml', '-o', 'yaml'])).code).toBe(2);
+    const bad = await run(['s.yaml', '--baseline', 'karpenter']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--baseline must be cluster-autoscaler, not 'karpenter'");
   });
+
+  it('runs the Cluster Autoscaler baseline too: JSON baseline and comparison, both runs in the report', async () => {
+    await writeFile(join(dir, 's.yaml'), scenario);
+    const { code, out, err } = await run([
+      's.yaml',
+      '-o',
+      'json',
+      '--baseline',
+      'cluster-autoscaler',
+      '--report',
+      'r.html',
+    ]);
+    expect(code).toBe(0);
+    expect(err).toMatch(/^nodewright: simulated \d+\.\dh of 2\.0h/m);
+    expect(err).toMatch(/^cluster-autoscaler: simulated \d+\.\dh of 2\.0h/m);
+    const result = JSON.parse(out) as SimulationResult;
+    const base = result.baseline!;
+    expect(base.autoscaler).toBe('cluster-autoscaler');
+    expect(base.nodeGroups).toEqual([expect.stringMatching(/^default-on-demand: /)]);
+    expect(Object.keys(base.summary).sort()).toEqual(Object.keys(result.summary).sort());
+    expect(base.summary.nodes.launched).toBeGreaterThan(0);
+    expect(base.summary.pods.pendingAtEnd).toBe(0);
+    expect(base.series.length).toBe(result.series.length);
+    const c = result.comparison!;
+    const pct = ((result.summary.cost.total - base.summary.cost.total) / base.summary.cost.total) * 100;
+    expect(c.costDeltaPercent).toBeCloseTo(pct, 1);
+    expect(c.utilisationDelta.cpu).toBeCloseTo(
+      result.summary.utilisation.cpu - base.summary.utilisation.cpu,
+      3,
+    );
+    const html = await readFile(join(dir, 'r.html'), 'utf8');
+    expect(html).toContain('stroke-dasharray');
+    expect(html).toContain('baseline cost/h');
+    expect(html).not.toMatch(/<script|https?:\/\//);
+  }, 120_000);
+
+  it('prints both runs side by side in text', async () => {
+    await writeFile(join(dir, 's.yaml'), scenario);
+    const { code, out } = await run(['s.yaml', '--baseline', 'cluster-autoscaler']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^ +nodewright +\| cluster-autoscaler \(default-on-demand: /m);
+    expect(out).toMatch(/^cost +[\d.]+ total, [\d.]+\/h on average +\| [\d.]+ total/m);
+    expect(out).toMatch(/^cost delta +[+-]?[\d.]+ % \(nodewright vs baseline\)$/m);
+  }, 120_000);
 });

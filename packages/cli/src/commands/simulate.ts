@@ -3,20 +3,27 @@ import type { CatalogProviders } from '@nodewright/core/catalog';
 import { describeCatalogProblem, instanceTypesFromCatalog } from '@nodewright/core/catalog';
 import type { InstanceType } from '@nodewright/core/cloudprovider';
 import {
+  BaselineAutoscalers,
+  type BaselineResult,
+  compareSummaries,
   formatScenarioError,
   parseScenario,
   type RunSimulationOptions,
+  runClusterAutoscalerBaseline,
+  type SimulationProgress,
   type SimulationResult,
 } from '@nodewright/core/simulation';
 import { type Command, UsageError } from '../command.js';
 import { writeLines } from '../io.js';
-import { renderSimulationHtml, renderSimulationText } from './simulate-report.js';
+import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
 
 /** What `simulate` is built from; the composition root passes the real ones. */
 export interface SimulateDependencies {
   /** Catalogs a scenario's `catalog: NAME` may pick. */
   readonly catalogs: CatalogProviders;
   readonly run: (options: RunSimulationOptions) => Promise<SimulationResult>;
+  /** The `--baseline cluster-autoscaler` run; default core's runClusterAutoscalerBaseline. */
+  readonly runBaseline?: (options: RunSimulationOptions) => Promise<BaselineResult>;
   /** Wall-clock milliseconds, for the progress line. */
   readonly wallClock: () => number;
 }
@@ -32,8 +39,8 @@ export function createSimulateCommand(deps: SimulateDependencies): Command {
   return {
     name: 'simulate',
     summary: 'Run a scenario through the controllers on a simulated cluster, cloud and clock',
-    usage: 'nodewright simulate SCENARIO [-o json|text] [--report FILE.html]',
-    help: `usage: nodewright simulate SCENARIO [-o json|text] [--report FILE.html]
+    usage: 'nodewright simulate SCENARIO [-o json|text] [--report FILE.html] [--baseline cluster-autoscaler]',
+    help: `usage: nodewright simulate SCENARIO [-o json|text] [--report FILE.html] [--baseline cluster-autoscaler]
 
 Runs the real controllers (provisioning, NodeClaim lifecycle, termination and drain,
 disruption, expiration, garbage collection) against the embedded cluster and a simulated
@@ -45,18 +52,31 @@ scenario format; see examples/scenarios/. The same scenario and seed give the sa
 Options:
   -o, --output FMT     json (one object: summary and time series) or text (default).
       --report FILE    Also write a self-contained HTML report with charts to FILE.
+      --baseline cluster-autoscaler
+                       Also run the scenario (same workloads, seed, cloud, scheduler and
+                       kubelet) under Cluster Autoscaler on fixed node groups — one
+                       instance type per NodePool and capacity type, CA's defaults — and
+                       compare: JSON gains "baseline" and "comparison", text and the
+                       report show both runs.
   -h, --help           Show this help.
 
 Progress (simulated time reached) goes to standard error every few seconds.
 
 Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error.
 `,
-    options: { output: { type: 'string', short: 'o' }, report: { type: 'string' } },
+    options: {
+      output: { type: 'string', short: 'o' },
+      report: { type: 'string' },
+      baseline: { type: 'string' },
+    },
     positionals: { min: 1, max: 1 },
     async run({ values, positionals }, { io, services }) {
       const output = values.output === undefined ? 'text' : String(values.output);
       if (output !== 'json' && output !== 'text')
         throw new UsageError(`-o must be json or text, not '${output}'`);
+      const baseline = values.baseline === undefined ? undefined : String(values.baseline);
+      if (baseline !== undefined && !(BaselineAutoscalers as readonly string[]).includes(baseline))
+        throw new UsageError(`--baseline must be ${BaselineAutoscalers.join(' or ')}, not '${baseline}'`);
       const file = positionals[0]!;
       const path = isAbsolute(file) ? file : resolve(io.cwd, file);
       let text: string;
@@ -93,21 +113,32 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
         }
         instanceTypes = built.instanceTypes;
       }
-      const result = await deps.run({
+      const progress = (prefix: string) => (p: SimulationProgress) =>
+        io.stderr.write(
+          `${prefix}simulated ${(p.simulatedMs / HOUR).toFixed(1)}h of ${(p.durationMs / HOUR).toFixed(1)}h: ${p.nodes} nodes, ${p.podsPending} pods pending\n`,
+        );
+      const own = await deps.run({
         scenario,
         instanceTypes,
         wallClock: deps.wallClock,
-        onProgress: (p) =>
-          io.stderr.write(
-            `simulated ${(p.simulatedMs / HOUR).toFixed(1)}h of ${(p.durationMs / HOUR).toFixed(1)}h: ${p.nodes} nodes, ${p.podsPending} pods pending\n`,
-          ),
+        onProgress: progress(baseline === undefined ? '' : 'nodewright: '),
       });
+      let result: SimulationResult = own;
+      if (baseline !== undefined) {
+        const base = await (deps.runBaseline ?? runClusterAutoscalerBaseline)({
+          scenario,
+          instanceTypes,
+          wallClock: deps.wallClock,
+          onProgress: progress(`${baseline}: `),
+        });
+        result = { ...own, baseline: base, comparison: compareSummaries(own.summary, base.summary) };
+      }
       if (typeof values.report === 'string') {
         const report = isAbsolute(values.report) ? values.report : resolve(io.cwd, values.report);
         await services.fs.writeFile(report, renderSimulationHtml(result));
       }
       io.stdout.write(
-        output === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderSimulationText(result.summary),
+        output === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderSimulationResultText(result),
       );
       return 0;
     },
