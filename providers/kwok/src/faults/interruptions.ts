@@ -112,7 +112,11 @@ export class KwokInterruptions implements InterruptionSource {
     this.#lastDrawAt = now;
     if (rate <= 0 || since === undefined || now <= since) return;
     const p = 1 - Math.exp((-rate * (now - since)) / HOUR_MS);
-    for (const instance of await this.#o.instances()) {
+    const instances = await this.#o.instances();
+    // Forget instances that are gone, so the set does not grow with every node ever interrupted.
+    const live = new Set(instances.map((i) => i.providerID));
+    for (const id of this.#noticed) if (!live.has(id)) this.#noticed.delete(id);
+    for (const instance of instances) {
       if (instance.capacityType !== 'spot' || this.#noticed.has(instance.providerID)) continue;
       if (this.#o.random.next() < p) this.interrupt(instance);
     }
