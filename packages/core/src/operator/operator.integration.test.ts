@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { SystemClock, SystemTimers } from '../clock/index.js';
-import { Namespaces, Pods as UntypedPods } from '../kube/builtin-types.js';
+import { Events, Namespaces, Pods as UntypedPods } from '../kube/builtin-types.js';
 import { ClientNodeCluster } from '../kube/client-node/client-node-cluster.js';
 import { kubeConfigFromFile } from '../kube/client-node/kube-config.js';
 import { isNotFound } from '../kube/errors.js';
@@ -147,6 +147,17 @@ describe('Operator on the real control plane', () => {
     });
     const lease = await cluster.get(Leases, LEASE);
     expect(lease.spec?.holderIdentity).toBe(leader.identity);
+    // The new leader is announced as a Kubernetes Event on the Lease.
+    const announced = await eventually('the LeaderElection event', 10_000, async () => {
+      const events = await cluster.list(Events, {
+        namespace: LEASE.namespace,
+        fieldSelector: `involvedObject.name=${LEASE.name},reason=LeaderElection`,
+      });
+      return events.items.length > 0 ? events.items : undefined;
+    });
+    expect(announced.map((e) => (e as { message?: string }).message)).toContain(
+      `${leader.identity} became leader`,
+    );
 
     // Health, readiness (caches synced on both replicas) and metrics.
     for (const r of replicas) {
