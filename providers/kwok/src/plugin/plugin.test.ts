@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { KWOKNodeClasses, kwokNodeClassKind } from '../apis/kind.js';
 import { kwokProviderPlugin } from './plugin.js';
 
-function context(settings: Record<string, string> = {}) {
+function context(settings: Record<string, string> = {}, clusterName = 'plugin-test') {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const cluster = new MemoryCluster({ clock, kinds: [KWOKNodeClasses] });
   const lines: string[] = [];
@@ -19,7 +19,7 @@ function context(settings: Record<string, string> = {}) {
     logger: createLogger({ destination: { write: (line: string) => lines.push(line) } }),
     registry: {} as ProviderContext['registry'],
     events: {} as ProviderContext['events'],
-    clusterName: 'plugin-test',
+    clusterName,
     settings,
     unavailableOfferings: new UnavailableOfferingsCache(clock),
   };
@@ -38,6 +38,12 @@ describe('kwokProviderPlugin', () => {
   it('refuses unknown settings, naming them', async () => {
     await expect(kwokProviderPlugin.create(context({ bogus: '1', other: '2' }).ctx)).rejects.toThrow(
       /unknown kwok provider settings bogus, other/,
+    );
+  });
+
+  it('refuses a cluster name that cannot be a label value', async () => {
+    await expect(kwokProviderPlugin.create(context({}, 'no spaces allowed').ctx)).rejects.toThrow(
+      /--cluster-name "no spaces allowed"/,
     );
   });
 

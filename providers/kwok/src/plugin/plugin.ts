@@ -1,8 +1,10 @@
+import { isLabelValue } from '@nodewright/core/apis';
 import { readinessFromReadyCondition } from '@nodewright/core/lifecycle';
 import type { ProviderContext, ProviderInstance, ProviderPlugin } from '@nodewright/core/operator';
 import { SeededRandom } from '@nodewright/core/simulation';
 import { KWOKNodeClasses, kwokNodeClassKind } from '../apis/kind.js';
 import { KwokCloudProvider } from '../cloudprovider/kwok-cloud-provider.js';
+import { KwokNodeLabels } from '../cloudprovider/labels.js';
 import { KwokNodeClassStatusController } from '../controllers/nodeclass-status-controller.js';
 import { KwokInterruptions } from '../faults/interruptions.js';
 import { KwokFaults } from '../faults/kwok-faults.js';
@@ -11,6 +13,12 @@ import { KwokSettingDescriptions, parseKwokSettings } from './settings.js';
 /** Builds the KWOK provider for one operator process (see `kwokProviderPlugin`). */
 export async function createKwokProvider(context: ProviderContext): Promise<ProviderInstance> {
   const settings = parseKwokSettings(context.settings);
+  // The cluster name is a label value on every Node this provider creates (and `list` selects on it).
+  if (context.clusterName === '' || !isLabelValue(context.clusterName)) {
+    throw new Error(
+      `--cluster-name "${context.clusterName}" cannot label KWOK nodes (${KwokNodeLabels.ManagedBy}): use at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit`,
+    );
+  }
   const logger = context.logger.child({ provider: 'kwok' });
   let provider: KwokCloudProvider | undefined;
   const interruptions = new KwokInterruptions({
