@@ -6,11 +6,13 @@ import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const conditions = ['@nodewright/source', ...defaultServerConditions];
+// As the root config: `module` among Node's --conditions loads the AWS SDK's bundler-only build.
+const nodeConditions = conditions.filter((c) => c !== 'module');
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
+  ssr: { resolve: { conditions: nodeConditions, externalConditions: nodeConditions } },
   test: {
     projects: [
       {

@@ -10,6 +10,7 @@ import type { ClusterPort } from '../kube/port.js';
 import { type LifecycleOptions, lifecycleControllers } from '../lifecycle/controllers.js';
 import { type LifecycleMetrics, lifecycleMetrics } from '../lifecycle/metrics.js';
 import { readinessFromReadyCondition } from '../lifecycle/node-class-readiness.js';
+import { metricsControllers } from '../metrics/controllers.js';
 import { type ProvisioningOptions, provisioningControllers } from '../provisioning/controllers.js';
 import { ClusterState } from '../state/cluster-state.js';
 import type { ProviderInstance } from './plugin/provider-plugin.js';
@@ -47,7 +48,7 @@ export interface OperatorControllerOptions {
 
 /** The wired controllers and the state and metrics they share. */
 export interface OperatorControllers {
-  /** In registration order: provisioning, lifecycle, disruption, the provider's, the extras. */
+  /** In registration order: provisioning, lifecycle, disruption, metrics, the provider's, the extras. */
   readonly controllers: readonly Controller[];
   readonly state: ClusterState;
   readonly lifecycleMetrics: LifecycleMetrics;
@@ -56,7 +57,9 @@ export interface OperatorControllers {
 /**
  * Every controller one operator runs, wired in one place: `state.cluster` and
  * `provisioning.provisioner`, the lifecycle controllers (NodeClass readiness read the
- * provider's way, else from the NodeClass's `Ready` condition), the disruption loop, the provider's own controllers and `options.extra`.
+ * provider's way, else from the NodeClass's `Ready` condition), the disruption loop, the
+ * `metrics.*` controllers (Karpenter's node, pod and NodePool gauges), the provider's own
+ * controllers and `options.extra`.
  * Register the result on one Manager; metric families are created in `deps.registry` here, so
  * call this once per registry.
  */
@@ -85,6 +88,7 @@ export function operatorControllers(
       { ...base, state, metrics: disruptionMetrics(deps.registry), lifecycleMetrics: lMetrics },
       options.disruption,
     ),
+    ...metricsControllers({ state, clock: deps.clock, registry: deps.registry }),
     ...deps.provider.controllers,
     ...(options.extra ?? []),
   ];
