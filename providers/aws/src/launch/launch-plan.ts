@@ -1,10 +1,5 @@
 import { CapacityTypes, Labels } from '@nodewright/core/apis';
-import {
-  type InstanceType,
-  isOfferingCompatible,
-  type Offering,
-  truncateInstanceTypes,
-} from '@nodewright/core/cloudprovider';
+import { type InstanceType, type Offering, truncateInstanceTypes } from '@nodewright/core/cloudprovider';
 import {
   fits,
   type NodeSelectorRequirementInput,
@@ -62,12 +57,18 @@ export type LaunchPlan =
     }
   | { readonly ok: false; readonly reason: string; readonly insufficientCapacity: boolean };
 
+/**
+ * Whether the claim allows the offering and it has a subnet. Offerings may carry labels the
+ * claim never constrains (`topology.k8s.aws/zone-id`), which core's `isOfferingCompatible`
+ * refuses unless they are core well-known labels; only keys the claim does constrain (zone and
+ * capacity type among them) can rule an offering out.
+ */
 function launchable(
   o: Offering,
   requirements: Requirements,
   subnets: ReadonlyMap<string, ZonalSubnet>,
 ): boolean {
-  return o.available && subnets.has(o.zone) && isOfferingCompatible(o, requirements);
+  return o.available && subnets.has(o.zone) && requirements.intersects(o.requirements);
 }
 
 function allows(requirements: Requirements, capacityType: string): boolean {

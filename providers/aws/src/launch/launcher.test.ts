@@ -333,3 +333,44 @@ describe('FleetLauncher spot filtering', () => {
     );
   });
 });
+
+describe('FleetLauncher offering labels', () => {
+  it('launches offerings that carry a zone-id label the claim does not constrain', async () => {
+    const { newInstanceType, newOffering } = await import('@nodewright/core/cloudprovider');
+    const { Requirement } = await import('@nodewright/core/scheduling');
+    const base = instanceType('m5.large', 0.1);
+    const withZoneId = newInstanceType({
+      name: base.name,
+      requirements: base.requirements,
+      capacity: base.capacity,
+      offerings: ['us-west-2a', 'us-west-2b'].map((zone) =>
+        newOffering({
+          zone,
+          capacityType: 'on-demand',
+          price: 0.1,
+          extraRequirements: [
+            Requirement.create('topology.k8s.aws/zone-id', 'In', [`usw2-${zone.slice(-1)}z`]),
+          ],
+        }),
+      ),
+    });
+    const w = launchWorld();
+    await w.launcher.launch({
+      nodeClaim: nodeClaim('zid'),
+      nodeClass: readyNodeClass(),
+      instanceTypes: [withZoneId],
+    });
+    expect(w.ec2.inputs('createFleet')).toHaveLength(1);
+    // A claim pinned to one zone still excludes the other.
+    const pinned = launchWorld();
+    await pinned.launcher.launch({
+      nodeClaim: nodeClaim('zid2', [{ key: Labels.Zone, operator: 'In', values: ['us-west-2b'] }]),
+      nodeClass: readyNodeClass(),
+      instanceTypes: [withZoneId],
+    });
+    const overrides = (pinned.ec2.inputs('createFleet')[0]?.LaunchTemplateConfigs ?? []).flatMap(
+      (c) => c.Overrides ?? [],
+    );
+    expect(overrides.map((o) => o.AvailabilityZone)).toEqual(['us-west-2b']);
+  });
+});
