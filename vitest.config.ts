@@ -20,6 +20,9 @@ export default defineConfig({
           name: 'unit',
           include: ['{packages,providers,conformance}/**/src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
+          // A guard against hangs, not a speed check: property tests share two cores with the
+          // integration project's control plane and controllers, and 5 s is too tight there.
+          testTimeout: 60_000,
         },
       },
       {
