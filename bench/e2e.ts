@@ -70,28 +70,46 @@ async function main(): Promise<void> {
   });
   let controller: ControllerProcess | undefined;
   const rss: number[] = [];
+  let peak = 0;
   let sampling = true;
   try {
-    controller = ControllerProcess.start({
-      binPath: BinPath,
-      provider: 'kwok',
-      kubeconfigPath: env.kubeconfigPath,
-      identity: 'bench',
-      leaderElectionId: 'nodewright-bench',
-      logFile: `${env.workDir}/controller.log`,
-      keepEntries: 2_000,
-    });
-    const running = controller;
-    await running.waitForLog((e) => e.message === 'became leader', 'leadership', 60_000);
-    for (;;) {
-      if ((await running.http('health', '/readyz')).status === 200) break;
-      await sleep(200);
-    }
-    progress(`controller ready (pid ${running.pid}, log ${env.workDir}/controller.log)`);
+    let generation = 0;
+    const launch = async (): Promise<ControllerProcess> => {
+      generation += 1;
+      const started = ControllerProcess.start({
+        binPath: BinPath,
+        provider: 'kwok',
+        kubeconfigPath: env.kubeconfigPath,
+        identity: `bench-${generation}`,
+        leaderElectionId: 'nodewright-bench',
+        logFile: `${env.workDir}/controller-${generation}.log`,
+        keepEntries: 2_000,
+      });
+      controller = started;
+      await started.waitForLog((e) => e.message === 'became leader', 'leadership', 120_000);
+      for (;;) {
+        if ((await started.http('health', '/readyz')).status === 200) break;
+        await sleep(200);
+      }
+      return started;
+    };
+    let running = await launch();
+    progress(`controller ready (pid ${running.pid}, logs ${env.workDir}/controller-N.log)`);
+    const restarts: string[] = [];
+    // A Deployment restarts a controller that exits (e.g. after losing its Lease); so does the bench, counting it.
+    const keepRunning = async (): Promise<void> => {
+      if (!running.exit) return;
+      const why = running.textLines().at(-1) ?? `exit ${JSON.stringify(running.exit)}`;
+      restarts.push(why);
+      progress(`controller exited (${why}); restarting it`);
+      running = await launch();
+    };
     const sampler = (async () => {
-      while (sampling && !running.exit) {
+      while (sampling) {
         try {
-          rss.push((await running.memory()).rssBytes);
+          const now = await running.memory();
+          rss.push(now.rssBytes);
+          peak = Math.max(peak, now.peakRssBytes);
         } catch {
           // The process may be exiting; its figures stop here.
         }
@@ -137,6 +155,7 @@ async function main(): Promise<void> {
     let state = await snapshot(env);
     let lastReport = 0;
     for (;;) {
+      await keepRunning();
       state = await snapshot(env);
       const runningPods = state.pods.filter(isRunningPod).length;
       const elapsed = performance.now() - start;
@@ -202,7 +221,8 @@ async function main(): Promise<void> {
     const scaleInMs = performance.now() - scaleInStart;
     sampling = false;
     await sampler;
-    const memory = await running.memory().catch(() => undefined);
+    const last = await running.memory().catch(() => undefined);
+    if (last) peak = Math.max(peak, last.peakRssBytes);
     const p95 = percentile(rss, 95);
 
     const rows: [string, string, string][] = [
@@ -213,7 +233,8 @@ async function main(): Promise<void> {
       ['CPU utilisation (requests / allocatable)', `${(cpuUtil * 100).toFixed(1)} %`, '> 53 %'],
       ['memory utilisation (requests / allocatable)', `${(memUtil * 100).toFixed(1)} %`, '> 65 %'],
       ['controller p95 RSS (1 s samples)', p95 === undefined ? 'n/a' : mb(p95), '< 260 MB'],
-      ['controller peak RSS (VmHWM)', memory ? mb(memory.peakRssBytes) : 'n/a', ''],
+      ['controller peak RSS (VmHWM, highest of any process)', peak === 0 ? 'n/a' : mb(peak), ''],
+      ['controller restarts', restarts.length === 0 ? '0' : `${restarts.length}: ${restarts.join('; ')}`, ''],
       [
         'time to consolidate after scale to zero',
         remaining === 0 ? seconds(scaleInMs) : `> ${seconds(scaleInMs)} (${remaining} nodes left)`,
