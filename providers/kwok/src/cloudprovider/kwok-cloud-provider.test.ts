@@ -319,4 +319,12 @@ describe('KwokCloudProvider', () => {
     env.clock.step(60_000);
     expect((await env.provider.getInstanceTypes(undefined as never))[0]!.offerings[0]!.available).toBe(true);
   });
+
+  it('terminate deletes the Node (the cloud taking an instance) and is a no-op once it is gone', async () => {
+    await env.provider.create(claim('a'));
+    await env.provider.terminate('kwok://a');
+    expect((await env.memory.list(Nodes)).items).toHaveLength(0);
+    await expect(env.provider.terminate('kwok://a')).resolves.toBeUndefined();
+    await expect(env.provider.terminate('aws:///x/i-1')).resolves.toBeUndefined();
+  });
 });

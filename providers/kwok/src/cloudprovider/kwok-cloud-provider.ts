@@ -232,6 +232,34 @@ export class KwokCloudProvider implements CloudProvider {
     return [KwokNodeClassRef];
   }
 
+  /**
+   * Ends an instance as the cloud would on its own (an interruption's deadline): deletes its Node
+   * or cancels its pending launch. Already gone is fine.
+   */
+  async terminate(providerID: string): Promise<void> {
+    const name = nodeNameOf(providerID);
+    if (name === undefined) return;
+    const pending = this.#pending.get(name);
+    if (pending !== undefined) {
+      pending.cancel();
+      this.#pending.delete(name);
+      return;
+    }
+    const node = await this.#getNode(name);
+    if (
+      node === undefined ||
+      !isOwnedNode(node, this.#o.clusterName) ||
+      node.metadata.deletionTimestamp !== undefined
+    )
+      return;
+    this.#o.logger?.info({ Node: { name } }, 'KWOK instance taken at its interruption deadline');
+    try {
+      await this.#call(() => this.#o.cluster.delete(KwokNodes, { name }));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
   /** Launches still waiting out their NodeClass's registration delay. */
   pendingLaunches(): number {
     return this.#pending.size;

@@ -1,4 +1,4 @@
-import { FakeClock } from '@nodewright/core/clock';
+import { FakeClock, ManualTimers } from '@nodewright/core/clock';
 import { describe, expect, it } from 'vitest';
 import { type InterruptibleInstance, KwokInterruptions } from './interruptions.js';
 
@@ -56,5 +56,31 @@ describe('KwokInterruptions', () => {
     await source.receive();
     clock.step(60_000);
     expect(await source.receive()).toEqual([]);
+  });
+
+  it('takes the instance at the deadline unless already taken, once per instance', async () => {
+    const clock = new FakeClock(0);
+    const timers = new ManualTimers(clock);
+    const taken: string[] = [];
+    const source = new KwokInterruptions({
+      clock,
+      timers,
+      random: { next: () => 1 },
+      instances: async () => [spot],
+      noticeMs: 60_000,
+      take: async (id) => {
+        taken.push(id);
+      },
+    });
+    source.interrupt(spot);
+    source.interrupt(spot, 'ScheduledMaintenance');
+    await timers.advance(59_999);
+    expect(taken).toEqual([]);
+    await timers.advance(1);
+    expect(taken).toEqual(['kwok://a']);
+    source.interrupt(onDemand, 'InstanceStopping');
+    source.close();
+    await timers.advance(120_000);
+    expect(taken).toEqual(['kwok://a']);
   });
 });

@@ -1,4 +1,4 @@
-import type { Clock } from '@nodewright/core/clock';
+import type { Cancel, Clock, Timers } from '@nodewright/core/clock';
 import type {
   InterruptionKind,
   InterruptionNotice,
@@ -29,6 +29,14 @@ export interface KwokInterruptionsOptions {
   readonly noticeMs?: number;
   /** A received, unacknowledged notice is delivered again after this long. Default 30 s. */
   readonly redeliveryMs?: number;
+  /**
+   * With `take`, the cloud takes the instance at the notice's deadline, whether or not the
+   * controller acted (as EC2 reclaims a spot instance): `take` runs on these timers then.
+   */
+  readonly timers?: Timers;
+  /** Ends the instance (deletes its Node); errors go to `onError`. */
+  readonly take?: (providerID: string) => Promise<void>;
+  readonly onError?: (err: unknown, providerID: string) => void;
 }
 
 interface Queued {
@@ -49,6 +57,7 @@ export class KwokInterruptions implements InterruptionSource {
   readonly #queue = new Map<string, Queued>();
   /** providerIDs already given a notice, so one instance is interrupted once. */
   readonly #noticed = new Set<string>();
+  readonly #deadlines = new Map<string, Cancel>();
   #lastDrawAt: number | undefined;
   #seq = 0;
 
@@ -80,6 +89,7 @@ export class KwokInterruptions implements InterruptionSource {
     };
     this.#noticed.add(instance.providerID);
     this.#queue.set(id, { notice });
+    this.#scheduleTake(instance.providerID, notice.deadline! - now);
     return notice;
   }
 
@@ -100,9 +110,27 @@ export class KwokInterruptions implements InterruptionSource {
     this.#queue.delete(notice.id);
   }
 
+  /** Cancels the scheduled takes (at shutdown). */
+  close(): void {
+    for (const cancel of this.#deadlines.values()) cancel();
+    this.#deadlines.clear();
+  }
+
   /** Notices not yet acknowledged. */
   pending(): InterruptionNotice[] {
     return [...this.#queue.values()].map((q) => q.notice);
+  }
+
+  #scheduleTake(providerID: string, inMs: number): void {
+    const { timers, take } = this.#o;
+    if (timers === undefined || take === undefined || this.#deadlines.has(providerID)) return;
+    this.#deadlines.set(
+      providerID,
+      timers.after(inMs, () => {
+        this.#deadlines.delete(providerID);
+        take(providerID).catch((err: unknown) => this.#o.onError?.(err, providerID));
+      }),
+    );
   }
 
   async #draw(): Promise<void> {

@@ -26,6 +26,10 @@ export async function createKwokProvider(context: ProviderContext): Promise<Prov
     random: new SeededRandom(settings.interruptionSeed),
     spotInterruptionsPerHour: settings.spotInterruptionsPerHour,
     noticeMs: settings.interruptionNoticeMs,
+    timers: context.timers,
+    take: async (providerID) => provider?.terminate(providerID),
+    onError: (err, providerID) =>
+      logger.error({ err, 'provider-id': providerID }, 'could not take the interrupted KWOK instance'),
     instances: async () =>
       (await (provider?.list() ?? Promise.resolve([]))).map((c) => ({
         providerID: c.status?.providerID ?? '',
@@ -51,7 +55,10 @@ export async function createKwokProvider(context: ProviderContext): Promise<Prov
     controllers: [new KwokNodeClassStatusController({ cluster: context.cluster, clock: context.clock })],
     nodeClassReadiness: readinessFromReadyCondition(context.cluster, [KWOKNodeClasses]),
     nodeClassTypes: [KWOKNodeClasses],
-    close: async () => cloudProvider.close(),
+    close: async () => {
+      interruptions.close();
+      cloudProvider.close();
+    },
   };
 }
 
