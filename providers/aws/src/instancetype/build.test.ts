@@ -1,5 +1,6 @@
 import { FakeClock } from '@nodewright/core/clock';
-import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
+import { isOfferingCompatible, UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
+import { Requirements } from '@nodewright/core/scheduling';
 import { describe, expect, it } from 'vitest';
 import type { AwsPrices } from '../ports.js';
 import { buildInstanceType } from './build.js';
@@ -95,19 +96,23 @@ describe('buildInstanceType', () => {
 
   it('offers spot and on-demand per zone; without a price an offering is unavailable', () => {
     const it = buildInstanceType(facts(M5Large), {}, { zones, prices });
-    expect(
-      it.offerings.map((o) => [
-        o.zone,
-        o.capacityType,
-        o.price,
-        o.available,
-        o.requirements.labels()['topology.k8s.aws/zone-id'],
-      ]),
-    ).toEqual([
-      ['us-east-1a', 'on-demand', 0.096, true, 'use1-az1'],
-      ['us-east-1a', 'spot', 0.04, true, 'use1-az1'],
-      ['us-east-1b', 'on-demand', 0.096, true, 'use1-az2'],
-      ['us-east-1b', 'spot', Number.POSITIVE_INFINITY, false, 'use1-az2'],
+    expect(it.offerings.map((o) => [o.zone, o.capacityType, o.price, o.available])).toEqual([
+      ['us-east-1a', 'on-demand', 0.096, true],
+      ['us-east-1a', 'spot', 0.04, true],
+      ['us-east-1b', 'on-demand', 0.096, true],
+      ['us-east-1b', 'spot', Number.POSITIVE_INFINITY, false],
+    ]);
+  });
+
+  it('offerings stay compatible with a claim that names no zone-id (core allows only its own labels undefined)', () => {
+    const it = buildInstanceType(facts(M5Large), {}, { zones, prices });
+    const claim = Requirements.fromNodeSelectorRequirements([
+      { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+      { key: 'karpenter.sh/nodepool', operator: 'In', values: ['default'] },
+    ]);
+    expect(it.offerings.filter((o) => isOfferingCompatible(o, claim)).map((o) => o.zone)).toEqual([
+      'us-east-1a',
+      'us-east-1b',
     ]);
   });
 

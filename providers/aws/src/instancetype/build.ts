@@ -4,11 +4,9 @@ import {
   newOffering,
   type Offering,
 } from '@nodewright/core/cloudprovider';
-import { Requirement } from '@nodewright/core/scheduling';
 import type { AwsPrices } from '../ports.js';
 import { instanceTypeCapacity, memoryOverheadPods, type NodeShapeSettings } from './capacity.js';
 import type { InstanceTypeFacts } from './facts.js';
-import { AwsLabels } from './labels.js';
 import { instanceTypeOverhead } from './overhead.js';
 import { instanceTypeRequirements, type ZoneInfo } from './requirements.js';
 
@@ -45,10 +43,11 @@ export function instanceTypeOfferings(facts: InstanceTypeFacts, context: Offerin
         zone: z.zone,
         capacityType,
         price: price ?? Number.POSITIVE_INFINITY,
+        // No per-offering zone-id requirement: core checks offerings against claims with only
+        // its own well-known labels allowed undefined, so a zone-id there made every offering
+        // incompatible with any claim that does not name a zone-id. The type's requirements
+        // still carry the zone IDs.
         available: price !== undefined && !refused,
-        ...(z.zoneID !== undefined
-          ? { extraRequirements: [Requirement.create(AwsLabels.ZoneId, 'In', [z.zoneID])] }
-          : {}),
       });
     }),
   );

@@ -122,7 +122,9 @@ export class PricingProvider implements VersionedPrices {
       const prices = new Map<string, number>();
       const skipped: string[] = [];
       for (const item of items) {
-        const result = parsePriceListItem(typeof item === 'string' ? item : JSON.stringify(item));
+        // The SDK hands items over as LazyJsonString objects, whose JSON.stringify is a quoted
+        // string; String() gives the document itself.
+        const result = parsePriceListItem(String(item));
         if ('entry' in result) {
           if (!prices.has(result.entry.instanceType))
             prices.set(result.entry.instanceType, result.entry.price);
