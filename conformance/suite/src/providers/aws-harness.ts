@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import {
+  awsClients,
+  createAwsProvider,
+  EC2NodeClasses,
+  type EC2NodeClassInput,
+  parseAwsSettings,
+} from '@nodewright/aws';
+import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks';
+import { CapacityTypes, Labels, type NodePool } from '@nodewright/core/apis';
+import { type Clock, SystemClock, SystemTimers } from '@nodewright/core/clock';
+import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
+import { type ClusterPort, type KubeObject, MemoryCluster } from '@nodewright/core/kube';
+import {
+  type Controller,
+  createLogger,
+  type ProviderContext,
+  type ProviderInstance,
+  type ReconcileContext,
+  RecordingEventRecorder,
+} from '@nodewright/core/operator';
+import { aNodePool, ControllerEnv } from '@nodewright/core/testing';
+import { ContractClaims } from '../provider-contract/contract-claims.js';
+import type { ProviderContractFixture, ProviderContractHarness } from '../provider-contract/harness.js';
+
+type Logger = ProviderContext['logger'];
+
+export interface AwsHarnessOptions {
+  /** Names the describe block: `aws (mock, memory cluster)`. */
+  readonly name: string;
+  /** Region the mock is seeded for (default us-east-1). */
+  readonly region?: string;
+  /** A logger for the provider (default silent). */
+  readonly logger?: Logger;
+}
+
+/** The fields of an EC2NodeClass the fixture creates, discovering the mock's seeded VPC by tag. */
+export function mockEC2NodeClass(name: string, discovery: string): EC2NodeClassInput {
+  return {
+    apiVersion: 'karpenter.k8s.aws/v1',
+    kind: 'EC2NodeClass',
+    metadata: { name },
+    spec: {
+      role: `KarpenterNodeRole-${discovery}`,
+      amiSelectorTerms: [{ alias: 'al2023@latest' }],
+      subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': discovery } }],
+      securityGroupSelectorTerms: [{ tags: { 'karpenter.sh/discovery': discovery } }],
+    },
+  };
+}
+
+/** Settings as `nodewright controller --provider aws --set ...` would pass them for a mock. */
+export function mockAwsSettings(
+  mock: AwsMock,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return {
+    region: mock.region,
+    endpoint: mock.endpoint,
+    accessKeyId: mock.clientConfig.credentials.accessKeyId,
+    secretAccessKey: mock.clientConfig.credentials.secretAccessKey,
+    kubernetesVersion: mock.seed.kubernetesVersion,
+    clusterEndpoint: 'https://api.contract.nodewright.test',
+    caBundle: Buffer.from('contract CA').toString('base64'),
+    ...extra,
+  };
+}
+
+/** Runs each provider controller's reconcile for one key once, as the Manager would on an add. */
+async function reconcileAll(
+  controllers: readonly Controller[],
+  key: { name: string },
+  logger: Logger,
+): Promise<void> {
+  const context = { logger, signal: new AbortController().signal } as unknown as ReconcileContext;
+  for (const controller of controllers) await controller.reconcile(key, context);
+}
+
+/** How long a fixture waits for the provider's first Pricing and spot price refresh. */
+const PriceRefreshTimeoutMs = 15_000;
+
+/**
+ * Waits until every offering of the pool has a price: the provider starts with its static table
+ * and replaces it once GetProducts and DescribeSpotPriceHistory answered, asynchronously. The
+ * contract is about a provider that has finished starting. Gives up silently at the timeout, so
+ * the well-formedness check names the unpriced offerings.
+ */
+async function firstPriceRefresh(instance: ProviderInstance, nodePool: NodePool): Promise<void> {
+  const deadline = Date.now() + PriceRefreshTimeoutMs;
+  while (Date.now() < deadline) {
+    const types = await instance.cloudProvider.getInstanceTypes(nodePool);
+    if (types.every((t) => t.offerings.every((o) => Number.isFinite(o.price)))) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The AWS provider's provider-contract harness. Each fixture starts its own AWS mock
+ * (`startAwsMock`), builds the real SDK clients against it (`awsClients` with the mock's
+ * endpoint and static credentials) and composes the provider as `awsProviderPlugin` does
+ * (`createAwsProvider`), on a MemoryCluster serving EC2NodeClass. The fixture's EC2NodeClass is
+ * made Ready by the real `ec2nodeclass.status` controller. Faults are the mock's: capacity per
+ * pool, RequestLimitExceeded and InternalError on the next EC2 calls; readiness and drift are
+ * cloud-side changes the status controller then resolves (the discovery tag taken off the
+ * subnets; the VPC's default security group tagged for discovery); an orphan is an instance
+ * CreateFleet launched with the cluster's tags for a NodeClaim that never reached the cluster.
+ */
+export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness {
+  return {
+    name: options.name,
+    async setup(): Promise<ProviderContractFixture> {
+      const clock: Clock = new SystemClock();
+      const timers = new SystemTimers();
+      const logger = options.logger ?? createLogger({ level: 'silent' });
+      const suffix = randomBytes(4).toString('hex');
+      const clusterName = `contract-${suffix}`;
+      const mock = await startAwsMock({
+        cluster: clusterName,
+        ...(options.region !== undefined ? { region: options.region } : {}),
+        // Instances are running at once: the contract checks the API, not boot times.
+        timings: { startMs: 0 },
+      });
+      const cluster: ClusterPort = new MemoryCluster({ clock, kinds: [EC2NodeClasses] });
+      const settings = parseAwsSettings(mockAwsSettings(mock));
+      const unavailableOfferings = new UnavailableOfferingsCache(clock);
+      const instance: ProviderInstance = createAwsProvider(
+        {
+          cluster,
+          clock,
+          timers,
+          logger,
+          // The AWS provider registers no metrics of its own; a test registry stands in.
+          registry: new ControllerEnv().registry,
+          events: new RecordingEventRecorder(),
+          clusterName,
+          settings: {},
+          unavailableOfferings,
+        },
+        settings,
+        awsClients(settings),
+      );
+      const nodeClassName = `contract-${suffix}`;
+      await cluster.create(
+        EC2NodeClasses,
+        mockEC2NodeClass(nodeClassName, clusterName) as KubeObject as never,
+      );
+      const resolveStatus = () => reconcileAll(instance.controllers, { name: nodeClassName }, logger);
+      await resolveStatus();
+      const nodePool = aNodePool({
+        metadata: { name: `contract-${suffix}` },
+        spec: {
+          template: {
+            spec: {
+              nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: nodeClassName },
+              requirements: [
+                {
+                  key: Labels.CapacityType,
+                  operator: 'In',
+                  values: [CapacityTypes.OnDemand, CapacityTypes.Spot],
+                },
+                { key: Labels.Arch, operator: 'In', values: ['amd64'] },
+                { key: Labels.OS, operator: 'In', values: ['linux'] },
+              ],
+            },
+          },
+        },
+      });
+      await firstPriceRefresh(instance, nodePool);
+      const apiCalls = () => Object.values(mock.faults.callCounts()).reduce((a, b) => a + b, 0);
+      const orphans = new ContractClaims(nodePool);
+      return {
+        provider: instance.cloudProvider,
+        unavailableOfferings,
+        nodePool,
+        apiCalls,
+        faults: {
+          insufficientCapacity: ({ instanceType, zone, capacityType }) =>
+            mock.faults.insufficientCapacity({
+              instanceType,
+              zone,
+              capacityType: capacityType === 'spot' ? 'spot' : 'on-demand',
+            }),
+          throttle: (count) => mock.faults.throttleNext({ service: 'ec2' }, count),
+          serverErrors: (count) => mock.faults.failNext({ service: 'ec2' }, count, 'internal'),
+          async nodeClassNotReady() {
+            for (const [id, subnet] of mock.ec2.subnets) {
+              const { 'karpenter.sh/discovery': _, ...tags } = subnet.tags;
+              mock.ec2.subnets.set(id, { ...subnet, tags });
+            }
+            await resolveStatus();
+          },
+          async drift() {
+            for (const [id, group] of mock.ec2.securityGroups) {
+              if (group.tags['karpenter.sh/discovery'] === undefined) {
+                mock.ec2.securityGroups.set(id, {
+                  ...group,
+                  tags: { ...group.tags, 'karpenter.sh/discovery': clusterName },
+                });
+              }
+            }
+            await resolveStatus();
+          },
+          async launchOrphan() {
+            const created = await instance.cloudProvider.create(orphans.claim());
+            const providerID = created.status?.providerID;
+            if (providerID === undefined)
+              throw new Error('aws harness: the orphan launch returned no providerID');
+            return providerID;
+          },
+        },
+        async teardown() {
+          await instance.close?.();
+          await mock.close();
+        },
+      };
+    },
+  };
+}
