@@ -24,6 +24,11 @@ export interface OfferingContext {
   readonly prices: AwsPrices;
   readonly unavailable?: OfferingUnavailable;
   readonly region?: string | undefined;
+  /**
+   * Offerings of one zone and capacity type share their (never mutated) requirements through
+   * this map, which is what makes rebuilding offerings after a price or availability change cheap.
+   */
+  readonly templates?: Map<string, Offering>;
 }
 
 /**
@@ -39,18 +44,52 @@ export function instanceTypeOfferings(facts: InstanceTypeFacts, context: Offerin
           : context.prices.onDemand(facts.name);
       const refused =
         context.unavailable?.({ capacityType, instanceType: facts.name, zone: z.zone }) ?? false;
-      return newOffering({
-        zone: z.zone,
-        capacityType,
+      // No per-offering zone-id requirement: core checks offerings against claims with only
+      // its own well-known labels allowed undefined, so a zone-id there made every offering
+      // incompatible with any claim that does not name a zone-id. The type's requirements
+      // still carry the zone IDs.
+      const key = `${z.zone}\u0000${capacityType}`;
+      let template = context.templates?.get(key);
+      if (template === undefined) {
+        template = newOffering({ zone: z.zone, capacityType, price: 0 });
+        context.templates?.set(key, template);
+      }
+      return {
+        ...template,
         price: price ?? Number.POSITIVE_INFINITY,
-        // No per-offering zone-id requirement: core checks offerings against claims with only
-        // its own well-known labels allowed undefined, so a zone-id there made every offering
-        // incompatible with any claim that does not name a zone-id. The type's requirements
-        // still carry the zone IDs.
         available: price !== undefined && !refused,
-      });
+      };
     }),
   );
+}
+
+/** An instance type without its offerings: what only the facts and the NodeClass decide. */
+export type InstanceTypeShape = Omit<InstanceType, 'offerings'>;
+
+/**
+ * Requirements, capacity, overhead and allocatable of a type for a NodeClass's settings and
+ * zones. Separate from the offerings so a price or availability change rebuilds only those.
+ */
+export function instanceTypeShape(
+  facts: InstanceTypeFacts,
+  settings: NodeShapeSettings,
+  zones: readonly ZoneInfo[],
+  region?: string,
+): InstanceTypeShape {
+  const capacity = instanceTypeCapacity(facts, settings);
+  const { offerings: _none, ...shape } = newInstanceType({
+    name: facts.name,
+    requirements: instanceTypeRequirements(facts, zones, { amiFamily: settings.amiFamily, region }),
+    offerings: [],
+    capacity,
+    overhead: instanceTypeOverhead(
+      capacity,
+      facts.vcpus,
+      settings.kubelet,
+      memoryOverheadPods(facts, settings),
+    ),
+  });
+  return shape;
 }
 
 /**
@@ -62,20 +101,8 @@ export function buildInstanceType(
   settings: NodeShapeSettings,
   context: OfferingContext,
 ): InstanceType {
-  const capacity = instanceTypeCapacity(facts, settings);
-  return newInstanceType({
-    name: facts.name,
-    requirements: instanceTypeRequirements(facts, context.zones, {
-      amiFamily: settings.amiFamily,
-      region: context.region,
-    }),
+  return {
+    ...instanceTypeShape(facts, settings, context.zones, context.region),
     offerings: instanceTypeOfferings(facts, context),
-    capacity,
-    overhead: instanceTypeOverhead(
-      capacity,
-      facts.vcpus,
-      settings.kubelet,
-      memoryOverheadPods(facts, settings),
-    ),
-  });
+  };
 }

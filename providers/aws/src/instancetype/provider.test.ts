@@ -156,10 +156,20 @@ describe('InstanceTypeProvider', () => {
     );
     const second = await provider.forNodeClass(nc);
     expect(second).not.toBe(first);
+    // Only offerings are rebuilt for an availability change; requirements and capacity are kept.
+    expect(second[0]?.requirements).toBe(first[0]?.requirements);
     expect(
       second.find((t) => t.name === 'm5.large')?.offerings.find((o) => o.capacityType === 'spot')?.available,
     ).toBe(false);
     setOnDemand(0.2);
+    const reshaped = await provider.forNodeClass({ ...nc, spec: { ...nc.spec, kubelet: { maxPods: 20 } } });
+    expect(reshaped[0]?.requirements).not.toBe(first[0]?.requirements);
+    expect(
+      reshaped
+        .find((t) => t.name === 'm5.large')
+        ?.capacity.get('pods')
+        ?.toString(),
+    ).toBe('20');
     const third = await provider.forNodeClass(nc);
     expect(
       third.find((t) => t.name === 'm5.large')?.offerings.find((o) => o.capacityType === 'on-demand')?.price,

@@ -4,11 +4,11 @@ import type {
 } from '@aws-sdk/client-ec2';
 import { canonicalJson } from '@nodewright/core/apis';
 import type { Cancel, Clock, Timers } from '@nodewright/core/clock';
-import type { InstanceType, UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
+import type { InstanceType, Offering, UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
 import { type EC2NodeClass, resolvedAmiFamily } from '../apis/index.js';
 import type { AwsInstanceTypes, AwsPrices } from '../ports.js';
 import type { Ec2Api } from '../sdk/index.js';
-import { buildInstanceType } from './build.js';
+import { type InstanceTypeShape, instanceTypeOfferings, instanceTypeShape } from './build.js';
 import type { NodeShapeSettings } from './capacity.js';
 import { factsFromInstanceTypeInfo, type InstanceTypeFacts } from './facts.js';
 import type { ProviderLogger } from './logger.js';
@@ -53,14 +53,28 @@ interface Snapshot {
   readonly generation: number;
 }
 
+interface Shaped {
+  readonly facts: InstanceTypeFacts;
+  readonly zones: readonly ZoneInfo[];
+  readonly shape: InstanceTypeShape;
+}
+
+/** Per NodeClass: shapes until the facts or its settings change, offerings until prices or availability do. */
+interface Memo {
+  readonly shapeKey: string;
+  readonly offeringKey: string;
+  readonly shapes: readonly Shaped[];
+  readonly types: InstanceType[];
+}
+
 /**
  * EC2 instance types for EC2NodeClasses (AwsInstanceTypes). DescribeInstanceTypes (HVM,
  * x86_64/arm64) and DescribeInstanceTypeOfferings (per availability zone), all pages, are read at
  * `start()` and every 12 h on the injected Timers; a failed refresh is logged and the previous
  * facts kept. `forNodeClass` never calls EC2 once facts are loaded (the first call waits for the
  * first load): it builds types whose zones are the offering zones within the NodeClass's
- * resolved subnets, memoised until the facts, the prices, the unavailable offerings or the
- * NodeClass's relevant fields change. Types offered in none of its zones are left out.
+ * resolved subnets. Requirements, capacity and overhead are memoised until the facts or the
+ * NodeClass's relevant fields change; offerings until the prices or the unavailable offerings do. Types offered in none of its zones are left out.
  */
 export class InstanceTypeProvider implements AwsInstanceTypes {
   readonly #deps: InstanceTypeProviderDeps;
@@ -68,7 +82,7 @@ export class InstanceTypeProvider implements AwsInstanceTypes {
   #loading: Promise<void> | undefined;
   #cancel: Cancel | undefined;
   #generation = 0;
-  readonly #memo = new Map<string, { key: string; types: InstanceType[] }>();
+  readonly #memo = new Map<string, Memo>();
 
   constructor(deps: InstanceTypeProviderDeps) {
     this.#deps = deps;
@@ -121,32 +135,40 @@ export class InstanceTypeProvider implements AwsInstanceTypes {
     for (const s of nodeClass.status?.subnets ?? []) {
       if (!subnetZones.has(s.zone)) subnetZones.set(s.zone, { zone: s.zone, zoneID: s.zoneID });
     }
-    const key = canonicalJson({
+    const shapeKey = canonicalJson({
       settings,
       zones: [...subnetZones.values()],
       facts: snapshot.generation,
+    });
+    const offeringKey = canonicalJson({
       prices: this.#deps.prices.generation?.(),
       unavailable: this.#deps.unavailableOfferings?.generation(),
     });
     const name = nodeClass.metadata.name ?? '';
-    const memo = this.#memo.get(name);
-    if (memo?.key === key) return memo.types;
-    const cache = this.#deps.unavailableOfferings;
-    const types: InstanceType[] = [];
-    for (const facts of snapshot.facts) {
-      const offered = snapshot.zones.get(facts.name);
-      const zones = [...subnetZones.values()].filter((z) => offered?.has(z.zone));
-      if (zones.length === 0) continue;
-      types.push(
-        buildInstanceType(facts, settings, {
-          zones,
-          prices: this.#deps.prices,
-          region: this.#deps.region,
-          ...(cache !== undefined ? { unavailable: (o) => cache.isUnavailable(o) } : {}),
-        }),
-      );
+    let memo = this.#memo.get(name);
+    if (memo?.shapeKey === shapeKey && memo.offeringKey === offeringKey) return memo.types;
+    if (memo?.shapeKey !== shapeKey) {
+      const shapes: Shaped[] = [];
+      for (const facts of snapshot.facts) {
+        const offered = snapshot.zones.get(facts.name);
+        const zones = [...subnetZones.values()].filter((z) => offered?.has(z.zone));
+        if (zones.length === 0) continue;
+        shapes.push({ facts, zones, shape: instanceTypeShape(facts, settings, zones, this.#deps.region) });
+      }
+      memo = { shapeKey, offeringKey: '', shapes, types: [] };
     }
-    this.#memo.set(name, { key, types });
+    const cache = this.#deps.unavailableOfferings;
+    const templates = new Map<string, Offering>();
+    const types = memo.shapes.map(({ facts, zones, shape }) => ({
+      ...shape,
+      offerings: instanceTypeOfferings(facts, {
+        zones,
+        prices: this.#deps.prices,
+        templates,
+        ...(cache !== undefined ? { unavailable: (o) => cache.isUnavailable(o) } : {}),
+      }),
+    }));
+    this.#memo.set(name, { ...memo, offeringKey, types });
     return types;
   }
 
