@@ -5,6 +5,7 @@ import { Requirements } from '../scheduling/requirements/requirements.js';
 import {
   cheapestLaunchPrice,
   cheapestOffering,
+  isOfferingCompatible,
   launchableOfferings,
   mostExpensiveOffering,
   newOffering,
@@ -22,6 +23,28 @@ const zoneA = new Requirements([Requirement.create(Labels.Zone, 'In', ['a'])]);
 const onDemand = new Requirements([Requirement.create(Labels.CapacityType, 'In', ['on-demand'])]);
 
 describe('offerings', () => {
+  it('a provider key on an offering (AWS zone-id) only matters when the claim constrains it', () => {
+    const zoneId = 'topology.k8s.aws/zone-id';
+    const o = newOffering({
+      zone: 'a',
+      capacityType: 'spot',
+      price: 0.05,
+      extraRequirements: [Requirement.create(zoneId, 'In', ['use1-az1'])],
+    });
+    expect(isOfferingCompatible(o, new Requirements())).toBe(true);
+    expect(isOfferingCompatible(o, zoneA)).toBe(true);
+    expect(isOfferingCompatible(o, new Requirements([Requirement.create(zoneId, 'In', ['use1-az1'])]))).toBe(
+      true,
+    );
+    expect(isOfferingCompatible(o, new Requirements([Requirement.create(zoneId, 'In', ['use1-az2'])]))).toBe(
+      false,
+    );
+    expect(isOfferingCompatible(o, new Requirements([Requirement.create(Labels.Zone, 'In', ['b'])]))).toBe(
+      false,
+    );
+    expect(isOfferingCompatible(o, onDemand)).toBe(false);
+  });
+
   it('a price that is not finite makes an offering unlaunchable', () => {
     expect(newOffering({ zone: 'a', capacityType: 'spot', price: Number.NaN }).available).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { CapacityTypes, Labels } from '../apis/labels.js';
 import { Requirement } from '../scheduling/requirements/requirement.js';
-import { AllowUndefinedWellKnownLabels, Requirements } from '../scheduling/requirements/requirements.js';
+import { Requirements } from '../scheduling/requirements/requirements.js';
 
 /**
  * One way to buy an instance type: a capacity type in a zone at a price. Offerings are what
@@ -43,9 +43,21 @@ export function newOffering(o: {
   };
 }
 
-/** Whether the claim's requirements allow this offering's zone and capacity type. */
+/**
+ * Whether the claim's requirements allow this offering's zone and capacity type. An offering's
+ * requirements say where it is (zone, capacity type, and provider keys such as AWS's
+ * `topology.k8s.aws/zone-id`); a claim that says nothing about a key accepts any value of it, so
+ * only the keys the claim constrains are compared. (Karpenter gets the same effect by registering
+ * provider keys as well-known labels, a global this project does not have.)
+ */
 export function isOfferingCompatible(offering: Offering, requirements: Requirements): boolean {
-  return requirements.isCompatible(offering.requirements, AllowUndefinedWellKnownLabels);
+  const list = offering.requirements.list();
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i]!;
+    const mine = requirements.get(r.key);
+    if (mine !== undefined && !mine.intersects(r)) return false;
+  }
+  return true;
 }
 
 export function availableOfferings(offerings: readonly Offering[]): Offering[] {
