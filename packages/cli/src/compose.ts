@@ -13,6 +13,7 @@ import {
   renderCrdYaml,
 } from '@nodewright/core/apis';
 import { nodeManifestFs } from '@nodewright/core/manifests';
+import { kwokNodeClassKind } from '@nodewright/kwok';
 import type { CliServices } from './services.js';
 
 /**
@@ -27,6 +28,7 @@ export function createCliServices(): CliServices {
     nodeClaimKind,
     instanceTypeCatalogKind,
     ec2NodeClassKind,
+    kwokNodeClassKind,
   ]);
   const converters: readonly Converter[] = [nodePoolV1beta1Converter, ec2NodeClassV1beta1Converter];
   return {
