@@ -93,7 +93,7 @@ const cpuOf = (i: PodInfo) => i.nonZeroMilliCpu;
  * scales up for pods kube-scheduler marked Unschedulable (pods that fit on nodes still booting are
  * not counted), estimating per group by binning the pods onto template nodes with the same
  * scheduler filters the simulated kube-scheduler uses, and picking a group by the `least-waste`
- * expander (least idle CPU after scale-up, ties by idle memory, then name); a failed launch backs
+ * expander (least idle CPU after scale-up, ties by idle memory, then the cheaper option, then group order); a failed launch backs
  * the group off. Otherwise, once no scale-up happened for the delay after add, it removes one
  * node at a time that has been under the utilisation threshold for the unneeded time, whose
  * pods are all movable (no `safe-to-evict: "false"` or `karpenter.sh/do-not-disrupt: "true"`, PDBs
@@ -228,7 +228,7 @@ export class ClusterAutoscalerSimulator {
     const remaining = pending.filter((p) => !this.#place(p, booting, undefined));
     if (remaining.length === 0) return false;
     let best:
-      | { group: NodeGroup; count: number; helped: number; idleCpu: number; idleMem: number }
+      | { group: NodeGroup; count: number; helped: number; idleCpu: number; idleMem: number; price: number }
       | undefined;
     for (const group of this.#deps.groups) {
       if ((this.#backoff.get(group.name) ?? 0) > now) continue;
@@ -257,11 +257,15 @@ export class ClusterAutoscalerSimulator {
       const allocMem = (group.instanceType.allocatable.get('memory')?.toNumber() ?? 0) * templates.length;
       const idleCpu = allocCpu === 0 ? 1 : 1 - reqCpu / allocCpu;
       const idleMem = allocMem === 0 ? 1 : 1 - reqMem / allocMem;
-      const option = { group, count: templates.length, helped, idleCpu, idleMem };
+      const price = cheapestPrice(group) * templates.length;
+      const option = { group, count: templates.length, helped, idleCpu, idleMem, price };
+      const same = (a: number, b: number) => Math.abs(a - b) <= 1e-9;
       if (
         best === undefined ||
         idleCpu < best.idleCpu - 1e-9 ||
-        (Math.abs(idleCpu - best.idleCpu) <= 1e-9 && idleMem < best.idleMem - 1e-9)
+        (same(idleCpu, best.idleCpu) && idleMem < best.idleMem - 1e-9) ||
+        // CA breaks a full tie at random; the cheaper option is what a cost-minded user would get.
+        (same(idleCpu, best.idleCpu) && same(idleMem, best.idleMem) && price < best.price - 1e-12)
       )
         best = option;
     }
@@ -456,6 +460,13 @@ export class ClusterAutoscalerSimulator {
       if (!isNotFound(err) && !(err instanceof Error && err.name === 'NodeClaimNotFoundError')) throw err;
     }
   }
+}
+
+function cheapestPrice(group: NodeGroup): number {
+  const prices = group.instanceType.offerings
+    .filter((o) => o.available && o.capacityType === group.capacityType)
+    .map((o) => o.price);
+  return prices.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...prices);
 }
 
 /** CA's utilisation of a node: the larger of requested/allocatable cpu and memory. */
