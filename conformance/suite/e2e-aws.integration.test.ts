@@ -1,0 +1,215 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EC2NodeClasses } from '@nodewright/aws';
+import { KubeletHarness } from '@nodewright/conformance/harness';
+import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks';
+import { SystemTimers } from '@nodewright/core/clock';
+import {
+  Deployments,
+  Nodes,
+  Pods,
+  type ResourceType,
+  resourceType,
+  type UntypedObject,
+} from '@nodewright/core/kube';
+import { decodeManifests } from '@nodewright/core/manifests';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  AppLabel,
+  ControllerProcess,
+  deploymentManifest,
+  describeClusterE2E,
+  type E2EEnvironment,
+  isLive,
+  isRunningPod,
+  type Observed,
+  startE2EEnvironment,
+} from './src/e2e/index.js';
+import { awsE2ETarget, awsMockCloud } from './src/providers/aws-e2e-target.js';
+import { waitUntil } from './src/wait-until.js';
+
+// The cluster end-to-end suite for the AWS provider against the EC2/Pricing/SQS mock started in
+// this process: the built `nodewright controller --provider aws --set endpoint=<mock> ...` talks
+// to it with the real SDK, and the kubelet harness registers a Node for each running instance.
+// Then, on a second control plane of its own, the example NodePools and EC2NodeClass of
+// examples/nodepools/aws launch on a mock seeded for their `my-cluster` discovery tags, and a
+// spot interruption on the mock's SQS queue drains and replaces a node. Needs `pnpm build`.
+const provided = inject('nodewrightCluster');
+const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+describeClusterE2E(awsE2ETarget(), {
+  ...(provided.external ? { externalKubeconfig: provided.kubeconfigPath } : {}),
+  ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
+});
+
+const NodePoolType = resourceType({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodePool',
+  namespaced: false,
+  statusSubresource: true,
+});
+const NodeClaimType = resourceType({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodeClaim',
+  namespaced: false,
+  statusSubresource: true,
+});
+const Manager = { fieldManager: 'nodewright-e2e', force: true } as const;
+/** The example files whose EC2NodeClass the mock's seed can satisfy (see the report on gpu.yaml). */
+const ExampleFiles = ['general-purpose.yaml', 'arm64-batch.yaml'] as const;
+
+describe.skipIf(provided.external)('aws examples and interruption on the mock', () => {
+  let env: E2EEnvironment;
+  let mock: AwsMock;
+  let harness: KubeletHarness;
+  let controller: ControllerProcess;
+
+  const wait = <T>(what: string, timeoutMs: number, probe: () => Promise<T>, done: (value: T) => boolean) =>
+    waitUntil(probe, done, { what, timeoutMs, intervalMs: 500 });
+  const list = async (type: ResourceType, selector: string, namespace?: string) =>
+    (await env.cluster.list<Observed>(type, { labelSelector: selector, ...(namespace ? { namespace } : {}) }))
+      .items;
+  const podsOf = (app: string) => list(Pods, `${AppLabel}=${app}`, env.namespace);
+  const claimsOf = (pool: string) => list(NodeClaimType, `karpenter.sh/nodepool=${pool}`);
+  const nodeOf = async (pod: Observed) =>
+    await env.cluster.get<Observed>(Nodes, { name: String((pod.spec as { nodeName?: string })?.nodeName) });
+
+  /** A Deployment of the example pool, tolerating its taints and (for arm64) selecting the arch. */
+  const exampleDeployment = (pool: string, replicas: number): UntypedObject => {
+    const d = deploymentManifest({
+      name: pool,
+      namespace: env.namespace,
+      replicas,
+      nodePool: pool,
+      requests: { cpu: '500m', memory: '512Mi' },
+    }) as unknown as { spec: { template: { spec: Record<string, unknown> } } };
+    d.spec.template.spec.tolerations = [{ operator: 'Exists', effect: 'NoSchedule' }];
+    return d as unknown as UntypedObject;
+  };
+
+  beforeAll(async () => {
+    env = await startE2EEnvironment({ name: 'aws-examples' });
+    mock = await startAwsMock({ cluster: 'my-cluster' });
+    const cloud = awsMockCloud(mock);
+    harness = new KubeletHarness({
+      cluster: env.cluster,
+      source: cloud.source,
+      timers: new SystemTimers(),
+      bootDelayMs: cloud.bootDelayMs,
+    });
+    await harness.start();
+    controller = ControllerProcess.start({
+      binPath: join(RepoRoot, 'packages/cli/dist/bin.js'),
+      provider: 'aws',
+      kubeconfigPath: env.kubeconfigPath,
+      identity: 'aws-examples',
+      leaderElectionId: 'nodewright-e2e-aws-examples',
+      settings: cloud.settings,
+      logFile: join(env.workDir, 'aws-examples.log'),
+    });
+    await controller.waitForLog((e) => e.message === 'became leader', 'the controller to lead', 60_000);
+    await wait(
+      'the controller ready (CRDs installed, caches synced)',
+      60_000,
+      () => controller.http('health', '/readyz').catch(() => ({ status: 0, body: '' })),
+      (r) => r.status === 200,
+    );
+  });
+
+  afterAll(async () => {
+    await controller?.stop();
+    harness?.stop();
+    await mock?.close();
+    await env?.stop();
+  });
+
+  it('the NodePools and EC2NodeClass of examples/nodepools/aws launch on the mock: pods Running on their Nodes', async () => {
+    for (const file of ExampleFiles) {
+      const path = join('examples/nodepools/aws', file);
+      const set = decodeManifests(path, await readFile(join(RepoRoot, path), 'utf8'));
+      expect(set.errors).toEqual([]);
+      for (const m of set.manifests) {
+        const type = m.kind === 'NodePool' ? NodePoolType : (EC2NodeClasses as unknown as ResourceType);
+        // Both files name EC2NodeClass `default`; the first applied wins, as in a real cluster.
+        const name = (m.object as UntypedObject).metadata?.name;
+        if (m.kind !== 'EC2NodeClass' || (await list(type, '')).every((o) => o.metadata.name !== name)) {
+          await env.cluster.apply(type, m.object as UntypedObject, Manager);
+        }
+      }
+    }
+    await wait(
+      'EC2NodeClass default Ready',
+      60_000,
+      () => env.cluster.get<Observed>(EC2NodeClasses as unknown as ResourceType, { name: 'default' }),
+      (nc) => (nc.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+    );
+    const pools = ['general-purpose', 'arm64-batch'];
+    for (const pool of pools) await env.cluster.apply(Deployments, exampleDeployment(pool, 2), Manager);
+    for (const pool of pools) {
+      const pods = await wait(
+        `${pool} pods Running`,
+        180_000,
+        () => podsOf(pool),
+        (p) => p.length === 2 && p.every(isRunningPod),
+      );
+      for (const pod of pods) {
+        const node = await nodeOf(pod);
+        expect(node.metadata.labels?.['karpenter.sh/nodepool']).toBe(pool);
+        expect(String((node.spec as { providerID?: string })?.providerID)).toMatch(
+          /^aws:\/\/\/[a-z0-9-]+\/i-[0-9a-f]+$/,
+        );
+        if (pool === 'arm64-batch') {
+          expect(node.metadata.labels?.['kubernetes.io/arch']).toBe('arm64');
+          expect(node.metadata.labels?.['karpenter.sh/capacity-type']).toBe('spot');
+        }
+        expect(['c', 'm', 'r']).toContain(node.metadata.labels?.['karpenter.k8s.aws/instance-category']);
+      }
+    }
+  });
+
+  it('a spot interruption on the SQS queue drains and replaces the node, and the interrupted offering is not launched again', async () => {
+    const [claim] = (await claimsOf('arm64-batch')).filter(isLive);
+    expect(claim, 'an arm64-batch NodeClaim from the previous test').toBeDefined();
+    const labels = claim!.metadata.labels ?? {};
+    const offering = {
+      instanceType: labels['node.kubernetes.io/instance-type'],
+      zone: labels['topology.kubernetes.io/zone'],
+      capacityType: labels['karpenter.sh/capacity-type'],
+    };
+    expect(offering.capacityType).toBe('spot');
+    const providerID = String((claim!.status as { providerID?: string } | undefined)?.providerID);
+    const instanceId = providerID.slice(providerID.lastIndexOf('/') + 1);
+    const others = (await claimsOf('arm64-batch')).filter((c) => c.metadata.name !== claim!.metadata.name);
+    mock.pushInterruption(mock.events.spotInterruption(instanceId));
+
+    await wait(
+      `NodeClaim ${claim!.metadata.name} to be removed after the interruption`,
+      120_000,
+      () => claimsOf('arm64-batch'),
+      (cs) => cs.every((c) => c.metadata.name !== claim!.metadata.name),
+    );
+    const pods = await wait(
+      'arm64-batch pods Running again',
+      180_000,
+      () => podsOf('arm64-batch'),
+      (p) => p.length === 2 && p.every(isRunningPod),
+    );
+    expect(mock.ec2.instances.get(instanceId)?.state).toMatch(/shutting-down|terminated/);
+    const replacements = (await claimsOf('arm64-batch')).filter(
+      (c) => !others.some((o) => o.metadata.name === c.metadata.name),
+    );
+    expect(replacements.length).toBeGreaterThan(0);
+    for (const r of replacements) {
+      const l = r.metadata.labels ?? {};
+      expect({
+        instanceType: l['node.kubernetes.io/instance-type'],
+        zone: l['topology.kubernetes.io/zone'],
+        capacityType: l['karpenter.sh/capacity-type'],
+      }).not.toEqual(offering);
+    }
+    for (const pod of pods) expect((await nodeOf(pod)).metadata.labels?.['kubernetes.io/arch']).toBe('arm64');
+    const entries = controller.entries().map((e) => JSON.stringify(e));
+    expect(entries.some((e) => e.includes(instanceId) && /interrupt/i.test(e))).toBe(true);
+  });
+});
