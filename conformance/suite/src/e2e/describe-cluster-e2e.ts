@@ -324,20 +324,21 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         (p) => p.length === 6 && p.every(isRunningPod),
       );
       expect(sawUnschedulable, 'no pod was ever marked Unschedulable').toBe(true);
-      const claims = await claimsOf('e2e-main');
       const nodes = await nodesOf('e2e-main');
+      // Pods may run a moment before the claims' status (providerID, Ready) catches up.
+      const claims = await wait(
+        "every e2e-main NodeClaim Ready with its Node's providerID",
+        30_000,
+        () => claimsOf('e2e-main'),
+        (c) =>
+          c.length === nodes.length &&
+          c.every((claim) => conditionIsTrue(claim, 'Ready') && claim.status?.providerID !== undefined),
+      );
       // Two pods fit a node and a third does not: three nodes, unless the batch window split the burst.
       expect(claims.length).toBeGreaterThanOrEqual(3);
       expect(claims.length).toBeLessThanOrEqual(6);
       expect(nodes.map((n) => n.spec?.providerID).sort()).toEqual(
         claims.map((c) => c.status?.providerID).sort(),
-      );
-      // Pods may run a moment before the claims' Ready condition catches up (Initialized).
-      await wait(
-        'every e2e-main NodeClaim Ready',
-        30_000,
-        () => claimsOf('e2e-main'),
-        (c) => c.length === claims.length && c.every((claim) => conditionIsTrue(claim, 'Ready')),
       );
       const nodeNames = new Set(nodes.map((n) => n.metadata.name));
       for (const pod of pods)
