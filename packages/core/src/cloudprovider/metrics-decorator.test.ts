@@ -1,9 +1,11 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
+import { FakeClock } from '../clock/index.js';
 import type { CloudProvider } from './cloud-provider.js';
 import { InsufficientCapacityError, NodeClaimNotFoundError } from './errors.js';
 import { cloudProviderMetrics, withMetrics } from './metrics-decorator.js';
+import { UnavailableOfferingsCache } from './unavailable-offerings.js';
 
 function fakeProvider(calls: string[]): CloudProvider {
   const claim = { metadata: { name: 'nc-1' } } as unknown as NodeClaim;
@@ -29,6 +31,18 @@ function fakeProvider(calls: string[]): CloudProvider {
 }
 
 describe('withMetrics', () => {
+  it("keeps the provider's unavailable-offerings cache reachable (core's interruption controller marks spot offerings in it)", () => {
+    const cache = new UnavailableOfferingsCache(new FakeClock(0));
+    const p = withMetrics(
+      Object.assign(fakeProvider([]), { unavailableOfferings: cache }),
+      cloudProviderMetrics(new Registry()),
+    );
+    expect((p as { unavailableOfferings?: unknown }).unavailableOfferings).toBe(cache);
+    expect(
+      'unavailableOfferings' in withMetrics(fakeProvider([]), cloudProviderMetrics(new Registry())),
+    ).toBe(false);
+  });
+
   it('passes results and errors through unchanged', async () => {
     const calls: string[] = [];
     const p = withMetrics(fakeProvider(calls), cloudProviderMetrics(new Registry()));

@@ -68,5 +68,7 @@ export function withMetrics(
     repairPolicies: () => provider.repairPolicies(),
     supportedNodeClasses: () => provider.supportedNodeClasses(),
     ...(provider.interruptions !== undefined ? { interruptions: provider.interruptions } : {}),
+    // Core's interruption controller finds the provider's cache through this property.
+    ...('unavailableOfferings' in provider ? { unavailableOfferings: provider.unavailableOfferings } : {}),
   };
 }

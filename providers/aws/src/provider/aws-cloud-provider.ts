@@ -8,6 +8,7 @@ import {
   type NodeClassKindRef,
   NodeClassNotReadyError,
   type RepairPolicy,
+  type UnavailableOfferingsCache,
 } from '@nodewright/core/cloudprovider';
 import { type EC2NodeClass, EC2NodeClassGroup, ec2NodeClassHash } from '../apis/index.js';
 import { driftReason } from '../drift/drift.js';
@@ -32,6 +33,11 @@ export interface AwsCloudProviderDeps {
   readonly interruptions?: InterruptionSource | undefined;
   /** The cluster CA bundle, part of the static-drift hash (as upstream). */
   readonly caBundle?: string | undefined;
+  /**
+   * The cache launches mark insufficient-capacity offerings in; exposed so core's interruption
+   * controller marks interrupted spot offerings in the same one.
+   */
+  readonly unavailableOfferings?: UnavailableOfferingsCache | undefined;
 }
 
 const EC2NodeClassRef: NodeClassKindRef = Object.freeze({ group: EC2NodeClassGroup, kind: 'EC2NodeClass' });
@@ -44,11 +50,13 @@ const EC2NodeClassRef: NodeClassKindRef = Object.freeze({ group: EC2NodeClassGro
 export class AwsCloudProvider implements CloudProvider {
   readonly name = 'aws';
   readonly interruptions?: InterruptionSource;
+  readonly unavailableOfferings?: UnavailableOfferingsCache;
   readonly #deps: AwsCloudProviderDeps;
 
   constructor(deps: AwsCloudProviderDeps) {
     this.#deps = deps;
     if (deps.interruptions !== undefined) this.interruptions = deps.interruptions;
+    if (deps.unavailableOfferings !== undefined) this.unavailableOfferings = deps.unavailableOfferings;
   }
 
   async create(nodeClaim: NodeClaim): Promise<NodeClaim> {

@@ -100,6 +100,7 @@ export function createAwsProvider(
     logger,
     interruptions,
     caBundle: settings.caBundle,
+    unavailableOfferings,
   });
   const resolver = new NodeClassResolver({
     ec2: clients.ec2,
