@@ -83,6 +83,8 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
       replicas,
       nodePool: pool,
       requests: { cpu: '500m', memory: '512Mi' },
+      // One pod per node: an interrupted node's pod then needs a new node, never a neighbour.
+      onePodPerNode: true,
     }) as unknown as { spec: { template: { spec: Record<string, unknown> } } };
     d.spec.template.spec.tolerations = [{ operator: 'Exists', effect: 'NoSchedule' }];
     return d as unknown as UntypedObject;
@@ -189,17 +191,24 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
       () => claimsOf('arm64-batch'),
       (cs) => cs.every((c) => c.metadata.name !== claim!.metadata.name),
     );
+    const oldNode = String((claim!.status as { nodeName?: string } | undefined)?.nodeName);
+    const nodeNameOf = (pod: Observed) => (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    const isNew = (c: Observed) =>
+      c.metadata.name !== claim!.metadata.name && !others.some((o) => o.metadata.name === c.metadata.name);
+    const replacements = await wait(
+      'a replacement arm64-batch NodeClaim',
+      120_000,
+      async () => (await claimsOf('arm64-batch')).filter(isNew),
+      (cs) => cs.length > 0,
+    );
+    // A pod of the gone Node may still be listed for a while; the moved pod runs on another Node.
     const pods = await wait(
-      'arm64-batch pods Running again',
+      'arm64-batch pods Running on live Nodes',
       180_000,
-      () => podsOf('arm64-batch'),
+      async () => (await podsOf('arm64-batch')).filter((pod) => nodeNameOf(pod) !== oldNode),
       (p) => p.length === 2 && p.every(isRunningPod),
     );
     expect(mock.ec2.instances.get(instanceId)?.state).toMatch(/shutting-down|terminated/);
-    const replacements = (await claimsOf('arm64-batch')).filter(
-      (c) => !others.some((o) => o.metadata.name === c.metadata.name),
-    );
-    expect(replacements.length).toBeGreaterThan(0);
     for (const r of replacements) {
       const l = r.metadata.labels ?? {};
       expect({
@@ -209,7 +218,17 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
       }).not.toEqual(offering);
     }
     for (const pod of pods) expect((await nodeOf(pod)).metadata.labels?.['kubernetes.io/arch']).toBe('arm64');
-    const entries = controller.entries().map((e) => JSON.stringify(e));
-    expect(entries.some((e) => e.includes(instanceId) && /interrupt/i.test(e))).toBe(true);
+    expect(pods.map(nodeNameOf)).not.toContain(oldNode);
+    expect(
+      controller
+        .entries()
+        .some(
+          (e) =>
+            e.message === 'disrupting nodeclaim: interruption' &&
+            e.kind === 'SpotInterruption' &&
+            (e.NodeClaim as { name?: string } | undefined)?.name === claim!.metadata.name,
+        ),
+      'the controller logs the interruption of the NodeClaim',
+    ).toBe(true);
   });
 });
