@@ -153,8 +153,11 @@ export class KwokCloudProvider implements CloudProvider {
       return;
     }
     const node = await this.#getNode(name);
+    // The instance is the Node: once its deletion has begun, the instance is gone. Answering
+    // "still terminating" here would deadlock with core, whose termination finalizer on that same
+    // Node waits for NotFound before it lets the deletion finish.
     if (node === undefined || !isOwnedNode(node, this.#o.clusterName)) throw notFound();
-    if (node.metadata.deletionTimestamp !== undefined) return;
+    if (node.metadata.deletionTimestamp !== undefined) throw notFound();
     try {
       await this.#call(() => this.#o.cluster.delete(KwokNodes, { name }));
     } catch (err) {
