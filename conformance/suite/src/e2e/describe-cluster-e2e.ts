@@ -361,12 +361,21 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
       await scale('inflate', 3);
       // One pod of each doubled-up node goes (ReplicaSet ranking), leaving three half-empty
       // nodes; one pod must move for a node to go, which needs an eviction under the PDB.
+      // NodeClaims too: a Node goes first and its NodeClaim follows once the instance is gone.
       const settled = wait(
-        'e2e-main down to 2 nodes with 3 pods Running',
+        'e2e-main down to 2 nodes and 2 NodeClaims with 3 pods Running',
         150_000,
-        async () => ({ nodes: await nodesOf('e2e-main'), pods: await podsOf('inflate') }),
+        async () => ({
+          nodes: await nodesOf('e2e-main'),
+          claims: await claimsOf('e2e-main'),
+          pods: await podsOf('inflate'),
+        }),
         (s) =>
-          s.nodes.length === 2 && s.nodes.every(isLive) && s.pods.length === 3 && s.pods.every(isRunningPod),
+          s.nodes.length === 2 &&
+          s.claims.length === 2 &&
+          s.nodes.every(isLive) &&
+          s.pods.length === 3 &&
+          s.pods.every(isRunningPod),
       );
       const running = await sampleWhile(async () => {
         const pods = await podsOf('inflate');
@@ -507,18 +516,21 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         { name: nodeName },
         { metadata: { annotations: { 'karpenter.sh/do-not-disrupt': null } } },
       );
+      // The Node goes first; its NodeClaim follows once the instance is confirmed gone.
       await wait(
-        `empty node ${nodeName} consolidated once released`,
+        `empty node ${nodeName} and its NodeClaim consolidated once released`,
         90_000,
-        () => nodesOf('e2e-hold'),
-        (n) => n.length === 0,
+        async () => ({ claims: await claimsOf('e2e-hold'), nodes: await nodesOf('e2e-hold') }),
+        (s) => s.claims.length === 0 && s.nodes.length === 0,
       );
-      expect(await claimsOf('e2e-hold')).toEqual([]);
       await deleteQuietly(NodePoolType, 'e2e-hold');
     }, 200_000);
 
     it('deleting a NodePool removes its NodeClaims and Nodes', async () => {
       expect((await nodesOf('e2e-main')).length).toBeGreaterThan(0);
+      // With no NodePool left, evicted pods cannot reschedule, so the earlier test's PDB
+      // (minAvailable 2 of 3) would block the drain for good, as it would in Karpenter.
+      await deleteQuietly(PodDisruptionBudgets, 'inflate', env.namespace);
       await env.cluster.delete(NodePoolType, { name: 'e2e-main' });
       await wait(
         'e2e-main NodeClaims and Nodes gone',
@@ -526,7 +538,6 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         async () => ({ claims: await claimsOf('e2e-main'), nodes: await nodesOf('e2e-main') }),
         (s) => s.claims.length === 0 && s.nodes.length === 0,
       );
-      await deleteQuietly(PodDisruptionBudgets, 'inflate', env.namespace);
       await deleteQuietly(Deployments, 'inflate', env.namespace);
     }, 150_000);
 
