@@ -156,4 +156,23 @@ describe('computeDisruption', () => {
       'the disruption budget of NodePool default allows no disruptions: budgets[0]: schedule is set without a duration (a misconfigured budget allows none)',
     );
   });
+
+  it('counts the candidates each reason would consider, whichever method wins', () => {
+    const db = managedNode('db-node');
+    const snapshot = cluster({
+      pools: [pool('default', { consolidateAfter: '5m' })],
+      nodes: [
+        { node: managedNode('idle') },
+        { node: managedNode('fresh', { created: '2024-05-01T11:58:00Z' }) },
+        { node: db, pods: [boundPod('db-0', 'db-node', { labels: { app: 'db' } })] },
+        ...nodesWithPods('web', 2, 1),
+      ],
+      pdbs: [pdb('db', { matchLabels: { app: 'db' }, disruptionsAllowed: 0 })],
+    });
+    const result = computeDisruption(snapshot, T0);
+    // Emptiness wins, yet consolidation's candidates (the two web nodes) are counted too; the
+    // fresh node and the PDB-protected one are no candidates at all.
+    expect(result.commands.map((c) => c.method)).toEqual(['emptiness']);
+    expect(result.eligible).toEqual({ Empty: 1, Drifted: 0, Underutilized: 2 });
+  });
 });

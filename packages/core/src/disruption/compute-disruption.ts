@@ -45,6 +45,21 @@ export interface DisruptionResult {
   readonly budgets: readonly PoolBudget[];
   /** Misconfigured budgets (they allow nothing), as `NodePool/name: budgets[i]: ...`. */
   readonly problems: readonly string[];
+  /**
+   * Per reason, how many candidates its methods would consider this pass (their shouldDisrupt),
+   * budgets aside; counted for every method, not only those that ran before the winner.
+   */
+  readonly eligible: Readonly<Record<DisruptionReason, number>>;
+}
+
+/** Per reason, the candidates some method of that reason would consider (each counted once). */
+export function eligibleCandidates(
+  candidates: readonly Candidate[],
+  methods: readonly DisruptionMethod[] = DisruptionMethods,
+): Record<DisruptionReason, number> {
+  const count = (reason: DisruptionReason) =>
+    candidates.filter((c) => methods.some((m) => m.reason === reason && m.shouldDisrupt(c))).length;
+  return { Empty: count('Empty'), Drifted: count('Drifted'), Underutilized: count('Underutilized') };
 }
 
 type Budgets = Readonly<Record<DisruptionReason, ReadonlyMap<string, PoolBudget>>>;
@@ -177,5 +192,11 @@ export function computeDisruption(
   const allBudgets = DisruptionReasons.flatMap((r) => [...budgets[r].values()]);
   const problems = new Set<string>();
   for (const b of allBudgets) for (const e of b.limit.errors) problems.add(`NodePool/${b.nodePool}: ${e}`);
-  return { commands, nodes: statuses, budgets: allBudgets, problems: [...problems] };
+  return {
+    commands,
+    nodes: statuses,
+    budgets: allBudgets,
+    problems: [...problems],
+    eligible: eligibleCandidates(candidates),
+  };
 }

@@ -102,6 +102,12 @@ describe('DisruptionController', () => {
     await advance(10_000);
     const tainted = (await env.cluster.list(Nodes)).items.filter(disruptedTaint);
     expect(tainted.length).toBe(before.length);
+    expect(await metric('karpenter_voluntary_disruption_eligible_nodes', { reason: 'empty' })).toBe(
+      before.length,
+    );
+    expect(await metric('karpenter_voluntary_disruption_eligible_nodes', { reason: 'underutilized' })).toBe(
+      0,
+    );
     await advance(20_000);
     await advance(120_000);
     expect((await env.cluster.list(NodeClaims)).items).toEqual([]);

@@ -158,6 +158,8 @@ export class DisruptionController implements Controller {
       return { requeueAfterMs: Math.min(this.#poll, idle.until - now) };
     const snapshot = this.#snapshot(types, new Set(), context);
     const result = computeDisruption(snapshot, now, this.#options);
+    for (const [reason, count] of Object.entries(result.eligible))
+      this.#deps.metrics.eligibleNodes.set({ reason: reasonLabel(reason as DisruptionReason) }, count);
     await this.#explain(result);
     const command = result.commands[0];
     if (command === undefined) {

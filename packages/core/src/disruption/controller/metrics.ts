@@ -1,4 +1,4 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { MetricNames } from '../../metrics/names.js';
 import { reuse } from '../../operator/runtime/metrics.js';
 
@@ -6,10 +6,13 @@ import { reuse } from '../../operator/runtime/metrics.js';
 export interface DisruptionMetrics {
   /** `{decision: delete|replace, reason: empty|drifted|underutilized, consolidation_type: empty|single|multi|''}`. */
   readonly decisions: Counter<'decision' | 'reason' | 'consolidation_type'>;
+  /** `{reason: empty|drifted|underutilized}`: candidates each reason's methods considered in the last pass. */
+  readonly eligibleNodes: Gauge<'reason'>;
 }
 
 export function disruptionMetrics(registry: Registry): DisruptionMetrics {
   const name = MetricNames.VoluntaryDisruptionDecisions;
+  const eligible = MetricNames.VoluntaryDisruptionEligibleNodes;
   return {
     decisions: reuse(
       registry,
@@ -19,6 +22,17 @@ export function disruptionMetrics(registry: Registry): DisruptionMetrics {
           name,
           help: 'Number of disruption decisions performed.',
           labelNames: ['decision', 'reason', 'consolidation_type'],
+          registers: [registry],
+        }),
+    ),
+    eligibleNodes: reuse(
+      registry,
+      eligible,
+      () =>
+        new Gauge({
+          name: eligible,
+          help: 'Number of nodes eligible for disruption by Karpenter. Labeled by disruption reason.',
+          labelNames: ['reason'],
           registers: [registry],
         }),
     ),
