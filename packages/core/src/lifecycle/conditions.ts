@@ -10,6 +10,8 @@ export const ConditionTypes = {
   Drained: 'Drained',
   VolumesDetached: 'VolumesDetached',
   InstanceTerminating: 'InstanceTerminating',
+  /** Set by `nodeclaim.disruption` while the claim no longer matches its NodePool or NodeClass. */
+  Drifted: 'Drifted',
   ValidationSucceeded: 'ValidationSucceeded',
   NodeClassReady: 'NodeClassReady',
 } as const;

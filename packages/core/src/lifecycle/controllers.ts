@@ -1,6 +1,10 @@
 import type { ResourceType } from '../kube/resource-type.js';
 import type { Controller } from '../operator/runtime/controller.js';
 import type { LifecycleDependencies } from './dependencies.js';
+import {
+  NodeClaimDisruptionController,
+  type NodeClaimDisruptionOptions,
+} from './drift/nodeclaim-disruption-controller.js';
 import { ExpirationController } from './expiration-controller.js';
 import {
   GarbageCollectionController,
@@ -21,6 +25,8 @@ import { NodePoolReadinessController } from './nodepool-readiness-controller.js'
 export interface LifecycleOptions {
   readonly lifecycle?: NodeClaimLifecycleOptions;
   readonly garbageCollection?: GarbageCollectionOptions;
+  /** `nodeclaim.disruption`: how often provider drift is re-checked, retry backoff. */
+  readonly drift?: NodeClaimDisruptionOptions;
   /** How NodeClass readiness is read; default: every NodeClass is ready. */
   readonly nodeClassReadiness?: NodeClassReadinessCheck;
   /** NodeClass kinds to watch for readiness changes. */
@@ -29,7 +35,8 @@ export interface LifecycleOptions {
 
 /**
  * Every controller of this module, wired in one place: `nodeclaim.lifecycle`,
- * `node.termination`, `nodeclaim.expiration`, `nodeclaim.garbagecollection`, `nodepool.hash`,
+ * `node.termination`, `nodeclaim.expiration`, `nodeclaim.disruption` (the Drifted condition),
+ * `nodeclaim.garbagecollection`, `nodepool.hash`,
  * `nodepool.counter`, `nodepool.readiness`, and `nodeclaim.interruption` when the cloud provider
  * has an interruption source. Register them on a Manager:
  * `manager.register(...lifecycleControllers(deps))`.
@@ -42,6 +49,7 @@ export function lifecycleControllers(
     new NodeClaimLifecycleController(deps, options.lifecycle),
     new NodeTerminationController(deps),
     new ExpirationController(deps),
+    new NodeClaimDisruptionController(deps, options.drift),
     new GarbageCollectionController(deps, options.garbageCollection),
     new NodePoolHashController(deps),
     new NodePoolCounterController(deps),

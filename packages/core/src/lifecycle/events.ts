@@ -23,6 +23,8 @@ export const EventReasons = {
   TerminationGracePeriodExpiring: 'TerminationGracePeriodExpiring',
   /** NodeClaim: past creation + expireAfter; deleted. */
   Expired: 'Expired',
+  /** NodeClaim: it no longer matches its NodePool or NodeClass; disruption replaces it within budgets. */
+  Drifted: 'Drifted',
   /** NodeClaim: its instance is gone; deleted. */
   GarbageCollected: 'GarbageCollected',
   /** Node: pods are still waiting to be evicted (with the blocking pod and PDB when one refuses). */

@@ -3,6 +3,7 @@ export * from './conditions.js';
 export * from './controllers.js';
 export * from './dependencies.js';
 export * from './drain.js';
+export * from './drift/index.js';
 export * from './events.js';
 export * from './expiration-controller.js';
 export * from './garbage-collection-controller.js';

@@ -1,0 +1,3 @@
+export * from './drift-verdict.js';
+export * from './nodeclaim-disruption-controller.js';
+export * from './static-drift.js';
