@@ -75,6 +75,12 @@ interface Drain {
 /** What the autoscaler did, by kind: scale-ups, nodes added, scale-downs, blocked drains, failures. */
 export type ClusterAutoscalerCounts = Map<string, number>;
 
+/**
+ * Why CA removes a node, as the `reason` of its `scaled_down_nodes_total`: `empty` when only
+ * DaemonSet pods run there, else `underutilized` (CA's third, `unready`, is not modelled).
+ */
+export type ScaleDownReason = 'empty' | 'underutilized';
+
 const isActive = (p: Pod) =>
   p.status?.phase !== 'Succeeded' &&
   p.status?.phase !== 'Failed' &&
@@ -107,6 +113,10 @@ const cpuOf = (i: PodInfo) => i.nonZeroMilliCpu;
  */
 export class ClusterAutoscalerSimulator {
   readonly counts: ClusterAutoscalerCounts = new Map();
+  /** Nodes whose scale-down went ahead (tainted, every eviction accepted), by ScaleDownReason. */
+  readonly disruptions = new Map<ScaleDownReason, number>();
+  /** Scale-downs begun, by `delete/<ScaleDownReason>`, including those a PDB then refused. */
+  readonly decisions = new Map<string, number>();
   readonly #deps: ClusterAutoscalerDependencies;
   readonly #scan: number;
   readonly #unneededMs: number;
@@ -184,7 +194,7 @@ export class ClusterAutoscalerSimulator {
   }
 
   #count(what: string, n = 1): void {
-    this.counts.set(what, (this.counts.get(what) ?? 0) + n);
+    increment(this.counts, what, n);
   }
 
   async #loop(): Promise<void> {
@@ -405,13 +415,14 @@ export class ClusterAutoscalerSimulator {
         return c;
       });
       if (!moving.map(podInfoOf).every((p) => this.#place(p, targets, undefined))) continue;
-      await this.#startDrain(node, moving, now);
+      await this.#startDrain(node, moving, now, moving.length === 0 ? 'empty' : 'underutilized');
       return;
     }
   }
 
-  async #startDrain(node: Node, pods: readonly Pod[], now: number): Promise<void> {
+  async #startDrain(node: Node, pods: readonly Pod[], now: number, reason: ScaleDownReason): Promise<void> {
     const { cluster } = this.#deps;
+    increment(this.decisions, `delete/${reason}`);
     const name = node.metadata.name;
     const taints = [
       ...(node.spec.taints ?? []),
@@ -432,6 +443,7 @@ export class ClusterAutoscalerSimulator {
       }
     }
     this.#drain = { node: name, providerID: node.spec.providerID ?? '', since: now };
+    increment(this.disruptions, reason);
   }
 
   async #continueDrain(drain: Drain, pods: readonly Pod[], now: number): Promise<void> {
@@ -460,6 +472,10 @@ export class ClusterAutoscalerSimulator {
       if (!isNotFound(err) && !(err instanceof Error && err.name === 'NodeClaimNotFoundError')) throw err;
     }
   }
+}
+
+function increment<K>(counts: Map<K, number>, key: K, n = 1): void {
+  counts.set(key, (counts.get(key) ?? 0) + n);
 }
 
 function cheapestPrice(group: NodeGroup): number {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fakeInstanceTypes } from '../../testing/fake-instance-types.js';
+import { addCounts } from '../runner/counts.js';
 import { parseScenario } from '../scenario/parse-scenario.js';
-import { compareSummaries, runClusterAutoscalerBaseline } from './run-baseline.js';
+import { baselineDisruptions, compareSummaries, runClusterAutoscalerBaseline } from './run-baseline.js';
 
 const text = `name: short
 duration: 3h
@@ -31,8 +32,8 @@ workloads:
       pdb: { maxUnavailable: 1 }
 `;
 
-function scenario() {
-  const parsed = parseScenario(text, 'short.yaml');
+function scenario(yaml = text) {
+  const parsed = parseScenario(yaml, 'short.yaml');
   if (parsed.scenario === undefined) throw new Error(JSON.stringify(parsed.errors));
   return parsed.scenario;
 }
@@ -56,7 +57,49 @@ describe('runClusterAutoscalerBaseline', () => {
     expect(at(1.6)).toBe(at(1.5 + 1 / 60));
     // Launch 2 s + boot 20 s + kubelet: new pods wait at least the launch and boot.
     expect(summary.pods.pendingSeconds.max).toBeGreaterThanOrEqual(22);
+    // Scale-downs count as disruptions by reason (CA's own), beside nodewright's.
+    const removed = (summary.disruptions.empty ?? 0) + (summary.disruptions.underutilized ?? 0);
+    expect(removed).toBe(summary.events['scale-down']);
+    // The scale-down to 3 replicas leaves whole nodes empty.
+    expect(summary.disruptions.empty).toBeGreaterThan(0);
+    const begun = (summary.decisions['delete/empty'] ?? 0) + (summary.decisions['delete/underutilized'] ?? 0);
+    expect(begun).toBe(removed + (summary.events['scale-down-eviction-refused'] ?? 0));
+    expect(addCounts(series.map((s) => s.disruptions))).toEqual(summary.disruptions);
+    expect(series.filter((s) => s.hour < 1.6).every((s) => Object.keys(s.disruptions).length === 0)).toBe(
+      true,
+    );
   }, 60_000);
+
+  it('counts a node drained of pods that fit elsewhere as underutilized', async () => {
+    // Starting from 2 replicas, the 3 left after the scale-down are the 2 on the first node and
+    // one on another node that is under CA's threshold and whose pod fits on the first.
+    const spread = text.replace('{ at: 0, replicas: 4 }', '{ at: 0, replicas: 2 }');
+    const { summary } = await runClusterAutoscalerBaseline({
+      scenario: scenario(spread),
+      instanceTypes: fakeInstanceTypes(),
+    });
+    expect(summary.disruptions.underutilized).toBeGreaterThan(0);
+    expect(summary.decisions['delete/underutilized']).toBeGreaterThanOrEqual(
+      summary.disruptions.underutilized!,
+    );
+    expect(summary.pods.pendingAtEnd).toBe(0);
+  }, 60_000);
+
+  it("counts the cloud's interruption notices up to now as the interruption reason", () => {
+    const instance = (noticeAt?: number) =>
+      (noticeAt === undefined
+        ? {}
+        : { interruption: { kind: 'SpotInterruption', noticeAt, deadline: noticeAt + 120_000 } }) as never;
+    const scaleDowns = new Map([['underutilized', 2]]);
+    expect(baselineDisruptions(scaleDowns, [instance(), instance(10), instance(50)], 20)).toEqual(
+      new Map([
+        ['underutilized', 2],
+        ['interruption', 1],
+      ]),
+    );
+    expect(baselineDisruptions(new Map(), [instance()], 20)).toEqual(new Map());
+    expect(scaleDowns).toEqual(new Map([['underutilized', 2]]));
+  });
 
   it('compares cost, utilisation and pending time', () => {
     const base = {

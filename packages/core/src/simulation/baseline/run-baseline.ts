@@ -1,7 +1,9 @@
 import type { Node } from '../../apis/kubernetes/node.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Nodes, Pods } from '../../kube/builtin-types.js';
+import type { SimulatedInstance } from '../cloud/instance.js';
 import type { SimulationEnvironment } from '../environment/simulation-environment.js';
+import { countDeltas } from '../runner/counts.js';
 import { sampleFleet } from '../runner/fleet-sample.js';
 import {
   type RunResult,
@@ -61,6 +63,8 @@ function watchFleet(env: SimulationEnvironment) {
  * Autoscaler instead of nodewright: node groups from `chooseNodeGroups` (or `groups`), the
  * ClusterAutoscalerSimulator with CA's defaults. Nodes register without Karpenter's unregistered
  * taint. NodePool events (template patches) have nothing to act on and change nothing.
+ * `disruptions` and `decisions` count CA's scale-downs (see baselineDisruptions), so they sit
+ * beside nodewright's.
  */
 export async function runClusterAutoscalerBaseline(
   options: RunSimulationOptions & {
@@ -85,6 +89,8 @@ export async function runClusterAutoscalerBaseline(
   );
   const fleet = watchFleet(env);
   const pods = watchPodTimes(env);
+  const disrupted = () => baselineDisruptions(ca.disruptions, env.provider.instances(), env.clock.now());
+  const disruptedSince = countDeltas(disrupted);
   ca.start();
   const settle = async () => {
     await env.settle();
@@ -97,8 +103,14 @@ export async function runClusterAutoscalerBaseline(
     env,
     start,
     settle,
-    sample: (hour) =>
-      sampleFleet(hour, fleet.nodes(), fleet.pods(), env.provider.ledger.hourlyRateAt(env.clock.now())),
+    sample: async (hour) =>
+      sampleFleet(
+        hour,
+        fleet.nodes(),
+        fleet.pods(),
+        env.provider.ledger.hourlyRateAt(env.clock.now()),
+        await disruptedSince(),
+      ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.wallClock === undefined ? {} : { wallClock: options.wallClock }),
@@ -117,12 +129,29 @@ export async function runClusterAutoscalerBaseline(
       env,
       series,
       pods,
-      disruptions: new Map(),
-      decisions: new Map(),
+      disruptions: disrupted(),
+      decisions: ca.decisions,
       events: ca.counts,
     }),
     series,
   };
+}
+
+/**
+ * What the baseline's `disruptions` count (pure): CA's scale-downs by reason, and as
+ * `interruption` the instances the cloud had sent a notice by `now` — the reason nodewright
+ * counts for the same notices, so the side-by-side view compares like with like (CA has no
+ * termination handler: the node simply goes at the deadline).
+ */
+export function baselineDisruptions(
+  scaleDowns: ReadonlyMap<string, number>,
+  instances: readonly SimulatedInstance[],
+  now: number,
+): Map<string, number> {
+  const out = new Map(scaleDowns);
+  const interrupted = instances.filter((i) => i.interruption !== undefined && i.interruption.noticeAt <= now);
+  if (interrupted.length > 0) out.set('interruption', interrupted.length);
+  return out;
 }
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;

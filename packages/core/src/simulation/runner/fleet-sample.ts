@@ -19,16 +19,22 @@ export interface FleetSample {
   readonly cpuAllocatable: number;
   readonly memoryRequested: number;
   readonly memoryAllocatable: number;
+  /**
+   * Nodes disrupted since the previous sample (the first: since the start), by the reasons of
+   * the summary's `disruptions`; `{}` when none. The increments of a run add up to its summary.
+   */
+  readonly disruptions: Readonly<Record<string, number>>;
 }
 
 const active = (p: Pod) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
 
-/** Counts nodes by capacity type, pods by state and requests against allocatable (pure). */
+/** Counts nodes by capacity type, pods by state and requests against allocatable (pure); `disruptions` is passed through. */
 export function sampleFleet(
   hour: number,
   nodes: readonly Node[],
   pods: readonly Pod[],
   costPerHour: number,
+  disruptions: Readonly<Record<string, number>> = {},
 ): FleetSample {
   let spot = 0;
   let onDemand = 0;
@@ -73,5 +79,6 @@ export function sampleFleet(
     cpuAllocatable,
     memoryRequested,
     memoryAllocatable,
+    disruptions,
   };
 }

@@ -1,3 +1,4 @@
+export * from './counts.js';
 export * from './fleet-sample.js';
 export * from './percentiles.js';
 export * from './run-simulation.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeInstanceTypes } from '../../testing/fake-instance-types.js';
 import { parseScenario } from '../scenario/parse-scenario.js';
+import { addCounts } from './counts.js';
 import { runSimulation } from './run-simulation.js';
 
 const text = `name: short
@@ -57,6 +58,11 @@ describe('runSimulation', () => {
     expect(summary.disruptions.empty ?? 0).toBeGreaterThan(0);
     expect(summary.nodes.peak).toBeGreaterThanOrEqual(atPeak);
     expect(series.length).toBe(181);
+    // The series records each disruption in the sample after it; together they are the summary.
+    expect(addCounts(series.map((s) => s.disruptions))).toEqual(summary.disruptions);
+    const firstEmpty = series.find((s) => (s.disruptions.empty ?? 0) > 0)!;
+    // The first empty node is one the jobs (10 min from 10 min on) leave behind.
+    expect(firstEmpty.hour).toBeGreaterThan(1 / 3);
   }, 60_000);
 
   it('gives the same result for the same seed', async () => {

@@ -12,6 +12,7 @@ import { provisioningControllers } from '../../provisioning/controllers.js';
 import { ClusterState } from '../../state/cluster-state.js';
 import { SimulationEnvironment } from '../environment/simulation-environment.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
+import { countDeltas } from './counts.js';
 import { type FleetSample, sampleFleet } from './fleet-sample.js';
 import { bootDelay, insufficientCapacityRates, interruptionStorms, launchLatency } from './scenario-cloud.js';
 import {
@@ -114,6 +115,9 @@ async function counterBy(
   return out;
 }
 
+const disruptedByReason = (registry: Registry) =>
+  counterBy(registry, 'karpenter_nodeclaims_disrupted_total', (l) => String(l.reason));
+
 /**
  * Runs a scenario: a MemoryCluster with the simulated kube-scheduler, workload controllers and
  * kubelet, a SimulatedCloudProvider, and every nodewright controller (provisioning, lifecycle,
@@ -148,6 +152,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   );
 
   const pods = watchPodTimes(env);
+  const disruptedSince = countDeltas(() => disruptedByReason(registry));
   for (const pool of scenario.nodePools) await env.cluster.create(NodePools, pool);
   manager.start();
   await manager.synced();
@@ -158,8 +163,14 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
     env,
     start,
     settle: () => manager.settled(),
-    sample: (hour) =>
-      sampleFleet(hour, state.nodes(), state.pods(), env.provider.ledger.hourlyRateAt(env.clock.now())),
+    sample: async (hour) =>
+      sampleFleet(
+        hour,
+        state.nodes(),
+        state.pods(),
+        env.provider.ledger.hourlyRateAt(env.clock.now()),
+        await disruptedSince(),
+      ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.wallClock === undefined ? {} : { wallClock: options.wallClock }),
@@ -169,9 +180,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   pods.stop();
   await manager.stop();
   env.stop();
-  const disruptions = await counterBy(registry, 'karpenter_nodeclaims_disrupted_total', (l) =>
-    String(l.reason),
-  );
+  const disruptions = await disruptedByReason(registry);
   const decisions = await counterBy(
     registry,
     'karpenter_voluntary_disruption_decisions_total',

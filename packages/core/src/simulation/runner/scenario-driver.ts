@@ -7,6 +7,7 @@ import type { SimulationEnvironment } from '../environment/simulation-environmen
 import { replicaChanges } from '../scenario/replica-schedule.js';
 import { deploymentObject, jobObject, pdbObject } from '../scenario/scenario-objects.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
+import { sortedRecord } from './counts.js';
 import type { FleetSample } from './fleet-sample.js';
 import { quantile } from './percentiles.js';
 
@@ -46,9 +47,19 @@ export interface SimulationSummary {
       readonly max: number;
     };
   };
-  /** NodeClaims disrupted, by reason (karpenter_nodeclaims_disrupted_total). */
+  /**
+   * NodeClaims disrupted, by reason (karpenter_nodeclaims_disrupted_total): `empty`,
+   * `underutilized`, `drifted`, `expired`, `interruption`, ... — lowercase, as the metric's
+   * label, not the `Empty`/`Underutilized`/`Drifted` reasons `disrupt` prints. Under the
+   * Cluster Autoscaler baseline: its scale-downs (`empty`, `underutilized`, as CA's
+   * scaled_down_nodes_total) and the cloud's interruption notices (`interruption`).
+   */
   readonly disruptions: Readonly<Record<string, number>>;
-  /** Voluntary disruption decisions, by `decision/reason` (karpenter_voluntary_disruption_decisions_total). */
+  /**
+   * Voluntary disruption decisions, by `decision/reason[/consolidation type]`
+   * (karpenter_voluntary_disruption_decisions_total); under the baseline, CA's scale-downs
+   * begun, `delete/empty` or `delete/underutilized` (a drain a PDB then refuses still counts).
+   */
   readonly decisions: Readonly<Record<string, number>>;
   /** Events published by the controllers, by reason. */
   readonly events: Readonly<Record<string, number>>;
@@ -138,7 +149,7 @@ export interface DriveOptions {
   /** Waits until every consequence of the last change has played out (cluster and controllers). */
   readonly settle: () => Promise<void>;
   /** The fleet now, for the series. */
-  readonly sample: (hour: number) => FleetSample;
+  readonly sample: (hour: number) => FleetSample | Promise<FleetSample>;
   readonly sampleEveryMs: number;
   readonly onProgress?: (progress: SimulationProgress) => void;
   readonly wallClock?: () => number;
@@ -165,7 +176,7 @@ export async function driveScenario(o: DriveOptions): Promise<FleetSample[]> {
     }
     await o.settle();
     if (now >= nextSample) {
-      const sample = o.sample((now - start) / HOUR);
+      const sample = await o.sample((now - start) / HOUR);
       series.push(sample);
       nextSample += o.sampleEveryMs;
       const wall = o.wallClock;
@@ -187,13 +198,6 @@ export async function driveScenario(o: DriveOptions): Promise<FleetSample[]> {
 }
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-/** A count map as a record sorted by key, zeros left out. */
-export function sortedRecord(m: ReadonlyMap<string, number>): Record<string, number> {
-  return Object.fromEntries(
-    [...m.entries()].filter(([, v]) => v > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
-}
 
 /** What a run's summary is computed from besides the series. */
 export interface SummaryInputs {
