@@ -216,3 +216,97 @@ describe('KubeletHarness', () => {
     await expect(harness.start()).rejects.toThrow(/already started/);
   });
 });
+
+/**
+ * The same instance as each cloud's mock reports it: only the providerID format, the Node name
+ * kubelet derives and the cloud's own instance type and zone names differ.
+ */
+const Clouds = [
+  {
+    cloud: 'aws',
+    providerID: 'aws:///us-west-2a/i-0123456789abcdef0',
+    nodeName: 'ip-10-0-0-1.us-west-2.compute.internal',
+    instanceType: 'm5.large',
+    zone: 'us-west-2a',
+  },
+  {
+    cloud: 'azure',
+    providerID:
+      'azure:///subscriptions/0f9a3c1e-5b2d-4e6f-8a7b-9c0d1e2f3a4b/resourceGroups/MC_rg_cluster_eastus/providers/Microsoft.Compute/virtualMachines/aks-general-purpose-x7k2p',
+    nodeName: 'aks-general-purpose-x7k2p',
+    instanceType: 'Standard_D2s_v5',
+    zone: 'eastus-1',
+  },
+  {
+    cloud: 'gce',
+    providerID: 'gce://contract-project/us-central1-a/general-purpose-x7k2p',
+    nodeName: 'general-purpose-x7k2p',
+    instanceType: 'n2-standard-2',
+    zone: 'us-central1-a',
+  },
+] as const;
+
+describe.each(Clouds)('KubeletHarness with $cloud providerIDs', (cloud) => {
+  const own = (overrides: Partial<MockInstance> = {}) =>
+    instance({
+      providerID: cloud.providerID,
+      nodeName: cloud.nodeName,
+      instanceType: cloud.instanceType,
+      zone: cloud.zone,
+      capacityType: 'spot',
+      ...overrides,
+    });
+
+  it('registers the Node under the cloud name after the boot delay, with its labels and taints', async () => {
+    const { source, harness, advance, nodes } = fixture();
+    await harness.start();
+    source.put(own());
+    await advance(4_999);
+    expect(await nodes()).toEqual([]);
+    await advance(1);
+    const [node, ...rest] = await nodes();
+    expect(rest).toEqual([]);
+    expect(node?.metadata.name).toBe(cloud.nodeName);
+    expect(node?.spec?.providerID).toBe(cloud.providerID);
+    expect(node?.metadata.labels).toMatchObject({
+      'kubernetes.io/hostname': cloud.nodeName,
+      'node.kubernetes.io/instance-type': cloud.instanceType,
+      'topology.kubernetes.io/zone': cloud.zone,
+      'karpenter.sh/capacity-type': 'spot',
+      team: 'a',
+    });
+    expect(node?.spec?.taints).toEqual([
+      { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+      { key: 'example.com/startup', effect: 'NoSchedule' },
+    ]);
+    expect(harness.nodeNameOf(cloud.providerID)).toBe(cloud.nodeName);
+  });
+
+  it('removes the Node once the instance terminates', async () => {
+    const { source, harness, advance, nodes } = fixture();
+    await harness.start();
+    source.put(own());
+    await advance(5_000);
+    expect((await nodes()).map((n) => n.metadata.name)).toEqual([cloud.nodeName]);
+    source.put(own({ state: 'terminated' }));
+    await advance(0);
+    expect(await nodes()).toEqual([]);
+    expect(harness.nodeNameOf(cloud.providerID)).toBeUndefined();
+  });
+
+  it('adopts a Node a previous run registered for this providerID', async () => {
+    const first = fixture();
+    first.source.put(own());
+    await first.harness.start();
+    await first.advance(5_000);
+    first.harness.stop();
+    const second = new KubeletHarness({
+      cluster: first.cluster,
+      source: first.source,
+      timers: first.timers,
+      bootDelayMs: 5_000,
+    });
+    await second.start();
+    expect(second.nodeNameOf(cloud.providerID)).toBe(cloud.nodeName);
+  });
+});
