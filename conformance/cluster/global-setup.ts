@@ -1,18 +1,22 @@
 /**
- * Vitest globalSetup: gives the test run one real control plane.
+ * Vitest globalSetup: gives the test run one real control plane, chosen by selectClusterTarget.
  *
  * - NODEWRIGHT_KUBECONFIG set: that cluster is used as is; nothing is built or started.
- * - Otherwise: build/build.sh builds the binaries if the cache lacks them (minutes, once),
- *   then startCluster() runs etcd, kube-apiserver, kube-controller-manager, kube-scheduler
- *   and kwok on loopback, and teardown stops them.
+ * - NODEWRIGHT_CLUSTER=k3s: startK3sCluster() runs k3s in a container through testcontainers
+ *   and installs kwok into it; fails at once when no Docker engine is reachable.
+ * - Otherwise (NODEWRIGHT_CLUSTER unset or `binary`): build/build.sh builds the binaries if the
+ *   cache lacks them (minutes, once), then startCluster() runs etcd, kube-apiserver,
+ *   kube-controller-manager, kube-scheduler and kwok on loopback, and teardown stops them.
  *
  * Tests read the cluster with `inject('nodewrightCluster')`; NODEWRIGHT_KUBECONFIG is also
  * set for the workers and anything they spawn. NODEWRIGHT_CLUSTER_KEEP=1 keeps the cluster
- * directory (logs, certs) after the run.
+ * directory (logs, certs; for k3s the kubeconfig) after the run.
  */
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { startCluster } from './src/cluster.js';
+import { selectClusterTarget } from './src/cluster-target.js';
+import { type LaunchedCluster, startK3sCluster } from './src/k3s-cluster.js';
 import { loadKubeconfig } from './src/load-kubeconfig.js';
 
 /** What tests receive about the cluster they run against. */
@@ -30,13 +34,16 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const supplied = process.env.NODEWRIGHT_KUBECONFIG;
-  if (supplied) {
-    const { server } = await loadKubeconfig(supplied);
-    project.provide('nodewrightCluster', { kubeconfigPath: supplied, server, external: true });
+  const target = selectClusterTarget(process.env);
+  process.stderr.write(`[cluster] target: ${target.reason}\n`);
+  if (target.kind === 'external') {
+    const { server } = await loadKubeconfig(target.kubeconfigPath);
+    project.provide('nodewrightCluster', { kubeconfigPath: target.kubeconfigPath, server, external: true });
     return async () => {};
   }
-  const cluster = await startCluster({ keepDir: process.env.NODEWRIGHT_CLUSTER_KEEP === '1' });
+  const keepDir = process.env.NODEWRIGHT_CLUSTER_KEEP === '1';
+  const cluster: LaunchedCluster =
+    target.kind === 'k3s' ? await startK3sCluster({ keepDir }) : await startCluster({ keepDir });
   process.env.NODEWRIGHT_KUBECONFIG = cluster.kubeconfigPath;
   project.provide('nodewrightCluster', {
     kubeconfigPath: cluster.kubeconfigPath,

@@ -1,6 +1,21 @@
 export { buildScriptPath, type EnsureBinariesOptions, ensureBinaries } from './binaries.js';
 export { type ClusterHandle, type StartClusterOptions, startCluster } from './cluster.js';
+export {
+  CLUSTER_TARGETS,
+  type ClusterTarget,
+  type StartedClusterTarget,
+  selectClusterTarget,
+} from './cluster-target.js';
 export { COMPONENTS, type ComponentName } from './components.js';
+export { type DockerVerdict, probeDockerEngine } from './docker-probe.js';
+export {
+  K3S_IMAGE,
+  K3S_SERVER_TAINT,
+  type K3sClusterHandle,
+  type LaunchedCluster,
+  type StartK3sClusterOptions,
+  startK3sCluster,
+} from './k3s-cluster.js';
 export { KubeHttpClient, type KubeResponse, type RequestOptions } from './kube-http.js';
 export {
   type ClusterConnection,
@@ -8,5 +23,6 @@ export {
   kubeconfigBaseDir,
   renderKubeconfig,
 } from './kubeconfig.js';
+export { KWOK_IMAGE, type KwokInClusterManifests, kwokInClusterManifests } from './kwok-manifests.js';
 export { DEFAULT_NODE_CAPACITY, KWOK_NODE_ANNOTATION, KWOK_NODE_ANNOTATION_VALUE } from './kwok-stages.js';
 export { loadKubeconfig } from './load-kubeconfig.js';
