@@ -21,6 +21,7 @@ describe('lifecycleControllers', () => {
       'nodeclaim.lifecycle',
       'node.termination',
       'nodeclaim.expiration',
+      'nodeclaim.disruption',
       'nodeclaim.garbagecollection',
       'nodepool.hash',
       'nodepool.counter',
