@@ -196,11 +196,7 @@ export class DisruptionController implements Controller {
     const snapshot = this.#snapshot(await this.#instanceTypes(), new Set(op.command.candidates), context);
     const check = validateCommand(op.command, snapshot, now, this.#options);
     if (!check.valid) {
-      context.logger.info(
-        { candidates: op.command.candidates, why: check.reason },
-        'disruption command abandoned',
-      );
-      await this.#rollback(op, `validation failed: ${check.reason}`, []);
+      await this.#rollback(op, `validation failed: ${check.reason}`, [], context);
       return { requeueAfterMs: this.#poll };
     }
     const { command } = op;
@@ -214,12 +210,12 @@ export class DisruptionController implements Controller {
     for (const replacement of command.replacements) {
       const pool = this.#deps.state.nodePool(replacement.nodePool);
       if (pool === undefined) {
-        await this.#rollback(op, `NodePool ${replacement.nodePool} is gone`, names);
+        await this.#rollback(op, `NodePool ${replacement.nodePool} is gone`, names, context);
         return { requeueAfterMs: this.#poll };
       }
       const built = newNodeClaim(pool, replacement);
       if (!built.ok) {
-        await this.#rollback(op, `replacement NodeClaim is invalid: ${built.reason}`, names);
+        await this.#rollback(op, `replacement NodeClaim is invalid: ${built.reason}`, names, context);
         return { requeueAfterMs: this.#poll };
       }
       const created = await this.#deps.cluster.create(NodeClaims, built.nodeClaim);
@@ -252,6 +248,7 @@ export class DisruptionController implements Controller {
           op,
           `replacement NodeClaim ${name} was deleted before it initialized`,
           phase.replacements,
+          context,
         );
         return { requeueAfterMs: this.#poll };
       }
@@ -259,7 +256,7 @@ export class DisruptionController implements Controller {
     }
     if (!ready) {
       if (now >= phase.deadline) {
-        await this.#rollback(op, 'replacements did not initialize in time', phase.replacements);
+        await this.#rollback(op, 'replacements did not initialize in time', phase.replacements, context);
         return { requeueAfterMs: this.#poll };
       }
       return { requeueAfterMs: Math.min(this.#poll, phase.deadline - now) };
@@ -293,8 +290,24 @@ export class DisruptionController implements Controller {
     return { requeueAfterMs: this.#poll };
   }
 
-  async #rollback(op: InFlight, why: string, replacements: readonly string[]): Promise<void> {
+  /** Abandons the command: replacements deleted, candidates untainted and unmarked, the reason logged and evented. */
+  async #rollback(
+    op: InFlight,
+    why: string,
+    replacements: readonly string[],
+    context: ReconcileContext,
+  ): Promise<void> {
     this.#inFlight = undefined;
+    context.logger.info(
+      {
+        method: op.command.method,
+        reason: op.command.reason,
+        candidates: op.command.candidates,
+        replacements,
+        why,
+      },
+      'disruption command abandoned',
+    );
     for (const name of replacements) {
       try {
         await this.#deps.cluster.delete(NodeClaims, { name });
