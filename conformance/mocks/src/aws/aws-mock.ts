@@ -5,9 +5,10 @@ import type { Ec2Context } from './ec2/context.js';
 import { InstanceLifecycle, type LifecycleTimings } from './ec2/lifecycle.js';
 import { Ec2State } from './ec2/state.js';
 import { AwsFaults } from './faults/faults.js';
+import { IamState } from './iam/state.js';
 import { Ec2MockInstanceSource } from './instances/mock-instances.js';
 import { type PriceProduct, priceProducts } from './pricing/products.js';
-import { type AwsSeed, buildSeed, MOCK_ACCOUNT_ID, SEED_REGIONS } from './seed/index.js';
+import { type AwsSeed, buildSeed, MOCK_ACCOUNT_ID, type ParameterSeed, SEED_REGIONS } from './seed/index.js';
 import { createAwsServer } from './server/http.js';
 import {
   type EventBridgeEvent,
@@ -27,6 +28,11 @@ export interface AwsMockOptions {
   readonly cluster?: string;
   /** Kubernetes minor of the seeded EKS AMIs (default 1.34). */
   readonly kubernetesVersion?: string;
+  /**
+   * IAM roles that exist at start (default: `KarpenterNodeRole-<cluster>` and the examples'
+   * `KarpenterNodeRole-my-cluster`).
+   */
+  readonly roles?: readonly string[];
   /** Name of the interruption queue created at start (default `<cluster>-interruption`). */
   readonly interruptionQueueName?: string;
   readonly host?: string;
@@ -57,7 +63,7 @@ export interface AwsEventBuilders {
   ): EventBridgeEvent;
 }
 
-/** A running AWS mock: EC2, Pricing and SQS on one endpoint, with handles to state and faults. */
+/** A running AWS mock: EC2, Pricing, SQS, IAM and SSM on one endpoint, with handles to state and faults. */
 export interface AwsMock {
   /** `http://host:port`, for the SDK clients' `endpoint`. */
   readonly endpoint: string;
@@ -75,6 +81,10 @@ export interface AwsMock {
   readonly lifecycle: InstanceLifecycle;
   readonly pricing: { readonly products: readonly PriceProduct[] };
   readonly sqs: SqsQueues;
+  /** Roles and instance profiles; tests add or remove roles here. */
+  readonly iam: IamState;
+  /** The public SSM parameters naming the seeded EKS AMIs, by name; tests may add or change some. */
+  readonly ssmParameters: Map<string, ParameterSeed>;
   readonly faults: AwsFaults;
   readonly interruptionQueue: SqsQueue;
   readonly events: AwsEventBuilders;
@@ -92,8 +102,9 @@ export interface AwsMock {
 }
 
 /**
- * Starts EC2 (Query), Pricing (JSON 1.1) and SQS (JSON 1.0) mocks on one HTTP endpoint that the
- * real AWS SDK clients talk to when given its `endpoint`, a region and static credentials.
+ * Starts EC2 and IAM (Query), Pricing and SSM (JSON 1.1) and SQS (JSON 1.0) mocks on one HTTP
+ * endpoint that the real AWS SDK clients talk to when given its `endpoint`, a region and static
+ * credentials.
  */
 export async function startAwsMock(options: AwsMockOptions = {}): Promise<AwsMock> {
   const clock = options.clock ?? new SystemClock();
@@ -119,10 +130,20 @@ export async function startAwsMock(options: AwsMockOptions = {}): Promise<AwsMoc
   const closing = new AbortController();
   const products = priceProducts(seed.instanceTypes, Object.values(SEED_REGIONS));
   const ec2Context: Ec2Context = { state: ec2, lifecycle, faults, clock, accountId };
+  const iam = new IamState({
+    accountId,
+    roles: options.roles ?? [
+      ...new Set([`KarpenterNodeRole-${seed.cluster}`, 'KarpenterNodeRole-my-cluster']),
+    ],
+    now: clock.now(),
+  });
+  const ssmParameters = new Map(seed.parameters.map((p) => [p.name, p]));
   const server = createAwsServer({
     ec2: ec2Context,
     pricing: { products, publicationDate: '2026-11-01T00:00:00Z' },
     sqs: { queues: sqs, clock, signal: closing.signal },
+    iam: { state: iam, clock },
+    ssm: { parameters: ssmParameters, region },
     faults,
     timers,
   });
@@ -158,6 +179,8 @@ export async function startAwsMock(options: AwsMockOptions = {}): Promise<AwsMoc
     lifecycle,
     pricing: { products },
     sqs,
+    iam,
+    ssmParameters,
     faults,
     interruptionQueue,
     events: {

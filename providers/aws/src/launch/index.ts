@@ -3,6 +3,7 @@ export * from './fleet-request.js';
 export * from './fleet-result.js';
 export * from './kubelet-labels.js';
 export * from './launch-plan.js';
+export * from './launch-template-cleanup.js';
 export * from './launch-template-data.js';
 export * from './launch-templates.js';
 export * from './launcher.js';

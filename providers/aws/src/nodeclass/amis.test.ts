@@ -59,7 +59,7 @@ describe('amiQueries', () => {
     });
   });
   it('ids share one query that includes deprecated images; names default to owners self and amazon', () => {
-    const { queries, unsupported } = amiQueries(
+    const { queries, ssmParameters } = amiQueries(
       [
         { id: 'ami-1' },
         { name: 'my-ami-*' },
@@ -101,9 +101,7 @@ describe('amiQueries', () => {
         false,
       ],
     ]);
-    expect(unsupported).toEqual([
-      'ssmParameter /x is not resolved: nodewright makes no SSM calls; use id, name or tags',
-    ]);
+    expect(ssmParameters).toEqual(['/x']);
   });
 });
 

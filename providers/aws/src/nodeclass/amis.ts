@@ -26,14 +26,15 @@ const available: Filter = { Name: 'state', Values: ['available'] };
  * patterns (owner amazon); `id` terms share one `image-id` query that includes deprecated
  * images; name/owner/tags terms are one query each, owners defaulting to self and amazon when
  * a name is given (so a name never picks up someone else's public image). `ssmParameter` terms
- * are not resolved (nodewright makes no SSM calls) and are returned as `unsupported` reasons.
+ * are returned as parameter names: the caller reads each (SSM GetParameter) and queries the image
+ * it names with ssmImageQuery.
  */
 export function amiQueries(
   terms: readonly AmiTerm[],
   kubernetesVersion: string,
-): { queries: AmiQuery[]; unsupported: string[] } {
+): { queries: AmiQuery[]; ssmParameters: string[] } {
   const queries: AmiQuery[] = [];
-  const unsupported: string[] = [];
+  const ssmParameters: string[] = [];
   const ids: string[] = [];
   for (const term of terms) {
     if (term.alias !== undefined) {
@@ -52,9 +53,7 @@ export function amiQueries(
     } else if (term.id !== undefined) {
       ids.push(term.id);
     } else if (term.ssmParameter !== undefined) {
-      unsupported.push(
-        `ssmParameter ${term.ssmParameter} is not resolved: nodewright makes no SSM calls; use id, name or tags`,
-      );
+      ssmParameters.push(term.ssmParameter);
     } else {
       const owners =
         term.owner !== undefined ? [term.owner] : term.name !== undefined ? ['self', 'amazon'] : [];
@@ -86,7 +85,20 @@ export function amiQueries(
       requirementSets: [[]],
     });
   }
-  return { queries, unsupported };
+  return { queries, ssmParameters };
+}
+
+/**
+ * The DescribeImages query for the image an SSM parameter names (its value, `ami-...`): like an
+ * `id` term, the image is used even when deprecated, since the parameter picked it.
+ */
+export function ssmImageQuery(parameter: string, imageId: string): AmiQuery {
+  return {
+    input: { Filters: [{ Name: 'image-id', Values: [imageId] }, available], IncludeDeprecated: true },
+    describes: `ssmParameter ${parameter} (${imageId})`,
+    pinned: true,
+    requirementSets: [[]],
+  };
 }
 
 /** An AMI a NodeClass may launch, with the instance types it suits. */

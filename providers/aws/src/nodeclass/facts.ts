@@ -22,7 +22,7 @@ export interface NodeClassFacts {
   readonly securityGroups: readonly ResolvedSecurityGroup[];
   readonly amis: readonly ResolvedAmi[];
   readonly instanceProfile?: string;
-  /** Set for a `role`: the profile's name is derived, and must exist; said in the condition message. */
+  /** Set for a `role`: the profile was created for it and holds it; said in the condition message. */
   readonly instanceProfileDerivedFromRole?: string;
   readonly problems: {
     readonly subnets?: string;

@@ -4,5 +4,7 @@ export * from './facts.js';
 export * from './filters.js';
 export * from './instance-profile.js';
 export * from './resolver.js';
+export * from './resource.js';
 export * from './status.js';
 export * from './status-controller.js';
+export * from './termination-controller.js';

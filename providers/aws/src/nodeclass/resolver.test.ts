@@ -2,6 +2,7 @@ import type { DescribeImagesCommandInput, DescribeSubnetsCommandOutput } from '@
 import { FakeClock } from '@nodewright/core/clock';
 import { describe, expect, it } from 'vitest';
 import { fakeEc2, paged } from '../instancetype/fake-ec2.js';
+import { awsError, fakeSsm } from '../provider/testing/fake-ec2.js';
 import { NodeClassResolutionError, NodeClassResolver } from './resolver.js';
 import { nodeClassFixture } from './testing.js';
 
@@ -75,14 +76,24 @@ function world(overrides: Partial<Parameters<typeof fakeEc2>[0]> = {}) {
     },
     ...overrides,
   });
+  const ssm = fakeSsm();
   const resolver = new NodeClassResolver({
     ec2,
+    ssm: ssm.api,
     clock: new FakeClock(NOW),
-    clusterName: 'prod',
-    region: 'us-west-2',
+    instanceProfiles: {
+      reconcile: async (nodeClass) =>
+        nodeClass.spec.role === 'missing-role'
+          ? {
+              name: 'prod_1',
+              problem:
+                'adding role missing-role to instance profile prod_1: role missing-role does not exist',
+            }
+          : { name: nodeClass.spec.instanceProfile ?? 'prod_1' },
+    },
     kubernetesVersion: async () => '1.31',
   });
-  return { ec2, resolver };
+  return { ec2, ssm, resolver };
 }
 
 describe('NodeClassResolver', () => {
@@ -99,7 +110,7 @@ describe('NodeClassResolver', () => {
       { id: 'sg-2', name: 'nodes' },
     ]);
     expect(facts.amis.map((a) => a.id)).toEqual(['ami-new', 'ami-arm']);
-    expect(facts.instanceProfile).toMatch(/^prod_[0-9]+$/);
+    expect(facts.instanceProfile).toBe('prod_1');
     expect(facts.instanceProfileDerivedFromRole).toBe('KarpenterNodeRole-my-cluster');
     expect(facts.problems).toEqual({});
     const subnetCalls = ec2.calls.filter((c) => c.method === 'describeSubnets').map((c) => c.input);
@@ -148,6 +159,67 @@ describe('NodeClassResolver', () => {
     );
     expect(facts.instanceProfile).toBe('my-profile');
     expect(facts.instanceProfileDerivedFromRole).toBeUndefined();
+  });
+
+  it("reports the instance profile's problem next to what it resolved", async () => {
+    const { resolver } = world();
+    const facts = await resolver.resolve(nodeClassFixture({ role: 'missing-role' }));
+    expect(facts.instanceProfile).toBe('prod_1');
+    expect(facts.problems).toEqual({
+      instanceProfile:
+        'adding role missing-role to instance profile prod_1: role missing-role does not exist',
+    });
+  });
+
+  it('reads ssmParameter terms with GetParameter and uses the image they name, even deprecated', async () => {
+    const { resolver, ssm, ec2 } = world({
+      describeImages: async (input: DescribeImagesCommandInput) => {
+        const ids = input.Filters?.find((f) => f.Name === 'image-id')?.Values ?? [];
+        return {
+          ...meta,
+          Images: ids.includes('ami-0ssm')
+            ? [
+                {
+                  ImageId: 'ami-0ssm',
+                  Name: 'from-ssm',
+                  Architecture: 'x86_64',
+                  DeprecationTime: '2026-01-01T00:00:00Z',
+                },
+              ]
+            : [],
+        };
+      },
+    });
+    ssm.on('getParameter', (input) => {
+      if (input.Name === '/gone') throw awsError('ParameterNotFound');
+      if (input.Name === '/text') return { Parameter: { Name: input.Name, Value: 'hello' } };
+      return { Parameter: { Name: input.Name, Value: 'ami-0ssm' } };
+    });
+    const facts = await resolver.resolve(
+      nodeClassFixture({
+        amiFamily: 'AL2023',
+        amiSelectorTerms: [{ ssmParameter: '/aws/service/x/image_id' }],
+      }),
+    );
+    expect(facts.amis.map((a) => [a.id, a.deprecated])).toEqual([['ami-0ssm', true]]);
+    expect(ssm.inputs('getParameter')).toEqual([{ Name: '/aws/service/x/image_id' }]);
+    expect(ec2.calls.find((c) => c.method === 'describeImages')?.input).toEqual({
+      Filters: [
+        { Name: 'image-id', Values: ['ami-0ssm'] },
+        { Name: 'state', Values: ['available'] },
+      ],
+      IncludeDeprecated: true,
+    });
+
+    const missing = await resolver.resolve(
+      nodeClassFixture({
+        amiFamily: 'AL2023',
+        amiSelectorTerms: [{ ssmParameter: '/gone' }, { ssmParameter: '/text' }],
+      }),
+    );
+    expect(missing.problems.amis).toBe(
+      'no AMIs matched amiSelectorTerms; ssmParameter /gone does not exist; ssmParameter /text holds "hello", not an AMI id',
+    );
   });
 
   it('fails naming the NodeClass and the call when EC2 fails', async () => {

@@ -3,18 +3,20 @@ import type { Clock } from '@nodewright/core/clock';
 import { z } from 'zod';
 import { type EC2NodeClass, ec2NodeClassSpecSchema, resolvedAmiFamily } from '../apis/index.js';
 import { allPages } from '../instancetype/pages.js';
-import type { Ec2Api } from '../sdk/index.js';
-import { type AmiQuery, amiQueries, isDeprecated, selectAmis } from './amis.js';
+import { awsErrorCode, errorMessage } from '../launch/aws-error.js';
+import type { Ec2Api, SsmApi } from '../sdk/index.js';
+import { type AmiQuery, amiQueries, isDeprecated, selectAmis, ssmImageQuery } from './amis.js';
 import type { NodeClassFacts, ResolvedSecurityGroup, ResolvedSubnet } from './facts.js';
 import { type SelectorQuery, securityGroupQueries, subnetQueries } from './filters.js';
-import { instanceProfileNameForRole } from './instance-profile.js';
+import type { InstanceProfileOutcome } from './instance-profile.js';
 
 export interface NodeClassResolverDeps {
   readonly ec2: Ec2Api;
+  /** Reads the AMI ids `ssmParameter` terms name. */
+  readonly ssm: SsmApi;
   readonly clock: Clock;
-  /** Names derived instance profiles. */
-  readonly clusterName: string;
-  readonly region: string;
+  /** Creates or checks the instance profile (InstanceProfiles); its problems go into the facts. */
+  readonly instanceProfiles: { reconcile(nodeClass: EC2NodeClass): Promise<InstanceProfileOutcome> };
   /**
    * The cluster's Kubernetes minor version (`1.31`), which EKS image names carry; asked only
    * when an alias is resolved.
@@ -31,9 +33,12 @@ const list = (queries: readonly { describes: string }[]) => queries.map((q) => q
 
 /**
  * Resolves an EC2NodeClass's selectors against EC2 (DescribeSubnets, DescribeSecurityGroups,
- * DescribeImages, every page; terms ORed, fields of a term ANDed) into NodeClassFacts, with a
+ * DescribeImages, every page; terms ORed, fields of a term ANDed; `ssmParameter` terms read with
+ * SSM GetParameter first) into NodeClassFacts, with a
  * message for each list that matched nothing. Subnets are ordered by free addresses (most
- * first), then id; security groups by id; AMIs as selectAmis orders them. No IAM or SSM calls.
+ * first), then id; security groups by id; AMIs as selectAmis orders them. The instance profile
+ * is reconciled alongside (InstanceProfiles: created for a role, checked for an instanceProfile);
+ * an IAM failure is a problem in the facts, not a throw.
  * @throws NodeClassResolutionError when an EC2 call fails (the previous status should stand).
  */
 export class NodeClassResolver {
@@ -46,10 +51,11 @@ export class NodeClassResolver {
   async resolve(nodeClass: EC2NodeClass): Promise<NodeClassFacts> {
     const spec = nodeClass.spec;
     const name = nodeClass.metadata.name ?? '';
-    const [subnets, securityGroups, amis] = await Promise.all([
+    const [subnets, securityGroups, amis, profile] = await Promise.all([
       this.#subnets(name, spec.subnetSelectorTerms),
       this.#securityGroups(name, spec.securityGroupSelectorTerms),
       this.#amis(name, spec.amiSelectorTerms),
+      this.#deps.instanceProfiles.reconcile(nodeClass),
     ]);
     const validation = ec2NodeClassSpecSchema.safeParse(spec);
     const family = resolvedAmiFamily(spec);
@@ -58,11 +64,7 @@ export class NodeClassResolver {
       : family === undefined
         ? 'spec.amiFamily is unset and no alias implies one'
         : undefined;
-    const instanceProfile =
-      spec.instanceProfile ??
-      (spec.role !== undefined
-        ? instanceProfileNameForRole(this.#deps.clusterName, this.#deps.region, name)
-        : undefined);
+    const instanceProfile = profile.name;
     return {
       subnets: subnets.items,
       securityGroups: securityGroups.items,
@@ -75,9 +77,7 @@ export class NodeClassResolver {
         ...(subnets.problem !== undefined ? { subnets: subnets.problem } : {}),
         ...(securityGroups.problem !== undefined ? { securityGroups: securityGroups.problem } : {}),
         ...(amis.problem !== undefined ? { amis: amis.problem } : {}),
-        ...(instanceProfile === undefined
-          ? { instanceProfile: 'neither spec.role nor spec.instanceProfile is set' }
-          : {}),
+        ...(profile.problem !== undefined ? { instanceProfile: profile.problem } : {}),
         ...(validationProblem !== undefined ? { validation: validationProblem } : {}),
       },
     };
@@ -146,11 +146,17 @@ export class NodeClassResolver {
   ): Promise<{ items: ReturnType<typeof selectAmis>; problem?: string }> {
     const needsVersion = terms.some((t) => t.alias !== undefined);
     const version = needsVersion ? await this.#deps.kubernetesVersion() : '';
-    let built: { queries: AmiQuery[]; unsupported: string[] };
+    let built: { queries: AmiQuery[]; ssmParameters: string[] };
     try {
       built = amiQueries(terms, version);
     } catch (error) {
       return { items: [], problem: error instanceof Error ? error.message : String(error) };
+    }
+    const unresolved: string[] = [];
+    for (const parameter of built.ssmParameters) {
+      const read = await this.#ssmImageId(nodeClass, parameter);
+      if ('imageId' in read) built.queries.push(ssmImageQuery(parameter, read.imageId));
+      else unresolved.push(read.problem);
     }
     const found: Array<{ query: AmiQuery; images: Image[] }> = [];
     for (const query of built.queries) {
@@ -179,9 +185,35 @@ export class NodeClassResolver {
         ? `no AMIs matched amiSelectorTerms (${list(built.queries)})`
         : 'no AMIs matched amiSelectorTerms',
       ...(deprecated > 0 ? [`${deprecated} deprecated image(s) skipped; pin one by id to use it`] : []),
-      ...built.unsupported,
+      ...unresolved,
     ];
     return { items, problem: parts.join('; ') };
+  }
+
+  /**
+   * The AMI id an SSM parameter holds. A parameter that does not exist (ParameterNotFound) or
+   * holds no `ami-` id is a problem for the status; any other failure throws, as EC2's do.
+   */
+  async #ssmImageId(
+    nodeClass: string,
+    parameter: string,
+  ): Promise<{ imageId: string } | { problem: string }> {
+    let value: string | undefined;
+    try {
+      value = (await this.#deps.ssm.getParameter({ Name: parameter })).Parameter?.Value;
+    } catch (error) {
+      if (awsErrorCode(error) === 'ParameterNotFound') {
+        return { problem: `ssmParameter ${parameter} does not exist` };
+      }
+      throw new NodeClassResolutionError(
+        `EC2NodeClass ${nodeClass}: GetParameter ${parameter} failed: ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
+    const imageId = value?.trim();
+    return imageId?.startsWith('ami-')
+      ? { imageId }
+      : { problem: `ssmParameter ${parameter} holds ${JSON.stringify(value ?? '')}, not an AMI id` };
   }
 
   async #call<O extends { NextToken?: string | undefined }, T>(

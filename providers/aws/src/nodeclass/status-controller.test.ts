@@ -10,6 +10,7 @@ import {
   ec2NodeClassKind,
 } from '../apis/index.js';
 import type { NodeClassFacts } from './facts.js';
+import { EC2NodeClassFinalizer } from './resource.js';
 import { EC2NodeClassStatusController, NodeClassResyncMs } from './status-controller.js';
 import { nodeClassFixture } from './testing.js';
 
@@ -88,6 +89,44 @@ describe('EC2NodeClassStatusController', () => {
       [EC2NodeClassAnnotations.HashVersion]: EC2NodeClassHashVersion,
     });
     expect(w.lines.some((l) => l.includes('EC2NodeClass is ready'))).toBe(true);
+    expect(nc.metadata.finalizers).toEqual([EC2NodeClassFinalizer]);
+  });
+
+  it('shows an instance profile problem in InstanceProfileReady and Ready', async () => {
+    const w = await world();
+    w.setFacts({
+      ...goodFacts,
+      instanceProfileDerivedFromRole: 'NodeRole',
+      problems: {
+        instanceProfile:
+          'adding role NodeRole to instance profile prod_1: role NodeRole does not exist (NoSuchEntity: The role with name NodeRole cannot be found.)',
+      },
+    });
+    await w.controller.reconcile({ name: 'default' }, w.context);
+    const nc = await w.cluster.get(EC2NodeClasses, { name: 'default' });
+    expect(nc.status?.conditions?.find((c) => c.type === 'InstanceProfileReady')).toMatchObject({
+      status: 'False',
+      message: expect.stringContaining('role NodeRole does not exist'),
+    });
+    expect(nc.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+  });
+
+  it('adds its finalizer before resolving, and leaves a deleting NodeClass alone', async () => {
+    const w = await world();
+    await w.cluster.delete(EC2NodeClasses, { name: 'default' });
+    await w.cluster.create(EC2NodeClasses, {
+      ...nodeClassFixture(),
+      metadata: { name: 'held', finalizers: ['example.com/keep'] },
+    });
+    await w.controller.reconcile({ name: 'held' }, w.context);
+    expect((await w.cluster.get(EC2NodeClasses, { name: 'held' })).metadata.finalizers).toEqual([
+      'example.com/keep',
+      EC2NodeClassFinalizer,
+    ]);
+    await w.cluster.delete(EC2NodeClasses, { name: 'held' });
+    const resolves = w.resolves();
+    expect(await w.controller.reconcile({ name: 'held' }, w.context)).toBeUndefined();
+    expect(w.resolves()).toBe(resolves);
   });
 
   it('writes nothing when nothing changed', async () => {

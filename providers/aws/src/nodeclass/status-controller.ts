@@ -1,13 +1,6 @@
 import { canonicalJson } from '@nodewright/core/apis';
 import type { Clock } from '@nodewright/core/clock';
-import {
-  type ClusterPort,
-  isNotFound,
-  type JsonObject,
-  type ObjectKey,
-  type ResourceType,
-  resourceTypeOf,
-} from '@nodewright/core/kube';
+import { type ClusterPort, isNotFound, type JsonObject, type ObjectKey } from '@nodewright/core/kube';
 import {
   type Controller,
   type ReconcileContext,
@@ -19,12 +12,10 @@ import {
   EC2NodeClassAnnotations,
   EC2NodeClassHashVersion,
   ec2NodeClassHash,
-  ec2NodeClassKind,
 } from '../apis/index.js';
 import type { NodeClassFacts } from './facts.js';
+import { EC2NodeClassResource as EC2NodeClasses, EC2NodeClassFinalizer } from './resource.js';
 import { isNodeClassReady, nodeClassStatus } from './status.js';
-
-const EC2NodeClasses: ResourceType<EC2NodeClass> = resourceTypeOf<EC2NodeClass>(ec2NodeClassKind);
 
 /** How often a NodeClass is resolved again without a change (subnets and AMIs change in the cloud). */
 export const NodeClassResyncMs = 5 * 60_000;
@@ -42,7 +33,9 @@ export interface EC2NodeClassStatusControllerDeps {
  * `karpenter.k8s.aws/ec2nodeclass-hash` (+ version) annotation when they differ from what is
  * there. Runs when a NodeClass is added or its spec or annotations change (not on its own status
  * writes) and every 5 minutes. A failed EC2 call fails the reconcile (retried with backoff) and
- * leaves the previous status in place.
+ * leaves the previous status in place. Before it resolves anything (which may create an instance
+ * profile) it adds the `karpenter.k8s.aws/termination` finalizer, so `ec2nodeclass.termination`
+ * gets to clean up what was created.
  */
 export class EC2NodeClassStatusController implements Controller {
   readonly name = 'ec2nodeclass.status';
@@ -74,6 +67,15 @@ export class EC2NodeClassStatusController implements Controller {
     }
     if (nodeClass.metadata.deletionTimestamp !== undefined) return undefined;
     const requeue = { requeueAfterMs: this.#deps.resyncMs ?? NodeClassResyncMs };
+
+    if (!(nodeClass.metadata.finalizers ?? []).includes(EC2NodeClassFinalizer)) {
+      nodeClass = await cluster.patch(
+        EC2NodeClasses,
+        key,
+        { metadata: { finalizers: [...(nodeClass.metadata.finalizers ?? []), EC2NodeClassFinalizer] } },
+        { resourceVersion: nodeClass.metadata.resourceVersion ?? '' },
+      );
+    }
 
     const hash = ec2NodeClassHash(nodeClass);
     const annotations = nodeClass.metadata.annotations ?? {};

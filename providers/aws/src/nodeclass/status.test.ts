@@ -78,14 +78,14 @@ describe('nodeClassStatus', () => {
     );
   });
 
-  it('says that a role-derived instance profile must exist', () => {
+  it('names the role a created instance profile holds', () => {
     const status = nodeClassStatus(
       nodeClassFixture(),
       { ...facts, instanceProfileDerivedFromRole: 'NodeRole' },
       T0,
     );
     expect(status.conditions?.find((c) => c.type === 'InstanceProfileReady')?.message).toBe(
-      'instance profile prod_1 for role NodeRole; it must exist with the role added (nodewright makes no IAM calls)',
+      'instance profile prod_1 holds role NodeRole',
     );
   });
 });

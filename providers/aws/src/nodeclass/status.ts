@@ -45,7 +45,7 @@ function verdicts(facts: NodeClassFacts): Verdict[] {
       'InstanceProfileNotFound',
       facts.instanceProfileDerivedFromRole === undefined
         ? `instance profile ${facts.instanceProfile ?? ''}`
-        : `instance profile ${facts.instanceProfile ?? ''} for role ${facts.instanceProfileDerivedFromRole}; it must exist with the role added (nodewright makes no IAM calls)`,
+        : `instance profile ${facts.instanceProfile ?? ''} holds role ${facts.instanceProfileDerivedFromRole}`,
     ),
     v(NodeClassConditions.ValidationSucceeded, p.validation, 'ValidationFailed', 'spec is valid'),
   ];

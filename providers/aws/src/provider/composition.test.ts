@@ -10,7 +10,7 @@ import type { PricingApi, SqsApi } from '../sdk/index.js';
 import { EC2NodeClasses } from './nodeclass-reader.js';
 import { createAwsProvider } from './plugin.js';
 import { parseAwsSettings } from './settings.js';
-import { awsError, fakeEc2, fakeSqs, RecordingFake } from './testing/fake-ec2.js';
+import { awsError, fakeEc2, fakeIam, fakeSqs, fakeSsm, RecordingFake } from './testing/fake-ec2.js';
 import { nodeClaim } from './testing/fixtures.js';
 
 /**
@@ -99,6 +99,17 @@ describe('aws provider composition', () => {
       settings: {},
       unavailableOfferings: new UnavailableOfferingsCache(env.clock),
     };
+    // spec.instanceProfile below: the status controller only checks that it exists.
+    const iam = fakeIam().on('getInstanceProfile', (input) => ({
+      InstanceProfile: {
+        InstanceProfileName: input.InstanceProfileName,
+        InstanceProfileId: 'AIPAMOCK',
+        Arn: `arn:aws:iam::123456789012:instance-profile/${input.InstanceProfileName}`,
+        Path: '/',
+        CreateDate: new Date(0),
+        Roles: [],
+      },
+    }));
     const provider = createAwsProvider(
       context,
       parseAwsSettings({
@@ -106,7 +117,13 @@ describe('aws provider composition', () => {
         clusterEndpoint: 'https://api.test-cluster.example.com',
         caBundle: 'Q0E=',
       }),
-      { ec2: ec2.api, pricing: pricing.api, sqs: fakeSqs().api as SqsApi as InterruptionQueueApi },
+      {
+        ec2: ec2.api,
+        pricing: pricing.api,
+        sqs: fakeSqs().api as SqsApi as InterruptionQueueApi,
+        iam: iam.api,
+        ssm: fakeSsm().api,
+      },
     );
     const input = exampleEC2NodeClass();
     const nodeClass: EC2NodeClass = ec2NodeClassSchema.parse({
@@ -142,6 +159,7 @@ describe('aws provider composition', () => {
     ]);
     const [lt] = ec2.inputs('createLaunchTemplate');
     expect(lt?.LaunchTemplateData?.IamInstanceProfile).toEqual({ Name: 'nodes' });
+    expect(iam.calls.map((c) => c.method)).toEqual(['getInstanceProfile']);
     await provider.close?.();
   });
 });

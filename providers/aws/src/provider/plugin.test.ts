@@ -7,7 +7,7 @@ import type { PricingApi, SqsApi } from '../sdk/index.js';
 import { EC2NodeClasses } from './nodeclass-reader.js';
 import { awsProviderPlugin, createAwsProvider } from './plugin.js';
 import { parseAwsSettings } from './settings.js';
-import { fakeEc2, fakeSqs, RecordingFake } from './testing/fake-ec2.js';
+import { fakeEc2, fakeIam, fakeSqs, fakeSsm, RecordingFake } from './testing/fake-ec2.js';
 
 function context(settings: Record<string, string>): ProviderContext {
   const env = new ControllerEnv({ kinds: [EC2NodeClasses] });
@@ -28,6 +28,8 @@ const clients = () => ({
   ec2: fakeEc2(),
   pricing: new RecordingFake<PricingApi>(),
   sqs: fakeSqs(),
+  iam: fakeIam(),
+  ssm: fakeSsm(),
 });
 
 describe('awsProviderPlugin', () => {
@@ -95,16 +97,25 @@ describe('awsProviderPlugin', () => {
 });
 
 function mapApis(c: ReturnType<typeof clients>) {
-  return { ec2: c.ec2.api, pricing: c.pricing.api, sqs: c.sqs.api as SqsApi as InterruptionQueueApi };
+  return {
+    ec2: c.ec2.api,
+    pricing: c.pricing.api,
+    sqs: c.sqs.api as SqsApi as InterruptionQueueApi,
+    iam: c.iam.api,
+    ssm: c.ssm.api,
+  };
 }
 
 describe('createAwsProvider controllers', () => {
-  it('runs the ec2nodeclass.status controller', () => {
+  it('runs the ec2nodeclass.status and ec2nodeclass.termination controllers', () => {
     const instance = createAwsProvider(
       context({}),
       parseAwsSettings({ region: 'us-west-2' }),
       mapApis(clients()),
     );
-    expect(instance.controllers.map((c) => c.name)).toEqual(['ec2nodeclass.status']);
+    expect(instance.controllers.map((c) => c.name)).toEqual([
+      'ec2nodeclass.status',
+      'ec2nodeclass.termination',
+    ]);
   });
 });

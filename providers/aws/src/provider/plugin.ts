@@ -1,6 +1,8 @@
 import { EC2 } from '@aws-sdk/client-ec2';
+import { IAM } from '@aws-sdk/client-iam';
 import { Pricing } from '@aws-sdk/client-pricing';
 import { SQS } from '@aws-sdk/client-sqs';
+import { SSM } from '@aws-sdk/client-ssm';
 import type { KindDefinition } from '@nodewright/core/apis';
 import type { ProviderContext, ProviderInstance, ProviderPlugin } from '@nodewright/core/operator';
 import { ec2NodeClassKind } from '../apis/index.js';
@@ -8,13 +10,16 @@ import { Instances } from '../instance/instances.js';
 import { InstanceTypeProvider } from '../instancetype/provider.js';
 import type { InterruptionQueueApi } from '../interruption/sqs-source.js';
 import { SqsInterruptionSource } from '../interruption/sqs-source.js';
+import { deleteNodeClassLaunchTemplates } from '../launch/launch-template-cleanup.js';
 import { LaunchTemplates } from '../launch/launch-templates.js';
 import { FleetLauncher } from '../launch/launcher.js';
 import { Subnets } from '../launch/subnets.js';
+import { InstanceProfiles } from '../nodeclass/instance-profile.js';
 import { NodeClassResolver } from '../nodeclass/resolver.js';
 import { EC2NodeClassStatusController } from '../nodeclass/status-controller.js';
+import { EC2NodeClassTerminationController } from '../nodeclass/termination-controller.js';
 import { PricingProvider } from '../pricing/provider.js';
-import type { Ec2Api, PricingApi } from '../sdk/index.js';
+import type { Ec2Api, IamApi, PricingApi, SsmApi } from '../sdk/index.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
 import { EC2NodeClasses, NodeClassReader } from './nodeclass-reader.js';
 import { AwsSettingKeys, type AwsSettings, parseAwsSettings } from './settings.js';
@@ -24,10 +29,12 @@ export interface AwsClients {
   readonly ec2: Ec2Api;
   readonly pricing: PricingApi;
   readonly sqs: InterruptionQueueApi;
+  readonly iam: IamApi;
+  readonly ssm: SsmApi;
   destroy(): void;
 }
 
-/** Real SDK clients for the settings: one endpoint for all three when set, static credentials when given. */
+/** Real SDK clients for the settings: one endpoint for all five when set, static credentials when given. */
 export function awsClients(settings: AwsSettings): AwsClients {
   const common = {
     ...(settings.endpoint !== undefined ? { endpoint: settings.endpoint } : {}),
@@ -36,14 +43,21 @@ export function awsClients(settings: AwsSettings): AwsClients {
   const ec2 = new EC2({ ...common, region: settings.region });
   const pricing = new Pricing({ ...common, region: settings.pricingRegion });
   const sqs = new SQS({ ...common, region: settings.region });
+  // IAM is global; the SDK resolves its one endpoint from any commercial region.
+  const iam = new IAM({ ...common, region: settings.region });
+  const ssm = new SSM({ ...common, region: settings.region });
   return {
     ec2,
     pricing,
     sqs,
+    iam,
+    ssm,
     destroy: () => {
       ec2.destroy();
       pricing.destroy();
       sqs.destroy();
+      iam.destroy();
+      ssm.destroy();
     },
   };
 }
@@ -102,11 +116,12 @@ export function createAwsProvider(
     caBundle: settings.caBundle,
     unavailableOfferings,
   });
+  const instanceProfiles = new InstanceProfiles({ iam: clients.iam, clusterName, region: settings.region });
   const resolver = new NodeClassResolver({
     ec2: clients.ec2,
+    ssm: clients.ssm,
     clock,
-    clusterName,
-    region: settings.region,
+    instanceProfiles,
     kubernetesVersion: async () => {
       if (settings.kubernetesVersion === undefined) {
         throw new Error(
@@ -117,11 +132,18 @@ export function createAwsProvider(
     },
   });
   const statusController = new EC2NodeClassStatusController({ cluster: context.cluster, resolver, clock });
+  const terminationController = new EC2NodeClassTerminationController({
+    cluster: context.cluster,
+    instanceProfiles,
+    launchTemplates: {
+      deleteFor: (nodeClassName) => deleteNodeClassLaunchTemplates(clients.ec2, clusterName, nodeClassName),
+    },
+  });
   prices.start();
   instanceTypes.start();
   return {
     cloudProvider,
-    controllers: [statusController],
+    controllers: [statusController, terminationController],
     nodeClassTypes: [EC2NodeClasses],
     close: async () => {
       instanceTypes.stop();
@@ -132,7 +154,8 @@ export function createAwsProvider(
 }
 
 /**
- * `--provider aws`: EC2NodeClass (status resolved by `ec2nodeclass.status`), instance types and prices from EC2 and the Pricing API,
+ * `--provider aws`: EC2NodeClass (status resolved by `ec2nodeclass.status`, instance profile and
+ * launch templates cleaned up by `ec2nodeclass.termination`), instance types and prices from EC2 and the Pricing API,
  * launches with CreateFleet, interruptions from SQS. Settings: see AwsSettingKeys and the README.
  */
 export const awsProviderPlugin: ProviderPlugin = {

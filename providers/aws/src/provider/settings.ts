@@ -1,7 +1,7 @@
 /** Provider settings keys and what each means (shown by `nodewright controller --help`). */
 export const AwsSettingKeys = {
   region: 'AWS region of the cluster (required), e.g. us-west-2.',
-  endpoint: 'One URL for EC2, Pricing and SQS (a mock or a VPC endpoint); unset = the AWS endpoints.',
+  endpoint: 'One URL for EC2, Pricing, SQS, IAM and SSM (a mock or a proxy); unset = the AWS endpoints.',
   pricingRegion: 'Region of the Pricing API; default us-east-1 (ap-south-1 for ap-* regions).',
   interruptionQueue:
     'Name of the SQS queue EventBridge feeds interruption events into; unset = no interruption handling.',

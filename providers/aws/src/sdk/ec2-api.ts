@@ -3,8 +3,6 @@ import type {
   CreateFleetCommandOutput,
   CreateLaunchTemplateCommandInput,
   CreateLaunchTemplateCommandOutput,
-  CreateTagsCommandInput,
-  CreateTagsCommandOutput,
   DeleteLaunchTemplateCommandInput,
   DeleteLaunchTemplateCommandOutput,
   DescribeImagesCommandInput,
@@ -63,7 +61,6 @@ export interface Ec2Api {
   createFleet(input: CreateFleetCommandInput): Promise<CreateFleetCommandOutput>;
   describeInstances(input: DescribeInstancesCommandInput): Promise<DescribeInstancesCommandOutput>;
   terminateInstances(input: TerminateInstancesCommandInput): Promise<TerminateInstancesCommandOutput>;
-  createTags(input: CreateTagsCommandInput): Promise<CreateTagsCommandOutput>;
 }
 
 /** The Pricing call the provider makes (on-demand prices). */

@@ -1,7 +1,7 @@
 import type { Clock } from '@nodewright/core/clock';
 
 /** Which AWS API a call went to. */
-export type AwsService = 'ec2' | 'pricing' | 'sqs';
+export type AwsService = 'ec2' | 'pricing' | 'sqs' | 'iam' | 'ssm';
 
 /** A failure the mock answers with instead of doing the call. */
 export interface InjectedFailure {

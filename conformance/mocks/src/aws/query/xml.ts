@@ -16,16 +16,20 @@ export function escapeXml(text: string): string {
   );
 }
 
-/** The XML for `value` as the children of one element. */
-export function toXml(value: XmlValue): string {
+/**
+ * The XML for `value` as the children of one element. List entries are `<item>` (EC2) unless
+ * `listItem` names another element (`member` in the IAM-style Query services).
+ */
+export function toXml(value: XmlValue, listItem = 'item'): string {
   if (value === undefined) return '';
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'string') return escapeXml(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.map((v) => `<item>${toXml(v)}</item>`).join('');
+  if (Array.isArray(value))
+    return value.map((v) => `<${listItem}>${toXml(v, listItem)}</${listItem}>`).join('');
   return Object.entries(value as XmlObject)
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `<${k}>${toXml(v)}</${k}>`)
+    .map(([k, v]) => `<${k}>${toXml(v, listItem)}</${k}>`)
     .join('');
 }
 
@@ -42,5 +46,31 @@ export function ec2ErrorResponse(code: string, message: string, requestId: strin
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${escapeXml(code)}</Code>` +
     `<Message>${escapeXml(message)}</Message></Error></Errors><RequestID>${requestId}</RequestID></Response>`
+  );
+}
+
+/**
+ * The awsQuery envelope IAM (and STS, SNS, ...) replies with:
+ * `<{action}Response xmlns><{action}Result>{result}</{action}Result><ResponseMetadata>`, lists as
+ * `<member>`; an action without output has no Result element.
+ */
+export function queryResponse(action: string, xmlns: string, requestId: string, result?: XmlObject): string {
+  const body = result === undefined ? '' : `<${action}Result>${toXml(result, 'member')}</${action}Result>`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<${action}Response xmlns="${xmlns}">${body}` +
+    `<ResponseMetadata><RequestId>${requestId}</RequestId></ResponseMetadata></${action}Response>`
+  );
+}
+
+/** The awsQuery error envelope: `<ErrorResponse><Error><Type><Code><Message>` and the request id. */
+export function queryErrorResponse(
+  xmlns: string,
+  error: { readonly type: 'Sender' | 'Receiver'; readonly code: string; readonly message: string },
+  requestId: string,
+): string {
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<ErrorResponse xmlns="${xmlns}"><Error><Type>${error.type}</Type>` +
+    `<Code>${escapeXml(error.code)}</Code><Message>${escapeXml(error.message)}</Message></Error>` +
+    `<RequestId>${requestId}</RequestId></ErrorResponse>`
   );
 }

@@ -1,12 +1,14 @@
 import { type ImageSeed, seedImages } from './images.js';
 import { type InstanceTypeFacts, SEED_INSTANCE_TYPES } from './instance-types.js';
 import { type SecurityGroupSeed, type SubnetSeed, seedSecurityGroups, seedSubnets } from './network.js';
+import { type ParameterSeed, publicParameters } from './parameters.js';
 import { type SpotPricePoint, spotHistory } from './prices.js';
 import { type RegionFacts, regionFacts } from './regions.js';
 
 export * from './images.js';
 export * from './instance-types.js';
 export * from './network.js';
+export * from './parameters.js';
 export * from './prices.js';
 export * from './regions.js';
 
@@ -22,6 +24,8 @@ export interface AwsSeed {
   readonly subnets: readonly SubnetSeed[];
   readonly securityGroups: readonly SecurityGroupSeed[];
   readonly images: readonly ImageSeed[];
+  /** Public SSM parameters naming the EKS images (GetParameter). */
+  readonly parameters: readonly ParameterSeed[];
 }
 
 export interface SeedOptions {
@@ -46,6 +50,7 @@ export function buildSeed(options: SeedOptions): AwsSeed {
   const offerings = SEED_INSTANCE_TYPES.flatMap((t) =>
     region.zones.filter((z) => offered(t.name, z.name)).map((z) => ({ instanceType: t.name, zone: z.name })),
   );
+  const images = seedImages(region.name, kubernetesVersion, cluster);
   return {
     region,
     cluster,
@@ -55,6 +60,7 @@ export function buildSeed(options: SeedOptions): AwsSeed {
     spotPrices: spotHistory(SEED_INSTANCE_TYPES, region, offered, options.now),
     subnets: seedSubnets(region, cluster),
     securityGroups: seedSecurityGroups(region, cluster),
-    images: seedImages(region.name, kubernetesVersion, cluster),
+    images,
+    parameters: publicParameters(images),
   };
 }

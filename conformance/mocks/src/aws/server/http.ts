@@ -5,17 +5,22 @@ import { EC2_ACTIONS } from '../ec2/actions/index.js';
 import type { Ec2Context } from '../ec2/context.js';
 import { Ec2Error } from '../ec2/errors.js';
 import type { AwsFaults, AwsService, InjectedFailure } from '../faults/faults.js';
+import { IAM_ACTIONS, type IamContext } from '../iam/actions.js';
+import { IamError } from '../iam/errors.js';
 import { AwsJsonError, type JsonAction } from '../json/errors.js';
 import { getProducts, type PricingContext } from '../pricing/get-products.js';
-import { parseQueryForm, str } from '../query/form.js';
-import { ec2ErrorResponse, ec2Response } from '../query/xml.js';
+import { parseQueryForm, type QueryNode, str } from '../query/form.js';
+import { ec2ErrorResponse, ec2Response, queryErrorResponse, queryResponse } from '../query/xml.js';
 import { SQS_ACTIONS, type SqsContext } from '../sqs/actions.js';
+import { SSM_ACTIONS, type SsmContext } from '../ssm/actions.js';
 
 /** Everything the server dispatches to. */
 export interface AwsServerDeps {
   readonly ec2: Ec2Context;
   readonly pricing: PricingContext;
   readonly sqs: SqsContext;
+  readonly iam: IamContext;
+  readonly ssm: SsmContext;
   readonly faults: AwsFaults;
   readonly timers: Timers;
 }
@@ -26,15 +31,30 @@ interface Call {
   readonly run: () => Promise<void>;
 }
 
-const JSON_TYPES: Record<'pricing' | 'sqs', string> = {
+type JsonService = 'pricing' | 'sqs' | 'ssm';
+
+const JSON_TYPES: Record<JsonService, string> = {
   pricing: 'application/x-amz-json-1.1',
   sqs: 'application/x-amz-json-1.0',
+  ssm: 'application/x-amz-json-1.1',
 };
 
+/** Each JSON service's name for its own 500. */
+const internalErrorType: Record<JsonService, string> = {
+  pricing: 'InternalErrorException',
+  sqs: 'com.amazonaws.sqs#InternalError',
+  ssm: 'InternalServerError',
+};
+
+/** The API version IAM's Query requests carry; EC2's is 2016-11-15. */
+export const IAM_VERSION = '2010-05-08';
+const IAM_XMLNS = 'https://iam.amazonaws.com/doc/2010-05-08/';
+
 /**
- * One HTTP server for EC2 (Query protocol), Pricing (JSON 1.1) and SQS (JSON 1.0), told apart
- * the way the SDKs send them: an `X-Amz-Target` header for the JSON services, a form `Action`
- * for EC2. Signatures are not checked. Faults are applied before the action runs.
+ * One HTTP server for EC2 and IAM (Query protocol), Pricing and SSM (JSON 1.1) and SQS (JSON
+ * 1.0), told apart the way the SDKs send them: an `X-Amz-Target` header for the JSON services,
+ * a form `Action` with `Version` 2010-05-08 for IAM and any other for EC2. Signatures are not
+ * checked. Faults are applied before the action runs.
  */
 export function createAwsServer(deps: AwsServerDeps): Server {
   return createServer((req, res) => {
@@ -84,6 +104,13 @@ function route(
         run: () => runJson(res, 'pricing', action, body, requestId, pricingAction(action), deps.pricing),
       };
     }
+    if (prefix === 'AmazonSSM') {
+      return {
+        service: 'ssm',
+        action,
+        run: () => runJson(res, 'ssm', action, body, requestId, SSM_ACTIONS[action], deps.ssm),
+      };
+    }
     if (prefix === 'AmazonSQS') {
       return {
         service: 'sqs',
@@ -105,6 +132,9 @@ function route(
   }
   const request = parseQueryForm(body);
   const action = str(request, 'Action') ?? '';
+  if (str(request, 'Version') === IAM_VERSION) {
+    return { service: 'iam', action, run: async () => runIam(res, action, request, requestId, deps.iam) };
+  }
   return {
     service: 'ec2',
     action,
@@ -130,13 +160,46 @@ function route(
   };
 }
 
+function runIam(
+  res: ServerResponse,
+  action: string,
+  request: QueryNode,
+  requestId: string,
+  ctx: IamContext,
+): void {
+  try {
+    const impl = IAM_ACTIONS[action];
+    if (!impl)
+      throw new IamError('InvalidAction', `Could not find operation ${action} for version ${IAM_VERSION}`);
+    const xml = queryResponse(action, IAM_XMLNS, requestId, impl(request, ctx));
+    res.writeHead(200, { 'content-type': 'text/xml', 'x-amzn-requestid': requestId });
+    res.end(xml);
+  } catch (error) {
+    const e =
+      error instanceof IamError
+        ? error
+        : new IamError(
+            'ServiceFailure',
+            error instanceof Error ? error.message : String(error),
+            500,
+            'Receiver',
+          );
+    writeIamError(res, e, requestId);
+  }
+}
+
+function writeIamError(res: ServerResponse, e: IamError, requestId: string): void {
+  res.writeHead(e.status, { 'content-type': 'text/xml', 'x-amzn-requestid': requestId });
+  res.end(queryErrorResponse(IAM_XMLNS, { type: e.type, code: e.code, message: e.message }, requestId));
+}
+
 function pricingAction(action: string): JsonAction<PricingContext> | undefined {
   return action === 'GetProducts' ? getProducts : undefined;
 }
 
 async function runJson<C>(
   res: ServerResponse,
-  service: 'pricing' | 'sqs',
+  service: JsonService,
   action: string,
   body: string,
   requestId: string,
@@ -158,21 +221,12 @@ async function runJson<C>(
     const e =
       error instanceof AwsJsonError
         ? error
-        : new AwsJsonError(
-            service === 'sqs' ? 'com.amazonaws.sqs#InternalError' : 'InternalErrorException',
-            String(error),
-            500,
-          );
+        : new AwsJsonError(internalErrorType[service], String(error), 500);
     writeJsonError(res, service, e, requestId);
   }
 }
 
-function writeJsonError(
-  res: ServerResponse,
-  service: 'pricing' | 'sqs',
-  e: AwsJsonError,
-  requestId: string,
-): void {
+function writeJsonError(res: ServerResponse, service: JsonService, e: AwsJsonError, requestId: string): void {
   const headers: Record<string, string> = {
     'content-type': JSON_TYPES[service],
     'x-amzn-requestid': requestId,
@@ -199,6 +253,18 @@ function writeFailure(
     res.end(ec2ErrorResponse(code, message, requestId));
     return;
   }
+  if (service === 'iam') {
+    writeIamError(
+      res,
+      failure.kind === 'throttle'
+        ? new IamError('Throttling', 'Rate exceeded', 400)
+        : failure.kind === 'unavailable'
+          ? new IamError('ServiceUnavailable', 'Service is unavailable', 503, 'Receiver')
+          : new IamError('ServiceFailure', 'An internal error has occurred', 500, 'Receiver'),
+      requestId,
+    );
+    return;
+  }
   const ns = service === 'sqs' ? 'com.amazonaws.sqs#' : '';
   const e =
     failure.kind === 'throttle'
@@ -216,7 +282,7 @@ function writeFailure(
             service === 'sqs' ? 'ServiceUnavailable;Receiver' : undefined,
           )
         : new AwsJsonError(
-            service === 'sqs' ? `${ns}InternalError` : 'InternalErrorException',
+            internalErrorType[service],
             'We encountered an internal error. Please try again.',
             500,
             service === 'sqs' ? 'InternalError;Receiver' : undefined,

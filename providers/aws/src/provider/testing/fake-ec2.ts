@@ -1,4 +1,4 @@
-import type { Ec2Api, SqsApi } from '../../sdk/index.js';
+import type { Ec2Api, IamApi, SqsApi, SsmApi } from '../../sdk/index.js';
 
 type AnyFn = (input: never) => Promise<unknown>;
 type Methods<T> = { [K in keyof T]: T[K] extends AnyFn ? K : never }[keyof T];
@@ -60,3 +60,7 @@ export class RecordingFake<T extends object> {
 export const fakeEc2 = (): RecordingFake<Ec2Api> => new RecordingFake<Ec2Api>();
 /** A recording fake SqsApi. */
 export const fakeSqs = (): RecordingFake<SqsApi> => new RecordingFake<SqsApi>();
+/** A recording fake IamApi. */
+export const fakeIam = (): RecordingFake<IamApi> => new RecordingFake<IamApi>();
+/** A recording fake SsmApi. */
+export const fakeSsm = (): RecordingFake<SsmApi> => new RecordingFake<SsmApi>();
