@@ -53,6 +53,13 @@ export interface SimulatedCloudProviderOptions {
   /** Probability that one launch attempt on an offering fails, by `capacityType:type:zone` (`*` allowed). */
   readonly insufficientCapacityRate?: Readonly<Record<string, number>>;
   readonly outages?: readonly CapacityOutage[];
+  /**
+   * How many offerings one `create` tries, cheapest first, before it fails with
+   * InsufficientCapacity. Default unlimited: an EC2 fleet falls back within the call. 1 is a
+   * cloud that launches one VM size per call (Azure): the fallback is then the provisioner's
+   * next pass, which sees the refused offering unavailable.
+   */
+  readonly offeringsPerCreate?: number;
   /** Poisson rate of interruptions per running spot instance per hour. Default 0. */
   readonly spotInterruptionRatePerHour?: number;
   readonly interruptionStorms?: readonly InterruptionStorm[];

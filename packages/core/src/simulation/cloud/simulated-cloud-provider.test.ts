@@ -130,6 +130,21 @@ describe('SimulatedCloudProvider create', () => {
     expect(provider.unavailableOfferings.entries()).toEqual([]);
   });
 
+  it('tries only offeringsPerCreate offerings per call, leaving the rest to the next call', async () => {
+    const { provider } = setup({
+      offeringsPerCreate: 1,
+      insufficientCapacityRate: { 'spot:small:zone-a': 1 },
+    });
+    const err = await provider.create(testNodeClaim('a', { types: ['small'] })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InsufficientCapacityError);
+    expect((err as InsufficientCapacityError).offerings).toEqual(['spot:small:zone-a']);
+    expect((err as Error).message).toBe(
+      'the 1 cheapest of 4 compatible offerings lacked capacity (one create tries at most 1)',
+    );
+    const retry = await provider.create(testNodeClaim('b', { types: ['small'] }));
+    expect(retry.metadata.labels).toMatchObject({ [Labels.CapacityType]: 'spot', [Labels.Zone]: 'zone-b' });
+  });
+
   it('refuses offerings inside a scripted outage window only', async () => {
     const { provider, clock } = setup({
       outages: [{ from: START + MIN, until: START + 2 * MIN, match: { capacityType: 'spot' } }],

@@ -103,6 +103,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   readonly #registration: InstanceLifecycleListener | undefined;
   readonly #iceRates: OfferingRates;
   readonly #outages: CapacityOutage[];
+  readonly #offeringsPerCreate: number;
   readonly #spotRate: number;
   readonly #noticeMs: number;
   readonly #ttlMs: number;
@@ -135,6 +136,7 @@ export class SimulatedCloudProvider implements CloudProvider {
     this.#registration = options.registration;
     this.#iceRates = new OfferingRates(options.insufficientCapacityRate);
     this.#outages = [...(options.outages ?? [])];
+    this.#offeringsPerCreate = options.offeringsPerCreate ?? Number.POSITIVE_INFINITY;
     this.#spotRate = options.spotInterruptionRatePerHour ?? 0;
     this.#noticeMs = options.interruptionNoticeMs ?? 120_000;
     this.#ttlMs = options.unavailableOfferingsTtlMs ?? 3 * 60_000;
@@ -176,7 +178,7 @@ export class SimulatedCloudProvider implements CloudProvider {
     );
     const refused: string[] = [];
     let chosen: LaunchCandidate | undefined;
-    for (const candidate of candidates) {
+    for (const candidate of candidates.slice(0, this.#offeringsPerCreate)) {
       const reason = this.#refusal(candidate);
       if (reason === undefined) {
         chosen = candidate;
@@ -189,7 +191,9 @@ export class SimulatedCloudProvider implements CloudProvider {
       throw new InsufficientCapacityError(
         candidates.length === 0
           ? 'no compatible offering is available for the NodeClaim'
-          : `all ${candidates.length} compatible offerings lacked capacity`,
+          : refused.length < candidates.length
+            ? `the ${refused.length} cheapest of ${candidates.length} compatible offerings lacked capacity (one create tries at most ${this.#offeringsPerCreate})`
+            : `all ${candidates.length} compatible offerings lacked capacity`,
         refused,
       );
     }
