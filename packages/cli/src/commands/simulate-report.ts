@@ -4,6 +4,8 @@ import type {
   SimulationResult,
   SimulationSummary,
 } from '@nodewright/core/simulation';
+import { disruptionChart } from './simulate-disruption-chart.js';
+import { chartAxes, chartFrame, chartSvg, escapeHtml as html } from './simulate-svg.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const entries = (r: Readonly<Record<string, number>>) =>
@@ -59,8 +61,6 @@ export function renderSimulationResultText(result: SimulationResult): string {
   ].join('\n')}\n`;
 }
 
-const html = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 interface Line {
   readonly label: string;
   readonly colour: string;
@@ -76,39 +76,27 @@ function chart(
   lines: readonly Line[],
   format = (v: number) => String(v),
 ): string {
-  const w = 760;
-  const h = 220;
-  const pad = { l: 56, r: 12, t: 28, b: 28 };
   const of = (l: Line) => l.series ?? series;
-  const maxX = Math.max(series.at(-1)?.hour ?? 1, ...lines.map((l) => of(l).at(-1)?.hour ?? 0), 1e-9);
-  const maxY = Math.max(1e-9, ...lines.flatMap((l) => of(l).map((s) => l.value(s))));
-  const x = (v: number) => pad.l + (v / maxX) * (w - pad.l - pad.r);
-  const y = (v: number) => h - pad.b - (v / maxY) * (h - pad.t - pad.b);
+  const f = chartFrame(
+    Math.max(series.at(-1)?.hour ?? 1, ...lines.map((l) => of(l).at(-1)?.hour ?? 0)),
+    Math.max(0, ...lines.flatMap((l) => of(l).map((s) => l.value(s)))),
+  );
   const paths = lines
     .map((l) => {
       const d = of(l)
-        .map((s, i) => `${i === 0 ? 'M' : 'L'}${x(s.hour).toFixed(1)},${y(l.value(s)).toFixed(1)}`)
+        .map((s, i) => `${i === 0 ? 'M' : 'L'}${f.x(s.hour).toFixed(1)},${f.y(l.value(s)).toFixed(1)}`)
         .join('');
       const dash = l.series === undefined ? '' : ' stroke-dasharray="5 3"';
       return `<path d="${d}" fill="none" stroke="${l.colour}" stroke-width="1.6"${dash}/>`;
     })
     .join('');
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map(
-      (f) =>
-        `<text x="${pad.l - 6}" y="${y(maxY * f) + 4}" text-anchor="end">${html(format(maxY * f))}</text><line x1="${pad.l}" x2="${w - pad.r}" y1="${y(maxY * f)}" y2="${y(maxY * f)}" stroke="#eee"/>`,
-    )
-    .join('');
-  const hours = Array.from({ length: 7 }, (_, i) => (maxX * i) / 6)
-    .map((v) => `<text x="${x(v)}" y="${h - 8}" text-anchor="middle">${v.toFixed(1)}h</text>`)
-    .join('');
   const legend = lines
     .map(
       (l, i) =>
-        `<rect x="${pad.l + i * 120}" y="8" width="10" height="10" fill="${l.colour}"${l.series === undefined ? '' : ' fill-opacity="0.45"'}/><text x="${pad.l + 14 + i * 120}" y="17">${html(l.label)}</text>`,
+        `<rect x="${f.pad.l + i * 120}" y="8" width="10" height="10" fill="${l.colour}"${l.series === undefined ? '' : ' fill-opacity="0.45"'}/><text x="${f.pad.l + 14 + i * 120}" y="17">${html(l.label)}</text>`,
     )
     .join('');
-  return `<h2>${html(title)}</h2><svg viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" font-size="11" font-family="sans-serif">${ticks}${hours}${paths}${legend}</svg>`;
+  return chartSvg(title, f, chartAxes(f, format) + paths + legend);
 }
 
 /** The baseline's lines (drawn dashed), or none without a baseline. */
@@ -119,7 +107,10 @@ function withBaseline(
   return series === undefined ? [] : lines.map((l) => ({ ...l, series }));
 }
 
-/** A self-contained HTML page: the summary and charts of nodes, cost, pending pods and utilisation. */
+/**
+ * A self-contained HTML page: the summary and charts of nodes by capacity type, cost, pods,
+ * utilisation and disruptions by reason, the baseline's beside nodewright's when there is one.
+ */
 export function renderSimulationHtml(result: SimulationResult): string {
   const { summary, series } = result;
   const base = result.baseline;
@@ -142,7 +133,7 @@ export function renderSimulationHtml(result: SimulationResult): string {
         : s.memoryRequested / s.memoryAllocatable;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>nodewright simulate: ${html(summary.scenario)}</title>
-<style>body{font-family:sans-serif;margin:24px;max-width:800px}th{text-align:left;padding-right:16px;vertical-align:top}h2{font-size:15px;margin:24px 0 4px}</style>
+<style>body{font-family:sans-serif;margin:24px;max-width:800px}th{text-align:left;padding-right:16px;vertical-align:top}h2{font-size:15px;margin:24px 0 4px}.note{font-size:12px;color:#666;margin:2px 0}</style>
 </head><body>
 <h1>${html(summary.scenario)}</h1>
 <table>${rows}</table>
@@ -184,6 +175,10 @@ ${chart(
   ],
   (v) => `${Math.round(v * 100)}%`,
 )}
+${disruptionChart([
+  { label: 'nodewright', series },
+  ...(base === undefined ? [] : [{ label: base.autoscaler, series: base.series }]),
+])}
 </body></html>
 `;
 }

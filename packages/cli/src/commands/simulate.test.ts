@@ -79,6 +79,12 @@ describe('nodewright simulate', () => {
     const html = await readFile(join(dir, 'r.html'), 'utf8');
     expect(html).toContain('<svg');
     expect(html).toContain('Cost per hour');
+    expect(html).toContain('Disruptions by reason');
+    // Each disruption of the run is one segment of a bar (or part of one), summing to the summary.
+    const drawn = [...html.matchAll(/data-run="0" data-reason="[^"]+" data-count="(\d+)"/g)];
+    const disrupted = Object.values(result.summary.disruptions).reduce((a, n) => a + n, 0);
+    expect(disrupted).toBeGreaterThan(0);
+    expect(drawn.reduce((a, m) => a + Number(m[1]), 0)).toBe(disrupted);
     expect(html).not.toMatch(/<script|https?:\/\//);
   }, 60_000);
 
@@ -144,6 +150,13 @@ describe('nodewright simulate', () => {
     const html = await readFile(join(dir, 'r.html'), 'utf8');
     expect(html).toContain('stroke-dasharray');
     expect(html).toContain('baseline cost/h');
+    // The baseline's scale-downs are disruptions too, drawn beside nodewright's.
+    const scaledDown = base.summary.events['scale-down'] ?? 0;
+    expect(scaledDown).toBeGreaterThan(0);
+    expect((base.summary.disruptions.empty ?? 0) + (base.summary.disruptions.underutilized ?? 0)).toBe(
+      scaledDown,
+    );
+    expect(html).toMatch(/<rect class="disruption" data-run="1"/);
     expect(html).not.toMatch(/<script|https?:\/\//);
   }, 120_000);
 

@@ -1,0 +1,57 @@
+/** Escapes text for HTML and SVG content and attribute values. */
+export const escapeHtml = (t: string) =>
+  t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The plot area of a report chart, with hours along x and `0..maxY` up y. */
+export interface ChartFrame {
+  readonly width: number;
+  readonly height: number;
+  readonly pad: { readonly l: number; readonly r: number; readonly t: number; readonly b: number };
+  readonly maxX: number;
+  readonly maxY: number;
+  /** The SVG x of an hour. */
+  x(hour: number): number;
+  /** The SVG y of a value. */
+  y(value: number): number;
+}
+
+/** A 760 x 220 frame; both maxima are kept above zero so an empty run still draws. */
+export function chartFrame(maxX: number, maxY: number): ChartFrame {
+  const width = 760;
+  const height = 220;
+  const pad = { l: 56, r: 12, t: 28, b: 28 };
+  const mx = Math.max(maxX, 1e-9);
+  const my = Math.max(maxY, 1e-9);
+  return {
+    width,
+    height,
+    pad,
+    maxX: mx,
+    maxY: my,
+    x: (v) => pad.l + (v / mx) * (width - pad.l - pad.r),
+    y: (v) => height - pad.b - (v / my) * (height - pad.t - pad.b),
+  };
+}
+
+/** Grid lines and value labels at `fractions` of maxY, and seven hour labels along x. */
+export function chartAxes(
+  f: ChartFrame,
+  format: (v: number) => string,
+  fractions: readonly number[] = [0, 0.25, 0.5, 0.75, 1],
+): string {
+  const ticks = fractions
+    .map((fr) => {
+      const y = f.y(f.maxY * fr);
+      return `<text x="${f.pad.l - 6}" y="${y + 4}" text-anchor="end">${escapeHtml(format(f.maxY * fr))}</text><line x1="${f.pad.l}" x2="${f.width - f.pad.r}" y1="${y}" y2="${y}" stroke="#eee"/>`;
+    })
+    .join('');
+  const hours = Array.from({ length: 7 }, (_, i) => (f.maxX * i) / 6)
+    .map((v) => `<text x="${f.x(v)}" y="${f.height - 8}" text-anchor="middle">${v.toFixed(1)}h</text>`)
+    .join('');
+  return ticks + hours;
+}
+
+/** A titled inline SVG of the frame's size holding `body`: no scripts, nothing fetched. */
+export function chartSvg(title: string, f: ChartFrame, body: string): string {
+  return `<h2>${escapeHtml(title)}</h2><svg viewBox="0 0 ${f.width} ${f.height}" width="${f.width}" height="${f.height}" font-size="11" font-family="sans-serif">${body}</svg>`;
+}
