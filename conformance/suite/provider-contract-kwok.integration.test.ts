@@ -1,16 +1,9 @@
-import { generateCrd, Labels } from '@nodewright/core/apis';
-import { SystemClock, SystemTimers } from '@nodewright/core/clock';
-import {
-  ClientNodeCluster,
-  type KubeObject,
-  kubeConfigFromFile,
-  Nodes,
-  resourceType,
-  silentLogger,
-} from '@nodewright/core/kube';
+import { Labels } from '@nodewright/core/apis';
+import { type ClientNodeCluster, Nodes } from '@nodewright/core/kube';
 import { KWOKNodeClasses, type KwokNode, kwokNodeClassKind } from '@nodewright/kwok';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ContractClaims } from './src/provider-contract/contract-claims.js';
+import { contractCluster } from './src/provider-contract/contract-cluster.js';
 import { describeProviderContract } from './src/provider-contract/describe-provider-contract.js';
 import { kwokHarness } from './src/providers/kwok-harness.js';
 
@@ -18,38 +11,15 @@ import { kwokHarness } from './src/providers/kwok-harness.js';
 // Nodes are created through ClientNodeCluster, and kwok (which manages the annotated ones) keeps
 // them Ready. Fixtures share the cluster under their own names.
 
-const CustomResourceDefinitions = resourceType({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  namespaced: false,
-  statusSubresource: true,
-});
-
 let cluster: ClientNodeCluster | undefined;
 
 beforeAll(async () => {
-  cluster = new ClientNodeCluster({
-    kubeConfig: await kubeConfigFromFile(inject('nodewrightCluster').kubeconfigPath),
+  cluster = await contractCluster({
+    kubeconfigPath: inject('nodewrightCluster').kubeconfigPath,
     fieldManager: 'provider-contract-kwok',
-    logger: silentLogger,
-    clock: new SystemClock(),
-    timers: new SystemTimers(),
+    nodeClassKinds: [kwokNodeClassKind],
+    nodeClassTypes: [KWOKNodeClasses],
   });
-  await cluster.apply(CustomResourceDefinitions, generateCrd(kwokNodeClassKind) as unknown as KubeObject, {
-    fieldManager: 'provider-contract-kwok',
-    force: true,
-  });
-  // A CRD is served a moment after it is Established.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      await cluster.list(KWOKNodeClasses);
-      break;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 });
 
 afterAll(() => {

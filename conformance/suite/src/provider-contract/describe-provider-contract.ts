@@ -7,7 +7,9 @@ import {
 } from '@nodewright/core/cloudprovider';
 import { fits, parseResourceList } from '@nodewright/core/scheduling';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backoffProblems } from './backoff.js';
 import { ContractClaims, requestsOf, requirementsOf } from './contract-claims.js';
+import { ContractGarbageCollectionGrace, ContractGarbageCollector } from './garbage-collection-pass.js';
 import type { ProviderContractFixture, ProviderContractHarness } from './harness.js';
 import {
   compatibleOfferings,
@@ -41,6 +43,21 @@ async function deleteUntilGone(provider: CloudProvider, claim: NodeClaim): Promi
   throw new Error(`delete of ${claim.metadata.name} never answered NodeClaimNotFound`);
 }
 
+async function providerIDs(provider: CloudProvider): Promise<(string | undefined)[]> {
+  return (await provider.list()).map((c) => c.status?.providerID);
+}
+
+/** Polls get until the instance answers NodeClaimNotFound (a terminated instance may linger briefly). */
+async function untilGone(provider: CloudProvider, providerID: string): Promise<void> {
+  for (let i = 0; i < DeletePolls.attempts; i++) {
+    const err = await thrown(provider.get(providerID));
+    if (isNodeClaimNotFound(err)) return;
+    if (err !== undefined) throw err;
+    await new Promise((resolve) => setTimeout(resolve, DeletePolls.intervalMs));
+  }
+  throw new Error(`instance ${providerID} still exists after garbage collection`);
+}
+
 function describeError(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
@@ -51,7 +68,9 @@ function describeError(err: unknown): string {
  * hydrates, honours the claim's requirements and picks the cheapest compatible available
  * offering; get, list and delete (NotFound after delete, delete idempotent); one instance per
  * NodeClaim name; insufficient capacity and NodeClass readiness errors; retries of throttled and
- * failing cloud calls; drift; orphans found by list. Call it from the provider's test file.
+ * failing cloud calls, each retry after a longer wait; drift; orphans found by list; core's
+ * garbage collection ending an unclaimed instance and deleting a claim whose instance is gone.
+ * Call it from the provider's test file.
  */
 export function describeProviderContract(harness: ProviderContractHarness): void {
   describe(`provider contract: ${harness.name}`, () => {
@@ -156,21 +175,24 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       expect(await fx.provider.list()).toHaveLength(before);
     });
 
-    it('throttled cloud calls are retried with backoff and create still succeeds', async () => {
-      const before = fx.apiCalls();
-      fx.faults.throttle(2);
-      const created = await fx.provider.create(claims.claim());
-      expect(created.status?.providerID ?? '').not.toBe('');
-      expect(fx.apiCalls() - before).toBeGreaterThanOrEqual(3);
-    });
-
-    it('failing (5xx) cloud calls are retried with backoff and create still succeeds', async () => {
-      const before = fx.apiCalls();
-      fx.faults.serverErrors(2);
-      const created = await fx.provider.create(claims.claim());
-      expect(created.status?.providerID ?? '').not.toBe('');
-      expect(fx.apiCalls() - before).toBeGreaterThanOrEqual(3);
-    });
+    it.each([
+      ['throttled', (count: number) => fx.faults.throttle(count)],
+      ['failing (5xx)', (count: number) => fx.faults.serverErrors(count)],
+    ] as const)(
+      '%s cloud calls are retried with growing backoff and create still succeeds',
+      async (_, fault) => {
+        const calls = fx.apiCalls();
+        const waits = fx.retryDelays().length;
+        fault(2);
+        const created = await fx.provider.create(claims.claim());
+        expect(created.status?.providerID ?? '').not.toBe('');
+        expect(fx.apiCalls() - calls).toBeGreaterThanOrEqual(3);
+        // Two failed attempts of one call: it waited before each retry, longer the second time.
+        const delays = fx.retryDelays().slice(waits);
+        expect(delays.length, `waits before retries: ${delays.join(', ')}`).toBeGreaterThanOrEqual(2);
+        expect(backoffProblems(delays)).toEqual([]);
+      },
+    );
 
     it('drift: not drifted at launch, drifted after the NodeClass changes', async () => {
       const created = await fx.provider.create(claims.claim());
@@ -184,6 +206,32 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       const providerID = await fx.faults.launchOrphan();
       expect((await fx.provider.list()).map((c) => c.status?.providerID)).toContain(providerID);
       expect((await fx.provider.get(providerID)).status?.providerID).toBe(providerID);
+    });
+
+    it('garbage collection: an instance with no NodeClaim is terminated after its grace period; a claimed one stays', async () => {
+      const gc = new ContractGarbageCollector(fx.provider);
+      const claimed = await fx.provider.create(claims.claim());
+      await gc.track(claimed);
+      const orphan = await fx.faults.launchOrphan();
+      await gc.pass();
+      expect(await providerIDs(fx.provider), 'within its grace period').toContain(orphan);
+      gc.advancePast(ContractGarbageCollectionGrace.instanceGraceMs + 1_000);
+      await gc.pass();
+      await untilGone(fx.provider, orphan);
+      expect(await providerIDs(fx.provider)).toContain(claimed.status?.providerID);
+      expect(await gc.claimNames()).toEqual([claimed.metadata.name]);
+    });
+
+    it('garbage collection: a NodeClaim whose instance is gone is deleted after its grace period', async () => {
+      const gc = new ContractGarbageCollector(fx.provider);
+      const created = await fx.provider.create(claims.claim());
+      await gc.track(created);
+      await deleteUntilGone(fx.provider, created);
+      await gc.pass();
+      expect(await gc.claimNames(), 'within its grace period').toEqual([created.metadata.name]);
+      gc.advancePast(ContractGarbageCollectionGrace.claimGraceMs + 1_000);
+      await gc.pass();
+      expect(await gc.claimNames()).toEqual([]);
     });
 
     it('names its NodeClass kinds and repair policies', () => {

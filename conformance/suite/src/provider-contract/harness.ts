@@ -29,6 +29,14 @@ export interface ProviderContractFixture {
   readonly faults: ProviderFaults;
   /** How many calls the mock cloud has answered (including faulted ones), for retry checks. */
   apiCalls(): number;
+  /**
+   * The waits (ms) the provider's backoff chose before each retry since setup, oldest first, read
+   * where the provider waits: its injected timers, or its SDK's retry strategy. Decided delays,
+   * not measured ones, so the backoff check involves no wall time. A provider whose backoff is
+   * jittered makes the draw deterministic while a throttle or server-error fault is armed (the
+   * AWS harness pins the SDK's jitter), so consecutive waits of one call grow on every run.
+   */
+  retryDelays(): readonly number[];
   /** Ends the fixture: stops servers, removes what it created. */
   teardown(): Promise<void>;
 }

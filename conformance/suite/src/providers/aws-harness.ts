@@ -10,7 +10,7 @@ import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks';
 import { CapacityTypes, Labels, type NodePool } from '@nodewright/core/apis';
 import { type Clock, SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
-import { type ClusterPort, type KubeObject, MemoryCluster } from '@nodewright/core/kube';
+import { type ClusterPort, isNotFound, type KubeObject, MemoryCluster } from '@nodewright/core/kube';
 import {
   type Controller,
   createLogger,
@@ -22,6 +22,7 @@ import {
 import { aNodePool, ControllerEnv } from '@nodewright/core/testing';
 import { ContractClaims } from '../provider-contract/contract-claims.js';
 import type { ProviderContractFixture, ProviderContractHarness } from '../provider-contract/harness.js';
+import { pinJitter, recordRetryDelays } from './aws-retry-recorder.js';
 
 type Logger = ProviderContext['logger'];
 
@@ -32,7 +33,19 @@ export interface AwsHarnessOptions {
   readonly region?: string;
   /** A logger for the provider (default silent). */
   readonly logger?: Logger;
+  /**
+   * The cluster one fixture runs on, serving EC2NodeClass (its CRD applied on a real one): by
+   * default a fresh MemoryCluster per fixture; or a shared real cluster, on which each fixture
+   * works under its own cluster and EC2NodeClass names and deletes its EC2NodeClass at teardown.
+   */
+  readonly cluster?: () => Promise<ClusterPort>;
 }
+
+/**
+ * The jitter draw pinned while a retry fault is armed: the SDK's standard strategy then waits
+ * half its ceiling (throttling: 500 ms, then 1 s; server errors: 25 ms, then 50 ms).
+ */
+const PinnedJitter = 0.5;
 
 /** The fields of an EC2NodeClass the fixture creates, discovering the mock's seeded VPC by tag. */
 export function mockEC2NodeClass(name: string, discovery: string): EC2NodeClassInput {
@@ -95,10 +108,27 @@ async function firstPriceRefresh(instance: ProviderInstance, nodePool: NodePool)
 }
 
 /**
+ * Deletes the fixture's EC2NodeClass, first taking off the termination finalizer the status
+ * controller added (no `ec2nodeclass.termination` runs here to take it off; the mock and its
+ * instance profiles are gone with the fixture anyway).
+ */
+async function removeNodeClass(cluster: ClusterPort, name: string): Promise<void> {
+  try {
+    await cluster.patch(EC2NodeClasses, { name }, { metadata: { finalizers: null } });
+    await cluster.delete(EC2NodeClasses, { name });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
+
+/**
  * The AWS provider's provider-contract harness. Each fixture starts its own AWS mock
  * (`startAwsMock`), builds the real SDK clients against it (`awsClients` with the mock's
  * endpoint and static credentials) and composes the provider as `awsProviderPlugin` does
- * (`createAwsProvider`), on a MemoryCluster serving EC2NodeClass. The fixture's EC2NodeClass is
+ * (`createAwsProvider`), on a MemoryCluster serving EC2NodeClass or the real cluster given as
+ * `cluster`. The EC2 client reports the waits its SDK retry strategy chooses (`retryDelays`);
+ * while a throttle or server-error fault is armed the strategy's jitter draw is pinned, so
+ * those waits are deterministic. The fixture's EC2NodeClass is
  * made Ready by the real `ec2nodeclass.status` controller. Faults are the mock's: capacity per
  * pool, RequestLimitExceeded and InternalError on the next EC2 calls; readiness and drift are
  * cloud-side changes the status controller then resolves (the discovery tag taken off the
@@ -120,8 +150,17 @@ export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness 
         // Instances are running at once: the contract checks the API, not boot times.
         timings: { startMs: 0 },
       });
-      const cluster: ClusterPort = new MemoryCluster({ clock, kinds: [EC2NodeClasses] });
+      const cluster: ClusterPort =
+        (await options.cluster?.()) ?? new MemoryCluster({ clock, kinds: [EC2NodeClasses] });
       const settings = parseAwsSettings(mockAwsSettings(mock));
+      const clients = awsClients(settings);
+      // EC2 is the service the faults throttle and fail; its SDK client's own strategy decides the waits.
+      const retryDelays: number[] = [];
+      recordRetryDelays(clients.ec2, (ms) => retryDelays.push(ms));
+      let unpinJitter: (() => void) | undefined;
+      const pinJitterOnce = () => {
+        unpinJitter ??= pinJitter(PinnedJitter);
+      };
       const unavailableOfferings = new UnavailableOfferingsCache(clock);
       const instance: ProviderInstance = createAwsProvider(
         {
@@ -137,7 +176,7 @@ export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness 
           unavailableOfferings,
         },
         settings,
-        awsClients(settings),
+        clients,
       );
       const nodeClassName = `contract-${suffix}`;
       await cluster.create(
@@ -173,6 +212,7 @@ export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness 
         unavailableOfferings,
         nodePool,
         apiCalls,
+        retryDelays: () => retryDelays,
         faults: {
           insufficientCapacity: ({ instanceType, zone, capacityType }) =>
             mock.faults.insufficientCapacity({
@@ -180,8 +220,14 @@ export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness 
               zone,
               capacityType: capacityType === 'spot' ? 'spot' : 'on-demand',
             }),
-          throttle: (count) => mock.faults.throttleNext({ service: 'ec2' }, count),
-          serverErrors: (count) => mock.faults.failNext({ service: 'ec2' }, count, 'internal'),
+          throttle: (count) => {
+            pinJitterOnce();
+            mock.faults.throttleNext({ service: 'ec2' }, count);
+          },
+          serverErrors: (count) => {
+            pinJitterOnce();
+            mock.faults.failNext({ service: 'ec2' }, count, 'internal');
+          },
           async nodeClassNotReady() {
             for (const [id, subnet] of mock.ec2.subnets) {
               const { 'karpenter.sh/discovery': _, ...tags } = subnet.tags;
@@ -209,8 +255,10 @@ export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness 
           },
         },
         async teardown() {
+          unpinJitter?.();
           await instance.close?.();
           await mock.close();
+          await removeNodeClass(cluster, nodeClassName);
         },
       };
     },

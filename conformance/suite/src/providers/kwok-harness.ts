@@ -17,6 +17,7 @@ import {
 } from '@nodewright/kwok';
 import { FaultInjectingCluster } from '../provider-contract/fault-injecting-cluster.js';
 import type { ProviderContractFixture, ProviderContractHarness } from '../provider-contract/harness.js';
+import { RecordingTimers } from '../provider-contract/recording-timers.js';
 
 export interface KwokHarnessOptions {
   /** Names the describe block: `kwok (memory)`, `kwok (kube-apiserver)`. */
@@ -28,13 +29,14 @@ export interface KwokHarnessOptions {
   readonly cluster: () => Promise<ClusterPort>;
 }
 
-/** Retry tuning for the suite: the contract checks that retries happen, not how long they wait. */
+/** Retry tuning for the suite: the contract checks the decided waits grow, so short ones keep it fast. */
 const FastRetry = { attempts: 6, baseMs: 5, maxMs: 50 } as const;
 
 /**
  * The KWOK provider's provider-contract harness. Its "cloud" is the cluster itself, so the
  * cloud faults are cluster faults: throttling and server errors come from a FaultInjectingCluster
- * between provider and cluster (whose call count is `apiCalls`), insufficient capacity from the
+ * between provider and cluster (whose call count is `apiCalls`; the waits of the provider's
+ * backoff are recorded on its injected timers), insufficient capacity from the
  * provider's KwokFaults, readiness from the KWOKNodeClass status (set by the real
  * `kwoknodeclass.status` controller at setup), drift from a change of its spec, and an orphan is a
  * Node carrying the fixture's managed-by label with no NodeClaim.
@@ -57,10 +59,13 @@ export function kwokHarness(options: KwokHarnessOptions): ProviderContractHarnes
       });
       await new KwokNodeClassStatusController({ cluster: base, clock }).reconcile({ name: nodeClassName });
       const unavailableOfferings = new UnavailableOfferingsCache(clock);
+      // The provider's retry sleeps on these; the NodeClass sets no registration delay, so they
+      // are the only waits it asks for.
+      const timers = new RecordingTimers(new SystemTimers());
       const provider = new KwokCloudProvider({
         cluster,
         clock,
-        timers: new SystemTimers(),
+        timers,
         clusterName,
         unavailableOfferings,
         retry: FastRetry,
@@ -90,6 +95,7 @@ export function kwokHarness(options: KwokHarnessOptions): ProviderContractHarnes
         unavailableOfferings,
         nodePool,
         apiCalls: () => cluster.calls(),
+        retryDelays: () => timers.delays(),
         faults: {
           insufficientCapacity: (offering) => provider.faults.insufficientCapacity(offering),
           throttle: (count) => cluster.throttle(count),

@@ -1,0 +1,39 @@
+import { EC2NodeClasses, ec2NodeClassKind } from '@nodewright/aws';
+import type { KindDefinition } from '@nodewright/core/apis';
+import type { ClientNodeCluster } from '@nodewright/core/kube';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { contractCluster } from './src/provider-contract/contract-cluster.js';
+import { describeProviderContract } from './src/provider-contract/describe-provider-contract.js';
+import { awsHarness } from './src/providers/aws-harness.js';
+
+// The provider contract for AWS on the real control plane the integration globalSetup starts:
+// the real SDK clients against a fresh EC2/Pricing/SQS/IAM mock per test, and the EC2NodeClass
+// in kube-apiserver (the committed CRD's schema and CEL rules, the status subresource) made
+// Ready by the real ec2nodeclass.status controller through ClientNodeCluster. Fixtures share the
+// cluster under their own names. The same harness runs on a MemoryCluster in the unit project
+// (src/providers/aws-provider-contract.test.ts).
+
+let cluster: ClientNodeCluster | undefined;
+
+beforeAll(async () => {
+  cluster = await contractCluster({
+    kubeconfigPath: inject('nodewrightCluster').kubeconfigPath,
+    fieldManager: 'provider-contract-aws',
+    nodeClassKinds: [ec2NodeClassKind as KindDefinition],
+    nodeClassTypes: [EC2NodeClasses],
+  });
+});
+
+afterAll(() => {
+  cluster?.close();
+});
+
+describeProviderContract(
+  awsHarness({
+    name: 'aws (SDK against the AWS mock, kube-apiserver)',
+    cluster: async () => {
+      if (cluster === undefined) throw new Error('the cluster port is built in beforeAll');
+      return cluster;
+    },
+  }),
+);
