@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { NodeClaims, NodePools } from '../lifecycle/resource-types.js';
+import { ControllerEnv } from '../testing/controller-env.js';
+import { aNodeClaimFor } from '../testing/nodeclaim-builder.js';
+import { aNodePool } from '../testing/nodepool-builder.js';
+import { operatorControllers } from './controllers.js';
+
+describe('operatorControllers', () => {
+  it('runs nodeclaim.disruption with the lifecycle drift options: provider drift is marked at the recheck', async () => {
+    const env = new ControllerEnv();
+    const { controllers } = operatorControllers(
+      {
+        cluster: env.cluster,
+        clock: env.clock,
+        events: env.events,
+        registry: env.registry,
+        provider: { cloudProvider: env.cloudProvider, controllers: [], nodeClassTypes: [] },
+      },
+      { lifecycle: { drift: { recheckIntervalMs: 60_000 } } },
+    );
+    const drift = controllers.filter((c) => c.name === 'nodeclaim.disruption');
+    expect(drift.length).toBe(1);
+    await env.start(...drift);
+    const pool = await env.cluster.create(NodePools, aNodePool());
+    await env.create(
+      NodeClaims,
+      aNodeClaimFor(pool, {
+        metadata: { name: 'default-a1' },
+        status: {
+          providerID: 'fake://default-a1',
+          conditions: [
+            {
+              type: 'Launched',
+              status: 'True',
+              reason: 'Launched',
+              message: '',
+              lastTransitionTime: '2026-03-02T09:00:00Z',
+            },
+          ],
+        },
+      }),
+    );
+    await env.settle();
+    env.cloudProvider.setDrifted('fake://default-a1', 'AMIDrift');
+    await env.advance(60_000);
+    const claim = await env.find(NodeClaims, 'default-a1');
+    expect(claim?.status?.conditions?.find((c) => c.type === 'Drifted')?.reason).toBe('AMIDrift');
+  });
+});
