@@ -1,26 +1,12 @@
-import { pino } from 'pino';
-import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Condition } from '../../apis/common/condition.js';
 import type { Node } from '../../apis/kubernetes/node.js';
-import { Taints } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
-import { Deployments } from '../../kube/builtin-types.js';
-import type { UntypedObject } from '../../kube/object.js';
-import { ConditionTypes, getCondition, isConditionTrue } from '../../lifecycle/conditions.js';
-import { lifecycleControllers } from '../../lifecycle/controllers.js';
+import { ConditionTypes, getCondition } from '../../lifecycle/conditions.js';
 import { EventReasons } from '../../lifecycle/events.js';
-import { lifecycleMetrics } from '../../lifecycle/metrics.js';
 import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
-import { RecordingEventRecorder } from '../../operator/runtime/event-recorder.js';
-import { Manager } from '../../operator/runtime/manager.js';
-import { provisioningControllers } from '../../provisioning/controllers.js';
-import { SimulationEnvironment } from '../../simulation/environment/simulation-environment.js';
-import { deploymentObject } from '../../simulation/scenario/scenario-objects.js';
-import { ClusterState } from '../../state/cluster-state.js';
-import { fakeInstanceTypes } from '../../testing/fake-instance-types.js';
-import { DisruptionController } from './disruption-controller.js';
-import { disruptionMetrics } from './metrics.js';
+import type { SimulationEnvironment } from '../../simulation/environment/simulation-environment.js';
+import { hasDisruptedTaint, isInitialized, startControllerHarness } from '../testing/controller-harness.js';
 
 const MIN = 60_000;
 const drifted = (claim: NodeClaim | undefined) =>
@@ -31,76 +17,26 @@ afterEach(async () => {
 });
 
 /**
- * Every controller `nodewright simulate` runs (provisioning, lifecycle with nodeclaim.disruption,
- * the disruption loop) on a simulated cloud and kubelet, with `replicas` pods of one Deployment,
- * one per node (hostname anti-affinity), and a NodePool whose disruption settings are `disruption`.
+ * The shared controller harness (provisioning, lifecycle with nodeclaim.disruption, the
+ * disruption loop, on a simulated cloud and kubelet) with `replicas` pods of one Deployment, one
+ * per node (hostname anti-affinity), only drift acting (consolidation off), and instances that
+ * take 3 min to go — so a node being deleted still counts against the budget at the next pass.
  */
 async function fleet(replicas: number, disruption: Record<string, unknown>) {
-  const env = new SimulationEnvironment({
-    catalog: fakeInstanceTypes(),
-    cluster: { kinds: [NodePools, NodeClaims] },
-    registration: { bootDelay: 20_000 },
-    // Instances take a while to go, so a node being deleted still counts against the budget
-    // when the next pass runs.
+  const h = await startControllerHarness({
+    disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never', ...disruption },
+    deployments: [{ name: 'web', replicas, antiAffinity: 'kubernetes.io/hostname' }],
     cloud: { terminationLatency: 3 * MIN },
   });
-  const registry = new Registry();
-  const events = new RecordingEventRecorder();
-  const state = new ClusterState({ clock: env.clock });
-  const manager = new Manager({
-    cluster: env.cluster,
-    clock: env.clock,
-    timers: env.timers,
-    registry,
-    logger: pino({ level: 'silent' }),
-    settleCluster: () => env.settle(),
-  });
-  const lMetrics = lifecycleMetrics(registry);
-  const base = { cluster: env.cluster, cloudProvider: env.provider, clock: env.clock, events };
-  manager.register(
-    ...provisioningControllers({ ...base, registry, lifecycleMetrics: lMetrics, state }),
-    ...lifecycleControllers({ ...base, metrics: lMetrics }),
-    new DisruptionController({
-      ...base,
-      state,
-      metrics: disruptionMetrics(registry),
-      lifecycleMetrics: lMetrics,
-    }),
-  );
-  await env.cluster.create(NodePools, {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name: 'default' },
-    spec: {
-      template: {
-        spec: {
-          nodeClassRef: { group: 'sim.nodewright.dev', kind: 'SimulatedNodeClass', name: 'default' },
-          requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }],
-        },
-      },
-      disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: 'Never', ...disruption },
-    },
-  } as never);
-  manager.start();
   stops.push(
-    () => env.stop(),
-    () => manager.stop(),
+    () => h.env.stop(),
+    () => h.manager.stop(),
   );
-  await manager.synced();
-  const advance = (ms: number) => env.timers.advance(ms, () => manager.settled());
-  const web = {
-    name: 'web',
-    namespace: 'default',
-    replicas,
-    pod: { requests: { cpu: '1', memory: '1Gi' }, antiAffinity: 'kubernetes.io/hostname' },
-  };
-  await env.cluster.create(Deployments, deploymentObject(web as never, replicas) as UntypedObject);
-  await advance(3 * MIN);
-  const claims = async () => (await env.cluster.list(NodeClaims)).items;
-  const original = await claims();
+  await h.advance(MIN);
+  const original = await h.claims();
   expect(original.length).toBe(replicas);
-  expect(original.every((c) => isConditionTrue(c.status?.conditions, ConditionTypes.Initialized))).toBe(true);
-  return { env, events, advance, claims, original, timeline: recordTimeline(env, original) };
+  expect(original.every(isInitialized)).toBe(true);
+  return { ...h, original, timeline: recordTimeline(h.env, original) };
 }
 
 /**
@@ -129,7 +65,7 @@ function recordTimeline(env: SimulationEnvironment, original: readonly NodeClaim
     if (e.type === 'ERROR') return;
     const node = e.object as Node;
     if (!originalNodes.has(node.metadata.name)) return;
-    const tainted = (node.spec.taints ?? []).some((t) => t.key === Taints.Disrupted.key);
+    const tainted = hasDisruptedTaint(node);
     count(
       `node/${node.metadata.name}`,
       e.type !== 'DELETED' && (tainted || node.metadata.deletionTimestamp !== undefined),
@@ -150,7 +86,7 @@ function recordTimeline(env: SimulationEnvironment, original: readonly NodeClaim
         name,
         [...claims.values()]
           .filter((c) => !originalNames.has(c.metadata.name ?? ''))
-          .filter((c) => isConditionTrue(c.status?.conditions, ConditionTypes.Initialized))
+          .filter(isInitialized)
           .map((c) => c.metadata.name ?? ''),
       );
     }
@@ -182,7 +118,7 @@ describe('drift end to end: nodeclaim.disruption marks, the disruption loop repl
     expect(names).toContain(other.metadata.name);
     expect(now.length).toBe(2);
     const replacement = now.find((c) => c.metadata.name !== other.metadata.name);
-    expect(isConditionTrue(replacement?.status?.conditions, ConditionTypes.Initialized)).toBe(true);
+    expect(replacement !== undefined && isInitialized(replacement)).toBe(true);
     expect(drifted(replacement)).toBeUndefined();
     // The replacement was Initialized before the drifted claim's deletion began.
     expect(timeline.initializedAtDeletion.get(victim.metadata.name ?? '')).toContain(

@@ -28,6 +28,8 @@ export interface HarnessDeployment {
   readonly name: string;
   readonly replicas: number;
   readonly requests?: Readonly<Record<string, string>>;
+  /** A topology key its pods may not share with each other (`kubernetes.io/hostname`: one per node). */
+  readonly antiAffinity?: string;
 }
 
 /** What the harness is built from; every field has a default. */
@@ -120,7 +122,10 @@ export async function startControllerHarness(options: ControllerHarnessOptions =
   const scale = (name: string, replicas: number) =>
     env.cluster.patch(Deployments, { name, namespace: 'default' }, { spec: { replicas } });
   const deploy = async (d: HarnessDeployment) => {
-    const pod = { requests: d.requests ?? { cpu: '1', memory: '1Gi' } };
+    const pod = {
+      requests: d.requests ?? { cpu: '1', memory: '1Gi' },
+      ...(d.antiAffinity === undefined ? {} : { antiAffinity: d.antiAffinity }),
+    };
     await env.cluster.create(
       Deployments,
       deploymentObject({ name: d.name, namespace: 'default', replicas: 0, pod }, d.replicas) as UntypedObject,
