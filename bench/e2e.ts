@@ -84,6 +84,7 @@ async function main(): Promise<void> {
         leaderElectionId: 'nodewright-bench',
         logFile: `${env.workDir}/controller-${generation}.log`,
         keepEntries: 2_000,
+        registry: env.processes,
       });
       controller = started;
       await started.waitForLog((e) => e.message === 'became leader', 'leadership', 120_000);

@@ -109,6 +109,7 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
       leaderElectionId: 'nodewright-e2e-aws-examples',
       settings: cloud.settings,
       logFile: join(env.workDir, 'aws-examples.log'),
+      registry: env.processes,
     });
     await controller.waitForLog((e) => e.message === 'became leader', 'the controller to lead', 60_000);
     await wait(

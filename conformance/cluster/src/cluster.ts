@@ -13,6 +13,7 @@ import {
   componentPlans,
   validateLayout,
 } from './components.js';
+import { killOnProcessEnd } from './exit-hooks.js';
 import { KubeHttpClient, probeHealth } from './kube-http.js';
 import { type ClusterConnection, renderKubeconfig } from './kubeconfig.js';
 import { DEFAULT_STAGE_OPTIONS, kwokStages, renderKwokConfig, type StageOptions } from './kwok-stages.js';
@@ -119,24 +120,10 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     rmSync(etcdDataDir, { recursive: true, force: true });
     if (!options.keepDir) rmSync(dir, { recursive: true, force: true });
   };
-  const onExit = (): void => {
+  const detach = killOnProcessEnd(() => {
     supervisor.killNow();
     removeDirsNow();
-  };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    onExit();
-    detach();
-    // Only re-raise when nobody else handles the signal, so the default (exit) still happens.
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
-  const detach = (): void => {
-    process.off('exit', onExit);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
-  process.on('exit', onExit);
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  });
 
   const startedAt = Date.now();
   const deadline = startedAt + (options.startTimeoutMs ?? 180_000);

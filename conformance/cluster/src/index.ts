@@ -8,6 +8,7 @@ export {
 } from './cluster-target.js';
 export { COMPONENTS, type ComponentName } from './components.js';
 export { type DockerVerdict, probeDockerEngine } from './docker-probe.js';
+export { killOnProcessEnd, type ProcessEvents } from './exit-hooks.js';
 export {
   K3S_IMAGE,
   K3S_SERVER_TAINT,
@@ -26,3 +27,7 @@ export {
 export { KWOK_IMAGE, type KwokInClusterManifests, kwokInClusterManifests } from './kwok-manifests.js';
 export { DEFAULT_NODE_CAPACITY, KWOK_NODE_ANNOTATION, KWOK_NODE_ANNOTATION_VALUE } from './kwok-stages.js';
 export { loadKubeconfig } from './load-kubeconfig.js';
+export type { PidRecord, ProcessProbe, RecordedProcess } from './pid-record.js';
+export { PidRecordFile, type ProcessRegistry } from './pid-record-file.js';
+export { procfsProbe } from './processes.js';
+export { PID_RECORD_FILE, type SweepResult, sweepStaleClusters } from './stale-clusters.js';

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PidRecord, ProcessProbe, RecordedProcess } from './pid-record.js';
+import type { ProcessProbe, RecordedProcess } from './pid-record.js';
+import { PidRecordFile } from './pid-record-file.js';
 
 /** Process facts read from Linux /proc and kill(pid, 0). */
 export const procfsProbe: ProcessProbe = {
@@ -68,18 +69,13 @@ interface Running {
  * by recorded pid, in reverse start order.
  */
 export class ProcessSupervisor {
-  readonly #recordFile: string;
-  readonly #ownerPid: number;
-  readonly #extraDirs: string[];
+  readonly #record: PidRecordFile;
   readonly #running: Running[] = [];
   readonly #exits: ProcessExit[] = [];
   #stopping = false;
 
   constructor(recordFile: string, ownerPid: number, extraDirs: readonly string[]) {
-    this.#recordFile = recordFile;
-    this.#ownerPid = ownerPid;
-    this.#extraDirs = [...extraDirs];
-    this.#writeRecord();
+    this.#record = new PidRecordFile(recordFile, ownerPid, extraDirs);
   }
 
   /** Spawns `binary` with `args`; resolves once the OS has started it. */
@@ -97,7 +93,7 @@ export class ProcessSupervisor {
       child.once('spawn', () => {
         const pid = child.pid!;
         this.#running.push({ recorded: { name, pid, binary }, child, logFile });
-        this.#writeRecord();
+        this.#record.add({ name, pid, binary });
         child.once('exit', (code, signal) => {
           if (!this.#stopping) this.#exits.push({ name, code, signal, logFile });
         });
@@ -131,14 +127,5 @@ export class ProcessSupervisor {
     for (const { child } of this.#running) {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
-  }
-
-  #writeRecord(): void {
-    const record: PidRecord = {
-      ownerPid: this.#ownerPid,
-      processes: this.#running.map((r) => r.recorded),
-      extraDirs: this.#extraDirs,
-    };
-    writeFileSync(this.#recordFile, `${JSON.stringify(record, null, 2)}\n`);
   }
 }

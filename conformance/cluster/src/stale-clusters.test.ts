@@ -90,6 +90,27 @@ describe('sweepStaleClusters', () => {
     expect(existsSync(unrelated)).toBe(true);
   });
 
+  it('sweeps the directories of another prefix when asked (the e2e work directories and their controllers)', async () => {
+    const base = await baseDir();
+    const sleeper = spawn('/bin/sleep', ['60'], { stdio: 'ignore' });
+    cleanups.push(async () => void sleeper.kill('SIGKILL'));
+    const exited = new Promise((resolve) => sleeper.once('exit', resolve));
+    const record = {
+      ownerPid: deadPid(),
+      processes: [{ name: 'controller e2e-a', pid: sleeper.pid!, binary: '/bin/sleep' }],
+      extraDirs: [],
+    };
+    const work = await writeCluster(base, 'nodewright-e2e-kwok-1', record);
+    const cluster = await writeCluster(base, `${CLUSTER_DIR_PREFIX}b`, { ...record, processes: [] });
+
+    const result = await sweepStaleClusters(base, procfsProbe, 'nodewright-e2e-');
+
+    expect(result).toEqual({ removed: [work], stopped: 1 });
+    await exited;
+    expect(existsSync(work)).toBe(false);
+    expect(existsSync(cluster)).toBe(true);
+  });
+
   it('returns nothing for a base directory that does not exist', async () => {
     expect(await sweepStaleClusters(join(tmpdir(), 'nw-does-not-exist-xyz'))).toEqual({
       removed: [],

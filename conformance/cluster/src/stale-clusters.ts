@@ -19,11 +19,14 @@ export interface SweepResult {
 /**
  * Stops the processes of clusters whose owning test run died without tearing down, and
  * removes their directories. Clusters whose owner still runs are left alone, and so are
- * directories without a pid record (kept logs of a failed start).
+ * directories without a pid record (kept logs of a failed start). `prefix` picks the directories
+ * (and the extra directories a record may name): the clusters' by default; the end-to-end suite
+ * sweeps its work directories, whose records list controller processes, the same way.
  */
 export async function sweepStaleClusters(
   baseDir: string,
   probe: ProcessProbe = procfsProbe,
+  prefix: string = CLUSTER_DIR_PREFIX,
 ): Promise<SweepResult> {
   const result: SweepResult = { removed: [], stopped: 0 };
   let entries: string[];
@@ -32,7 +35,7 @@ export async function sweepStaleClusters(
   } catch {
     return result;
   }
-  for (const entry of entries.filter((e) => e.startsWith(CLUSTER_DIR_PREFIX))) {
+  for (const entry of entries.filter((e) => e.startsWith(prefix))) {
     const dir = join(baseDir, entry);
     const text = await readFile(join(dir, PID_RECORD_FILE), 'utf8').catch(() => undefined);
     if (text === undefined) continue;
@@ -46,7 +49,7 @@ export async function sweepStaleClusters(
     );
     result.stopped += alive.length;
     // Only directories this launcher could have made: the record is a file anyone could edit.
-    for (const extra of record.extraDirs.filter((d) => basename(d).startsWith(CLUSTER_DIR_PREFIX))) {
+    for (const extra of record.extraDirs.filter((d) => basename(d).startsWith(prefix))) {
       await rm(extra, { recursive: true, force: true });
     }
     await rm(dir, { recursive: true, force: true });

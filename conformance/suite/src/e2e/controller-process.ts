@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { killOnProcessEnd, type ProcessEvents, type ProcessRegistry } from '@nodewright/conformance/cluster';
 import { JsonLineSplitter, type LogEntry } from './json-lines.js';
 import { type ProcessMemory, parseProcStatus } from './proc-status.js';
 
@@ -24,6 +25,14 @@ export interface ControllerSpec {
   readonly logFile?: string;
   /** Entries kept in memory for `waitForLog`/`entries` (oldest dropped). Default 20,000. */
   readonly keepEntries?: number;
+  /**
+   * Where the running process is recorded (the e2e environment's pids.json), so that if this
+   * test process dies without its exit hooks running (SIGKILL, OOM), the next environment start
+   * stops the controller.
+   */
+  readonly registry?: ProcessRegistry;
+  /** The process whose exit or SIGINT/SIGTERM kills the controller; default this one (tests inject). */
+  readonly parent?: ProcessEvents;
 }
 
 /** How a controller process ended. */
@@ -70,7 +79,8 @@ export function requireBuiltCli(binPath: string): void {
 /**
  * One running `nodewright controller` child process: its JSON log lines (parsed), its bound
  * health and metrics ports (from the "serving health"/"serving metrics" lines), its memory,
- * and ways to end it (SIGTERM and wait, or SIGKILL as a crash).
+ * and ways to end it (SIGTERM and wait, or SIGKILL as a crash). It is SIGKILLed when this
+ * process exits or gets SIGINT/SIGTERM, and recorded in `spec.registry` while it runs.
  */
 export class ControllerProcess {
   readonly spec: ControllerSpec;
@@ -88,9 +98,21 @@ export class ControllerProcess {
     this.spec = spec;
     this.#keep = spec.keepEntries ?? 20_000;
     this.#log = spec.logFile ? createWriteStream(spec.logFile, { flags: 'a' }) : undefined;
-    this.#child = spawn(spec.nodePath ?? process.execPath, [spec.binPath, ...controllerArgs(spec)], {
+    const node = spec.nodePath ?? process.execPath;
+    this.#child = spawn(node, [spec.binPath, ...controllerArgs(spec)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    // The controller dies with this process: an interrupted test run must not leave it acting
+    // on a cluster (and holding its Lease) with nobody to stop it.
+    const detach = killOnProcessEnd(() => {
+      if (this.#exit === undefined) this.#child.kill('SIGKILL');
+    }, spec.parent);
+    this.#child.once('spawn', () => {
+      const pid = this.#child.pid;
+      if (pid !== undefined && this.#exit === undefined) {
+        spec.registry?.add({ name: `controller ${spec.identity}`, pid, binary: node });
+      }
     });
     const stdout = new JsonLineSplitter(
       (entry, line) => this.#onEntry(entry, line),
@@ -104,6 +126,8 @@ export class ControllerProcess {
     this.#child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
     this.exited = new Promise((resolve) => {
       this.#child.on('exit', (code, signal) => {
+        detach();
+        if (this.#child.pid !== undefined) spec.registry?.remove(this.#child.pid);
         stdout.end();
         stderr.end();
         this.#exit = { code, signal };

@@ -105,6 +105,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         leaderElectionId: leaseId,
         settings: { ...target.settings, ...mock?.settings },
         logFile: join(env.workDir, `${identity}.log`),
+        registry: env.processes,
       });
       controllers.push(controller);
       return controller;

@@ -5,7 +5,12 @@ import {
   type ClusterConnection,
   type ClusterHandle,
   loadKubeconfig,
+  PID_RECORD_FILE,
+  PidRecordFile,
+  type ProcessRegistry,
+  procfsProbe,
   startCluster,
+  sweepStaleClusters,
 } from '@nodewright/conformance/cluster';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import {
@@ -15,6 +20,9 @@ import {
   Namespaces,
   silentLogger,
 } from '@nodewright/core/kube';
+
+/** Work directories of e2e files start with this; stale ones (owner gone) are swept by it. */
+export const E2EWorkDirPrefix = 'nodewright-e2e-';
 
 /** The cluster one e2e file runs against, with a client and a namespace of its own. */
 export interface E2EEnvironment {
@@ -27,6 +35,11 @@ export interface E2EEnvironment {
   readonly workDir: string;
   /** True when the cluster was supplied (NODEWRIGHT_KUBECONFIG), not started here. */
   readonly external: boolean;
+  /**
+   * The work directory's pids.json: give it to every process started for this file
+   * (`ControllerSpec.registry`), so a later start stops them if this test process was killed.
+   */
+  readonly processes: ProcessRegistry;
   /** Stops the cluster if this environment started it; removes the work directory. */
   stop(): Promise<void>;
 }
@@ -46,7 +59,11 @@ export interface E2EEnvironmentOptions {
  * other test files in parallel, and a controller acts on every pending pod it can see.
  */
 export async function startE2EEnvironment(options: E2EEnvironmentOptions): Promise<E2EEnvironment> {
-  const workDir = await mkdtemp(join(tmpdir(), `nodewright-e2e-${options.name}-`));
+  // Controllers of a run that was killed outright (its exit hooks never ran) still act on their
+  // cluster: stop them, as startCluster does for control planes.
+  await sweepStaleClusters(tmpdir(), procfsProbe, E2EWorkDirPrefix);
+  const workDir = await mkdtemp(join(tmpdir(), `${E2EWorkDirPrefix}${options.name}-`));
+  const processes = new PidRecordFile(join(workDir, PID_RECORD_FILE), process.pid);
   let handle: ClusterHandle | undefined;
   let kubeconfigPath: string;
   if (options.externalKubeconfig) {
@@ -76,10 +93,13 @@ export async function startE2EEnvironment(options: E2EEnvironmentOptions): Promi
     namespace,
     workDir,
     external: handle === undefined,
+    processes,
     async stop() {
       cluster.close();
       await handle?.stop();
-      if (!options.keep) await rm(workDir, { recursive: true, force: true });
+      // A kept directory loses its record, so no later sweep removes the logs.
+      if (options.keep) await rm(processes.path, { force: true });
+      else await rm(workDir, { recursive: true, force: true });
     },
   };
 }
