@@ -185,6 +185,13 @@ export class LaunchStep implements ClaimStep {
     const conditions = setCondition(claim.status?.conditions, failure.condition, this.#deps.clock.now());
     claim.status = { ...claim.status, conditions };
     if (failure.kind === 'retry') {
+      const { reason, message } = failure.condition;
+      await events.publish({
+        object: claim,
+        type: 'Warning',
+        reason: EventReasons.LaunchFailed,
+        message: `Failed to launch NodeClaim: ${reason === 'LaunchFailed' ? '' : `${reason}: `}${message ?? ''}`,
+      });
       return { error: err };
     }
     state.context.logger.error({ NodeClaim: objectRef(claim), err }, 'failed launching nodeclaim');

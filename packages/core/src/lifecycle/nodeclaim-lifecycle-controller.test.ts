@@ -61,6 +61,19 @@ describe('nodeclaim.lifecycle', () => {
     expect(condition(claim, 'Launched')?.status).toBe('True');
     expect(condition(claim, 'Registered')).toMatchObject({ status: 'Unknown', reason: 'NodeNotFound' });
     expect(condition(claim, 'Ready')?.status).toBe('Unknown');
+    const lifecycleEvents = () =>
+      env.events.events
+        .filter((e) => ['Launched', 'Registered', 'Initialized'].includes(e.reason))
+        .map((e) => [e.object.kind, e.object.metadata.name, e.type, e.reason, e.message]);
+    expect(lifecycleEvents()).toEqual([
+      [
+        'NodeClaim',
+        'default-a1',
+        'Normal',
+        EventReasons.Launched,
+        'Launched instance fake://default-a1 (fake-small spot in test-zone-a)',
+      ],
+    ]);
 
     // The kubelet registers the node with the unregistered taint and the startup taint.
     await env.cluster.create(Nodes, aNodeFor(claim!));
@@ -108,6 +121,15 @@ describe('nodeclaim.lifecycle', () => {
     await env.advance(30 * MIN);
     expect(env.cloudProvider.calls.create).toHaveLength(1);
     expect(await claimOf(env)).toBeDefined();
+    // Each step announced once, in order, on the claim.
+    expect(lifecycleEvents().map((e) => [e[3], e[4]])).toEqual([
+      [EventReasons.Launched, 'Launched instance fake://default-a1 (fake-small spot in test-zone-a)'],
+      [EventReasons.Registered, 'Node default-a1 registered'],
+      [
+        EventReasons.Initialized,
+        'Node default-a1 initialized: Ready, startup taints removed, resources registered',
+      ],
+    ]);
   });
 
   it('waits for Ready and for requested extended resources before initializing', async () => {
@@ -244,6 +266,16 @@ describe('nodeclaim.lifecycle', () => {
     await env.advance(2_000);
     expect(env.cloudProvider.calls.create).toHaveLength(3);
     expect(condition(await claimOf(env), 'Launched')?.status).toBe('True');
+    // A Warning per failed attempt, with the provider's reason and message; then Launched.
+    expect(
+      env.events.events
+        .filter((e) => e.reason === EventReasons.LaunchFailed || e.reason === EventReasons.Launched)
+        .map((e) => [e.type, e.reason, e.message]),
+    ).toEqual([
+      ['Warning', 'LaunchFailed', 'Failed to launch NodeClaim: SubnetsExhausted: no free IPs in subnet-1'],
+      ['Warning', 'LaunchFailed', 'Failed to launch NodeClaim: SubnetsExhausted: no free IPs in subnet-1'],
+      ['Normal', 'Launched', expect.stringMatching(/^Launched instance fake:\/\/default-a1/)],
+    ]);
   });
 
   it('records other errors as LaunchFailed with the message truncated to 300 characters', async () => {
@@ -255,6 +287,9 @@ describe('nodeclaim.lifecycle', () => {
     expect(launched?.reason).toBe('LaunchFailed');
     expect(launched?.message).toHaveLength(303);
     expect(launched?.message?.endsWith('...')).toBe(true);
+    const failed = env.events.withReason(EventReasons.LaunchFailed);
+    expect(failed.map((e) => [e.object.kind, e.type])).toEqual([['NodeClaim', 'Warning']]);
+    expect(failed[0]?.message).toBe(`Failed to launch NodeClaim: ${launched?.message}`);
   });
 
   it('deletes a claim that does not launch within 5 minutes', async () => {

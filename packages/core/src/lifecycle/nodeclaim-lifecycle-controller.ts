@@ -20,6 +20,7 @@ import { changedBeyondStatus, claimKeysForNode, isManaged } from './lookup.js';
 import { NodeClaimTermination } from './nodeclaim-termination.js';
 import { RegistrationStep } from './registration.js';
 import { NodeClaims, Nodes } from './resource-types.js';
+import { transitionEvents } from './transition-events.js';
 
 /** Options of the NodeClaim lifecycle controller. */
 export interface NodeClaimLifecycleOptions {
@@ -115,14 +116,19 @@ export class NodeClaimLifecycleController implements Controller {
         this.#deps.clock.now(),
       ),
     };
-    await this.#write(claim, next);
+    const written = await this.#write(claim, next);
+    // After the write, so a failed write (retried) does not announce a step twice.
+    for (const event of transitionEvents(claim, written)) await this.#deps.events.publish(event);
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new AggregateError(errors, errors.map(String).join('; '));
     return requeueAfterMs === undefined ? undefined : { requeueAfterMs };
   }
 
-  /** Writes metadata, then status, each only when changed; status last so providerID lands with Launched. */
-  async #write(stored: NodeClaim, next: NodeClaim): Promise<void> {
+  /**
+   * Writes metadata, then status, each only when changed; status last so providerID lands with
+   * Launched. Returns the claim as stored after the writes.
+   */
+  async #write(stored: NodeClaim, next: NodeClaim): Promise<NodeClaim> {
     const { cluster } = this.#deps;
     const key = { name: stored.metadata.name ?? '' };
     let current = stored;
@@ -137,7 +143,8 @@ export class NodeClaimLifecycleController implements Controller {
       });
     }
     if (json(stored.status) !== json(next.status)) {
-      await cluster.updateStatus(NodeClaims, { ...current, status: next.status });
+      current = await cluster.updateStatus(NodeClaims, { ...current, status: next.status });
     }
+    return current;
   }
 }
