@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectKwokNodeReady, expectPodRunsOn } from './kwok-checks.js';
 import { probeDockerEngine } from './src/docker-probe.js';
 import { K3S_SERVER_TAINT, type K3sClusterHandle, startK3sCluster } from './src/k3s-cluster.js';
 import { KubeHttpClient } from './src/kube-http.js';
-import {
-  DEFAULT_STAGE_OPTIONS,
-  KWOK_NODE_ANNOTATION,
-  KWOK_NODE_ANNOTATION_VALUE,
-  kwokStages,
-} from './src/kwok-stages.js';
+import { DEFAULT_STAGE_OPTIONS, KWOK_NODE_ANNOTATION, kwokStages } from './src/kwok-stages.js';
 import { loadKubeconfig } from './src/load-kubeconfig.js';
 
 // The k3s target starts a container, so it can only be exercised where a Docker engine answers.
@@ -106,58 +102,8 @@ describe.runIf(docker.reachable)('the k3s cluster (testcontainers)', () => {
   });
 
   it('turns an annotated Node Ready with a Lease and runs a pod bound to it', async () => {
-    const created = await client.post('/api/v1/nodes', {
-      apiVersion: 'v1',
-      kind: 'Node',
-      metadata: {
-        name: fakeNode,
-        annotations: { [KWOK_NODE_ANNOTATION]: KWOK_NODE_ANNOTATION_VALUE },
-        labels: { 'kubernetes.io/hostname': fakeNode },
-      },
-      status: { capacity: { cpu: '4', memory: '8Gi', pods: '20' } },
-    });
-    expect(created.status).toBe(201);
-    await expect
-      .poll(
-        async () =>
-          condition(
-            (await client.get<NodeObject>(`/api/v1/nodes/${fakeNode}`)).body.status?.conditions,
-            'Ready',
-          )?.status,
-        poll,
-      )
-      .toBe('True');
-    await expect
-      .poll(
-        async () =>
-          (await client.get(`/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${fakeNode}`))
-            .status,
-        poll,
-      )
-      .toBe(200);
-
-    const path = `/api/v1/namespaces/default/pods/bound-${suffix}`;
-    expect(
-      (
-        await client.post('/api/v1/namespaces/default/pods', {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: { name: `bound-${suffix}` },
-          spec: {
-            nodeSelector: { 'kubernetes.io/hostname': fakeNode },
-            containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }],
-          },
-        })
-      ).status,
-    ).toBe(201);
-    await expect
-      .poll(async () => (await client.get<PodObject>(path)).body.status?.phase, poll)
-      .toBe('Running');
-    const pod = (await client.get<PodObject>(path)).body;
-    expect(pod.spec.nodeName).toBe(fakeNode);
-    expect(pod.status?.podIP).toMatch(/^10\.0\.\d+\.\d+$/);
-    expect((await client.delete(path)).status).toBe(200);
-    await expect.poll(async () => (await client.get(path)).status, poll).toBe(404);
+    await expectKwokNodeReady(client, fakeNode);
+    await expectPodRunsOn(client, fakeNode, `bound-${suffix}`);
     await client.delete(`/api/v1/nodes/${fakeNode}`);
   });
 

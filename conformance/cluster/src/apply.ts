@@ -33,9 +33,17 @@ export function objectPath(manifest: KubeManifest): string {
   return `${base}${scope}/${resource.plural}/${encodeURIComponent(manifest.metadata.name)}`;
 }
 
-/** Server-side apply of one object (create or update, idempotent); throws with the server's message. */
-export async function applyManifest(client: KubeHttpClient, manifest: KubeManifest): Promise<void> {
-  const path = `${objectPath(manifest)}?fieldManager=${FIELD_MANAGER}&force=true`;
+/**
+ * Server-side apply of one object (create or update, idempotent); throws with the server's
+ * message. `dryRun` has the server validate and admit the object without storing it.
+ */
+export async function applyManifest(
+  client: KubeHttpClient,
+  manifest: KubeManifest,
+  options: { dryRun?: boolean } = {},
+): Promise<void> {
+  const dryRun = options.dryRun ? '&dryRun=All' : '';
+  const path = `${objectPath(manifest)}?fieldManager=${FIELD_MANAGER}&force=true${dryRun}`;
   // JSON is YAML, so the apply-patch+yaml content type takes the object as JSON.
   const res = await client.request<{ message?: string }>('PATCH', path, {
     body: manifest,

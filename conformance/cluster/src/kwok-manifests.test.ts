@@ -23,6 +23,7 @@ interface PodTemplate {
   metadata: { labels: Record<string, string> };
   spec: {
     serviceAccountName: string;
+    priorityClassName?: string;
     tolerations: { key: string; operator: string }[];
     containers: Container[];
   };
@@ -178,6 +179,11 @@ describe('kwokInClusterManifests', () => {
     expect(custom.deployment.metadata.namespace).toBe('kwok');
     expect(custom.rbac.find((m) => m.kind === 'ServiceAccount')!.metadata.namespace).toBe('kwok');
     expect((custom.deployment.spec as { template: PodTemplate }).template.spec.tolerations).toEqual([]);
+    // system-cluster-critical is admitted in kube-system only.
+    expect(deploymentSpec.template.spec.priorityClassName).toBe('system-cluster-critical');
+    expect(
+      (custom.deployment.spec as { template: PodTemplate }).template.spec.priorityClassName,
+    ).toBeUndefined();
   });
 });
 

@@ -164,7 +164,8 @@ export function kwokInClusterManifests(options: KwokInClusterOptions): KwokInClu
         metadata: { labels: { ...LABELS, ...selector } },
         spec: {
           serviceAccountName: NAME,
-          priorityClassName: 'system-cluster-critical',
+          // Critical priority is admitted only in kube-system.
+          ...(namespace === 'kube-system' ? { priorityClassName: 'system-cluster-critical' } : {}),
           tolerations: (options.tolerateTaintKeys ?? []).map((key) => ({ key, operator: 'Exists' })),
           containers: [
             {
