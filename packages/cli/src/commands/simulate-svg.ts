@@ -46,7 +46,11 @@ export function chartAxes(
     })
     .join('');
   const hours = Array.from({ length: 7 }, (_, i) => (f.maxX * i) / 6)
-    .map((v) => `<text x="${f.x(v)}" y="${f.height - 8}" text-anchor="middle">${v.toFixed(1)}h</text>`)
+    // The last label ends at the plot's edge, so it is not cut off by the frame.
+    .map(
+      (v, i) =>
+        `<text x="${f.x(v)}" y="${f.height - 8}" text-anchor="${i === 6 ? 'end' : 'middle'}">${v.toFixed(1)}h</text>`,
+    )
     .join('');
   return ticks + hours;
 }
