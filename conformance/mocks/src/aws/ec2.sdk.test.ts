@@ -119,6 +119,7 @@ describe('EC2 mock with the real SDK', () => {
       }),
     );
     expect(out.Images?.map((i) => i.Name).sort()).toEqual([
+      'amazon-eks-node-al2023-arm64-standard-1.34-v20250101',
       'amazon-eks-node-al2023-arm64-standard-1.34-v20261001',
       'amazon-eks-node-al2023-arm64-standard-1.34-v20261101',
     ]);
@@ -127,7 +128,7 @@ describe('EC2 mock with the real SDK', () => {
       ImageOwnerAlias: 'amazon',
       State: 'available',
     });
-    expect(out.Images?.[0]?.CreationDate).toMatch(/^2026-1[01]-01T/);
+    expect(out.Images?.[0]?.CreationDate).toMatch(/^(2026-1[01]-01|2025-01-02)T/);
     const own = await ec2.send(new DescribeImagesCommand({ Owners: ['self'], Filters: discovery }));
     expect(own.Images?.map((i) => i.Name)).toEqual(['c1-custom-al2023-1.34']);
     const byId = await ec2.send(new DescribeImagesCommand({ ImageIds: [own.Images![0]!.ImageId!] }));

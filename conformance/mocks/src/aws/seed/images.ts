@@ -27,8 +27,12 @@ interface Release {
   readonly bottlerocket: string;
 }
 
-/** Two releases, so "newest matching" selection is observable. */
+/**
+ * Three releases, so "newest matching" selection is observable; the oldest is the one
+ * examples/nodepools/aws/gpu.yaml pins (`al2023@v20250101`).
+ */
 const RELEASES: readonly Release[] = [
+  { date: '2025-01-02T05:51:38.000Z', al2023: 'v20250101', bottlerocket: 'v1.30.0-7d9d1a1b' },
   { date: '2026-10-01T08:12:41.000Z', al2023: 'v20261001', bottlerocket: 'v1.49.0-6e2ef5c1' },
   { date: '2026-11-01T07:58:03.000Z', al2023: 'v20261101', bottlerocket: 'v1.50.0-4c5e6a1b' },
 ];

@@ -37,7 +37,7 @@ export interface SeedOptions {
 }
 
 /** Families not offered in a region's third zone, as older or scarcer types often are not. */
-const NOT_IN_THIRD_ZONE = ['g4dn.', 'm4.'];
+const NOT_IN_THIRD_ZONE = ['g4dn.', 'm4.', 'p4d.', 'p5.'];
 
 /** The seed for a region (default us-east-1) and cluster (default `nodewright`). */
 export function buildSeed(options: SeedOptions): AwsSeed {

@@ -311,10 +311,147 @@ const SPECIALS: readonly InstanceTypeFacts[] = [
   },
 ];
 
+/** A GPU instance type's published facts (vCPUs, memory GiB, GPUs, NVMe GB, network, ENIs, USD). */
+function gpuType(
+  name: string,
+  host: { readonly processor: string; readonly manufacturer: 'Intel' | 'AMD'; readonly clockGhz: number },
+  facts: {
+    readonly vcpus: number;
+    readonly memoryGiB: number;
+    readonly gpu: InstanceTypeFacts['gpu'] & object;
+    readonly localNvmeGB: number;
+    readonly networkPerformance: string;
+    readonly enis: readonly [number, number];
+    readonly onDemandUsd: number;
+  },
+): InstanceTypeFacts {
+  return {
+    name,
+    vcpus: facts.vcpus,
+    memoryMiB: facts.memoryGiB * 1024,
+    architecture: 'x86_64',
+    manufacturer: host.manufacturer,
+    processor: host.processor,
+    clockGhz: host.clockGhz,
+    hypervisor: 'nitro',
+    burstable: false,
+    maxEnis: facts.enis[0],
+    ipv4PerEni: facts.enis[1],
+    networkPerformance: facts.networkPerformance,
+    gpu: facts.gpu,
+    localNvmeGB: facts.localNvmeGB,
+    onDemandUsd: facts.onDemandUsd,
+    currentGeneration: true,
+  };
+}
+
+const G5_HOST = { processor: 'AMD EPYC 7R32', manufacturer: 'AMD', clockGhz: 3.3 } as const;
+const G6_HOST = { processor: 'AMD EPYC 7R13', manufacturer: 'AMD', clockGhz: 3.95 } as const;
+const A10G = (count: number) => ({ name: 'A10G', manufacturer: 'NVIDIA', count, memoryMiB: 24576 });
+const L4 = (count: number) => ({ name: 'L4', manufacturer: 'NVIDIA', count, memoryMiB: 22888 });
+
+/**
+ * The GPU families of examples/nodepools/aws/gpu.yaml (g5, g6, p4d, p5), with AWS's published
+ * sizes, GPUs, instance storage, ENI limits and us-east-1 Linux on-demand prices (P4d/P5 at the
+ * list prices before the 2025 reductions).
+ */
+const GPU_TYPES: readonly InstanceTypeFacts[] = [
+  gpuType('g5.xlarge', G5_HOST, {
+    vcpus: 4,
+    memoryGiB: 16,
+    gpu: A10G(1),
+    localNvmeGB: 250,
+    networkPerformance: 'Up to 10 Gigabit',
+    enis: [4, 15],
+    onDemandUsd: 1.006,
+  }),
+  gpuType('g5.2xlarge', G5_HOST, {
+    vcpus: 8,
+    memoryGiB: 32,
+    gpu: A10G(1),
+    localNvmeGB: 450,
+    networkPerformance: 'Up to 10 Gigabit',
+    enis: [4, 15],
+    onDemandUsd: 1.212,
+  }),
+  gpuType('g5.4xlarge', G5_HOST, {
+    vcpus: 16,
+    memoryGiB: 64,
+    gpu: A10G(1),
+    localNvmeGB: 600,
+    networkPerformance: 'Up to 25 Gigabit',
+    enis: [8, 30],
+    onDemandUsd: 1.624,
+  }),
+  gpuType('g5.12xlarge', G5_HOST, {
+    vcpus: 48,
+    memoryGiB: 192,
+    gpu: A10G(4),
+    localNvmeGB: 3800,
+    networkPerformance: '40 Gigabit',
+    enis: [15, 50],
+    onDemandUsd: 5.672,
+  }),
+  gpuType('g6.xlarge', G6_HOST, {
+    vcpus: 4,
+    memoryGiB: 16,
+    gpu: L4(1),
+    localNvmeGB: 250,
+    networkPerformance: 'Up to 10 Gigabit',
+    enis: [4, 15],
+    onDemandUsd: 0.8048,
+  }),
+  gpuType('g6.2xlarge', G6_HOST, {
+    vcpus: 8,
+    memoryGiB: 32,
+    gpu: L4(1),
+    localNvmeGB: 450,
+    networkPerformance: 'Up to 10 Gigabit',
+    enis: [4, 15],
+    onDemandUsd: 0.9776,
+  }),
+  gpuType('g6.12xlarge', G6_HOST, {
+    vcpus: 48,
+    memoryGiB: 192,
+    gpu: L4(4),
+    localNvmeGB: 3760,
+    networkPerformance: '40 Gigabit',
+    enis: [8, 30],
+    onDemandUsd: 4.6016,
+  }),
+  gpuType(
+    'p4d.24xlarge',
+    { processor: 'Intel Xeon Platinum 8275CL', manufacturer: 'Intel', clockGhz: 3.0 },
+    {
+      vcpus: 96,
+      memoryGiB: 1152,
+      gpu: { name: 'A100', manufacturer: 'NVIDIA', count: 8, memoryMiB: 40960 },
+      localNvmeGB: 8000,
+      networkPerformance: '4x 100 Gigabit',
+      enis: [15, 50],
+      onDemandUsd: 32.7726,
+    },
+  ),
+  gpuType(
+    'p5.48xlarge',
+    { processor: 'AMD EPYC 7R13', manufacturer: 'AMD', clockGhz: 3.6 },
+    {
+      vcpus: 192,
+      memoryGiB: 2048,
+      gpu: { name: 'H100', manufacturer: 'NVIDIA', count: 8, memoryMiB: 81920 },
+      localNvmeGB: 30720,
+      networkPerformance: '3200 Gigabit',
+      enis: [2, 50],
+      onDemandUsd: 98.32,
+    },
+  ),
+];
+
 /** Every seeded instance type, sorted by name (DescribeInstanceTypes order is by name too). */
 export const SEED_INSTANCE_TYPES: readonly InstanceTypeFacts[] = [
   ...FAMILIES.flatMap(expand),
   ...SPECIALS,
+  ...GPU_TYPES,
 ].sort((a, b) => a.name.localeCompare(b.name));
 
 /** Pods kubelet allows on the VPC CNI without prefix delegation: ENIs x (IPv4 per ENI - 1) + 2. */

@@ -21,8 +21,9 @@ export interface SecurityGroupSeed {
 }
 
 /**
- * The cluster's VPC: one private /19 per zone tagged for discovery (8187 usable addresses: AWS
- * reserves 5 per subnet), and one untagged public /20 that selectors must not pick.
+ * The cluster's VPC: one private /19 per zone tagged for discovery and `network.example.com/tier:
+ * private` (8187 usable addresses: AWS reserves 5 per subnet), and one untagged public /20 that
+ * selectors must not pick.
  */
 export function seedSubnets(region: RegionFacts, cluster: string): SubnetSeed[] {
   const vpcId = vpcIdFor(region, cluster);
@@ -37,6 +38,8 @@ export function seedSubnets(region: RegionFacts, cluster: string): SubnetSeed[] 
       Name: `${cluster}-private-${z.name}`,
       'karpenter.sh/discovery': cluster,
       'kubernetes.io/role/internal-elb': '1',
+      // The tier tag examples/nodepools/aws/gpu.yaml selects subnets by.
+      'network.example.com/tier': 'private',
     },
   }));
   const [first] = region.zones;
@@ -56,7 +59,13 @@ export function seedSubnets(region: RegionFacts, cluster: string): SubnetSeed[] 
   return [...privateSubnets, ...publicSubnet];
 }
 
-/** The EKS cluster security group and a node group, both tagged for discovery, and the VPC default. */
+/** The security group id examples/nodepools/aws/gpu.yaml names. */
+export const GPU_EXAMPLE_SECURITY_GROUP = 'sg-0123456789abcdef0';
+
+/**
+ * The EKS cluster security group and a node group, both tagged for discovery, the VPC default,
+ * and the GPU example's group (by id only).
+ */
 export function seedSecurityGroups(region: RegionFacts, cluster: string): SecurityGroupSeed[] {
   const vpcId = vpcIdFor(region, cluster);
   const sg = (key: string) => `sg-0${hexOf(`${cluster}/${key}`, 16)}`;
@@ -81,6 +90,14 @@ export function seedSecurityGroups(region: RegionFacts, cluster: string): Securi
       tags: { 'karpenter.sh/discovery': cluster, Name: `${cluster}-node` },
     },
     { id: sg('default'), name: 'default', description: 'default VPC security group', vpcId, tags: {} },
+    {
+      // The literal id examples/nodepools/aws/gpu.yaml selects; not tagged for discovery.
+      id: GPU_EXAMPLE_SECURITY_GROUP,
+      name: `${cluster}-gpu-nodes`,
+      description: 'GPU nodes (examples/nodepools/aws/gpu.yaml)',
+      vpcId,
+      tags: { Name: `${cluster}-gpu-nodes` },
+    },
   ];
 }
 
