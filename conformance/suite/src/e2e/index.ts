@@ -2,6 +2,7 @@ export * from './controller-process.js';
 export * from './describe-cluster-e2e.js';
 export * from './environment.js';
 export * from './example-nodepools.js';
+export * from './failover.js';
 export * from './invalid-variants.js';
 export * from './json-lines.js';
 export * from './manifests.js';
