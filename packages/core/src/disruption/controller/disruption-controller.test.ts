@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
 import { hasDisruptedTaint, startControllerHarness } from '../testing/controller-harness.js';
+import type { DisruptionControllerOptions } from './disruption-controller.js';
 import { DisruptionEventReasons } from './events.js';
 
-async function setup(disruption: Record<string, unknown> = {}) {
-  const h = await startControllerHarness({ disruption });
+async function setup(disruption: Record<string, unknown> = {}, controller: DisruptionControllerOptions = {}) {
+  const h = await startControllerHarness({ disruption, controller });
   return { ...h, scale: (replicas: number) => h.scale('web', replicas) };
 }
 
@@ -84,5 +85,12 @@ describe('DisruptionController', () => {
     expect((await env.cluster.list(Nodes)).items.some(hasDisruptedTaint)).toBe(false);
     await advance(1);
     expect((await env.cluster.list(Nodes)).items.some(hasDisruptedTaint)).toBe(true);
+  }, 30_000);
+  it('with idleSkipMs 0 still passes every poll, never skipping and never spinning', async () => {
+    const { advance, metric } = await setup({}, { idleSkipMs: 0 });
+    const passes = () => metric('controller_runtime_reconcile_total', { controller: 'disruption' });
+    const before = await passes();
+    await advance(60_000);
+    expect((await passes()) - before).toBe(6);
   }, 30_000);
 });

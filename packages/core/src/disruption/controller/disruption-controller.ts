@@ -163,13 +163,13 @@ export class DisruptionController implements Controller {
     await this.#explain(result);
     const command = result.commands[0];
     if (command === undefined) {
-      const next = Math.min(
+      const wake = Math.min(
         nextEligibilityInstant(snapshot, now) ?? Number.POSITIVE_INFINITY,
         this.#deps.state.nextNominationExpiry() ?? Number.POSITIVE_INFINITY,
-        now + this.#idleSkip,
       );
-      this.#idle = { fingerprint, since: now, until: next };
-      return { requeueAfterMs: Math.max(1, Math.min(this.#poll, next - now)) };
+      // The cap bounds skipping only: with idleSkipMs 0 passes still come every poll, not every 1 ms.
+      this.#idle = { fingerprint, since: now, until: Math.min(wake, now + this.#idleSkip) };
+      return { requeueAfterMs: Math.max(1, Math.min(this.#poll, wake - now)) };
     }
     this.#idle = undefined;
     const claims = new Map<string, string>();
