@@ -1,6 +1,7 @@
-// For running the cluster tests on their own until the root config wires the globalSetup:
-//   pnpm exec vitest run --config conformance/vitest.config.ts --project integration conformance/cluster
-// Mirrors the root integration project, plus the cluster globalSetup.
+// The root vitest.config.ts's integration project (same cluster globalSetup, timeouts and
+// resolve conditions) narrowed to conformance/: `vitest run --config conformance/vitest.config.ts
+// --project integration` runs every conformance integration test and none of packages/ or
+// providers/. The root config is what the documented commands and CI use.
 import { fileURLToPath } from 'node:url';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
