@@ -129,7 +129,6 @@ export async function startAwsMock(options: AwsMockOptions = {}): Promise<AwsMoc
   const sqs = new SqsQueues({ clock, timers, accountId, region, baseUrl: () => endpoint });
   const closing = new AbortController();
   const products = priceProducts(seed.instanceTypes, Object.values(SEED_REGIONS));
-  const ec2Context: Ec2Context = { state: ec2, lifecycle, faults, clock, accountId };
   const iam = new IamState({
     accountId,
     roles: options.roles ?? [
@@ -137,6 +136,14 @@ export async function startAwsMock(options: AwsMockOptions = {}): Promise<AwsMoc
     ],
     now: clock.now(),
   });
+  const ec2Context: Ec2Context = {
+    state: ec2,
+    lifecycle,
+    faults,
+    clock,
+    accountId,
+    instanceProfileExists: (name) => iam.instanceProfiles.has(name),
+  };
   const ssmParameters = new Map(seed.parameters.map((p) => [p.name, p]));
   const server = createAwsServer({
     ec2: ec2Context,

@@ -33,6 +33,8 @@ beforeEach(async () => {
   clock = new FakeClock(START);
   timers = new ManualTimers(clock);
   mock = await startAwsMock({ cluster: 'c1', clock, timers });
+  // The profile the launch templates below name; EC2 refuses launches with an unknown one.
+  mock.iam.createInstanceProfile('c1-node', '/', {}, START);
   ec2 = new EC2Client({ ...mock.clientConfig, maxAttempts: 1 });
 });
 
@@ -405,6 +407,31 @@ describe('EC2 mock with the real SDK', () => {
       'InvalidParameterValue',
     ]);
     expect(missing.Instances ?? []).toEqual([]);
+  });
+
+  it('refuses to launch with an instance profile IAM does not know', async () => {
+    const lt = await launchTemplate();
+    const [a] = privateSubnets();
+    mock.iam.instanceProfiles.delete('c1-node');
+    const out = await ec2.send(
+      new CreateFleetCommand({
+        Type: 'instant',
+        TargetCapacitySpecification: { TotalTargetCapacity: 1, DefaultTargetCapacityType: 'on-demand' },
+        LaunchTemplateConfigs: [
+          {
+            LaunchTemplateSpecification: { LaunchTemplateName: lt.LaunchTemplateName, Version: '$Latest' },
+            Overrides: [{ InstanceType: 'm5.large', SubnetId: a!.id }],
+          },
+        ],
+      }),
+    );
+    expect(out.Errors?.map((e) => [e.ErrorCode, e.ErrorMessage])).toEqual([
+      [
+        'InvalidParameterValue',
+        'Value (c1-node) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name',
+      ],
+    ]);
+    expect(out.Instances ?? []).toEqual([]);
   });
 
   it('terminates through shutting-down to terminated, still listed for a while, then gone', async () => {

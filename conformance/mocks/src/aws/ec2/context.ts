@@ -12,6 +12,11 @@ export interface Ec2Context {
   readonly faults: AwsFaults;
   readonly clock: Clock;
   readonly accountId: string;
+  /**
+   * Whether IAM knows an instance profile of this name (launches naming another fail as in
+   * EC2); undefined accepts any.
+   */
+  readonly instanceProfileExists?: (name: string) => boolean;
 }
 
 /** One EC2 action: the decoded request in, the response body (under the action's element) out. */

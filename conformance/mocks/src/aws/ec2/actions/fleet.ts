@@ -100,6 +100,14 @@ function staticFailure(
       return { code: 'InvalidGroup.NotFound', message: `The security group '${sg}' does not exist in VPC` };
     }
   }
+  const profile = struct(data, 'IamInstanceProfile');
+  const profileName = str(profile, 'Name') ?? str(profile, 'Arn')?.split('/').pop();
+  if (profileName !== undefined && ctx.instanceProfileExists?.(profileName) === false) {
+    return {
+      code: 'InvalidParameterValue',
+      message: `Value (${profileName}) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name`,
+    };
+  }
   const maxPrice = str(override, 'MaxPrice');
   if (capacityType === 'spot' && maxPrice !== undefined && price !== undefined && Number(maxPrice) < price) {
     return {
