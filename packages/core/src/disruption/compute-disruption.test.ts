@@ -175,4 +175,27 @@ describe('computeDisruption', () => {
     expect(result.commands.map((c) => c.method)).toEqual(['emptiness']);
     expect(result.eligible).toEqual({ Empty: 1, Drifted: 0, Underutilized: 2 });
   });
+
+  it('names the NodePools whose budget blocks a reason some of their candidates have', () => {
+    const snapshot = cluster({
+      pools: [
+        pool('default', { budgets: [{ nodes: '0', reasons: ['Underutilized'] }] }),
+        pool('idle', { budgets: [{ nodes: '0' }] }),
+      ],
+      nodes: nodesWithPods('web', 2, 1),
+    });
+    const result = computeDisruption(snapshot, T0);
+    expect(result.commands).toEqual([]);
+    // `idle` allows nothing but has nothing to disrupt; no node of `default` is empty.
+    expect(result.blockedBudgets).toEqual([
+      {
+        nodePool: 'default',
+        reason: 'Underutilized',
+        message: result.nodes[0]?.blockedBy,
+      },
+    ]);
+    expect(result.blockedBudgets[0]?.message).toMatch(
+      /^the disruption budget of NodePool default allows no Underutilized/,
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { type DisruptionReason, DisruptionReasons } from '../apis/v1/budget.js';
+import type { NodePool } from '../apis/v1/nodepool.js';
 import { BudgetLedger, disruptionBudgets, type PoolBudget } from './budgets/budget-mapping.js';
 import { describeBudgetBlock, describeBudgetTaken } from './budgets/describe-budget.js';
 import { type Candidate, evaluateNodes } from './candidates/evaluate.js';
@@ -50,6 +51,15 @@ export interface DisruptionResult {
    * budgets aside; counted for every method, not only those that ran before the winner.
    */
   readonly eligible: Readonly<Record<DisruptionReason, number>>;
+  /** NodePools whose budget allows no disruption for a reason some of their candidates have. */
+  readonly blockedBudgets: readonly BudgetBlock[];
+}
+
+/** A NodePool's budget stopping every disruption for one reason, and why in words. */
+export interface BudgetBlock {
+  readonly nodePool: string;
+  readonly reason: DisruptionReason;
+  readonly message: string;
 }
 
 /** Per reason, the candidates some method of that reason would consider (each counted once). */
@@ -63,6 +73,29 @@ export function eligibleCandidates(
 }
 
 type Budgets = Readonly<Record<DisruptionReason, ReadonlyMap<string, PoolBudget>>>;
+
+/**
+ * The (NodePool, reason) pairs whose budget allows no disruption now while a candidate of that
+ * pool qualifies for the reason: the budget, not the nodes, is what stops it. Pools with nothing
+ * to disrupt for a reason are left out, so a closed window over an idle pool is not news.
+ */
+export function budgetBlocks(
+  candidates: readonly Candidate[],
+  budgets: Budgets,
+  nodePools: readonly NodePool[],
+): BudgetBlock[] {
+  const out: BudgetBlock[] = [];
+  for (const reason of DisruptionReasons) {
+    for (const [name, budget] of budgets[reason]) {
+      if (budget.allowed > 0) continue;
+      if (!candidates.some((c) => c.node.nodePool === name && c.eligibility[reason] === true)) continue;
+      const pool = nodePools.find((p) => p.metadata.name === name);
+      if (pool === undefined) continue;
+      out.push({ nodePool: name, reason, message: describeBudgetBlock(budget, pool) });
+    }
+  }
+  return out;
+}
 
 /** The reason whose failure best explains why a candidate is not disruptable. */
 function primaryReason(c: Candidate): DisruptionReason {
@@ -198,5 +231,6 @@ export function computeDisruption(
     budgets: allBudgets,
     problems: [...problems],
     eligible: eligibleCandidates(candidates),
+    blockedBudgets: budgetBlocks(candidates, budgets, snapshot.nodePools),
   };
 }

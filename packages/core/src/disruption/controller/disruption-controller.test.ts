@@ -86,6 +86,61 @@ describe('DisruptionController', () => {
     await advance(1);
     expect((await env.cluster.list(Nodes)).items.some(hasDisruptedTaint)).toBe(true);
   }, 30_000);
+
+  it('publishes DisruptionBlocked on each blocked Node and NodeClaim, and once on the NodePool whose budget blocks', async () => {
+    // Every poll runs a full pass (no idle skip), so a pass every 10 s must not repeat events.
+    const { env, events, advance, scale } = await setup({ budgets: [{ nodes: '0' }] }, { idleSkipMs: 0 });
+    await scale(0);
+    await advance(60_000);
+    const nodes = (await env.cluster.list(Nodes)).items;
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(nodes.some(hasDisruptedTaint)).toBe(false);
+    const blocked = events.withReason(DisruptionEventReasons.DisruptionBlocked);
+    const on = (kind: string) =>
+      blocked.filter((e) => e.object.kind === kind).map((e) => [e.object.metadata.name, e.message]);
+    const poolMessage = (reason: string) =>
+      `the disruption budget of NodePool default allows no ${reason} disruptions now (budgets[0]: nodes "0", ` +
+      `${nodes.length} node${nodes.length === 1 ? '' : 's'})`;
+    // Underutilized while the pods ran, then Empty; each once, however many passes ran since.
+    expect(on('NodePool')).toEqual([
+      ['default', poolMessage('Underutilized')],
+      ['default', poolMessage('Empty')],
+    ]);
+    expect(on('Node').map(([name]) => name)).toContain(nodes[0]?.metadata.name);
+    const claims = (await env.cluster.list(NodeClaims)).items;
+    const onClaims = on('NodeClaim').filter(([, message]) => message === poolMessage('Empty'));
+    expect(onClaims.map(([name]) => name).sort()).toEqual(claims.map((c) => c.metadata.name).sort());
+
+    // Lifted, the nodes go; a budget that blocks again later is news again.
+    await env.cluster.patch(
+      NodePools,
+      { name: 'default' },
+      { spec: { disruption: { budgets: [{ nodes: '100%' }] } } },
+    );
+    await advance(60_000);
+    expect((await env.cluster.list(NodeClaims)).items).toEqual([]);
+    await env.cluster.patch(
+      NodePools,
+      { name: 'default' },
+      { spec: { disruption: { budgets: [{ nodes: '0' }] } } },
+    );
+    await scale(3);
+    await advance(120_000);
+    await scale(0);
+    await advance(30_000);
+    const poolEvents = events
+      .withReason(DisruptionEventReasons.DisruptionBlocked)
+      .filter((e) => e.object.kind === 'NodePool')
+      .map((e) => e.message.replace(/ \(budgets.*$/, ''));
+    const head = 'the disruption budget of NodePool default allows no';
+    expect(poolEvents).toEqual([
+      `${head} Underutilized disruptions now`,
+      `${head} Empty disruptions now`,
+      `${head} Underutilized disruptions now`,
+      `${head} Empty disruptions now`,
+    ]);
+  }, 30_000);
+
   it('with idleSkipMs 0 still passes every poll, never skipping and never spinning', async () => {
     const { advance, metric } = await setup({}, { idleSkipMs: 0 });
     const passes = () => metric('controller_runtime_reconcile_total', { controller: 'disruption' });

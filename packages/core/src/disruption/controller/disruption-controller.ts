@@ -96,7 +96,9 @@ const isDisruptedTaint = (t: { key: string; effect: string }) =>
  * and terminate). A replacement that disappears or does not initialize in time rolls the
  * command back: taints removed, replacements deleted. One command is in flight at a time.
  *
- * Nodes that may not be disrupted get a DisruptionBlocked event when their reason changes.
+ * Nodes that may not be disrupted get a DisruptionBlocked event (on the Node and its NodeClaim)
+ * when their reason changes; a NodePool whose budget stops a reason's disruptions gets one when
+ * that block begins or changes.
  */
 export class DisruptionController implements Controller {
   readonly name = 'disruption';
@@ -110,6 +112,8 @@ export class DisruptionController implements Controller {
   readonly #options: DisruptionOptions | undefined;
   #inFlight: InFlight | undefined;
   readonly #blocked = new Map<string, string>();
+  /** `nodePool/reason` -> the budget block last published for it. */
+  readonly #blockedBudgets = new Map<string, string>();
   readonly #offeringParts = new WeakMap<InstanceType, string>();
   /** Set by a pass that decided nothing: what it saw, when, and when time alone could change that. */
   #idle: { readonly fingerprint: string; readonly since: number; readonly until: number } | undefined;
@@ -160,7 +164,8 @@ export class DisruptionController implements Controller {
     const result = computeDisruption(snapshot, now, this.#options);
     for (const [reason, count] of Object.entries(result.eligible))
       this.#deps.metrics.eligibleNodes.set({ reason: reasonLabel(reason as DisruptionReason) }, count);
-    await this.#explain(result);
+    await this.#explain(result, snapshot);
+    await this.#explainBudgets(result);
     const command = result.commands[0];
     if (command === undefined) {
       const wake = Math.min(
@@ -327,7 +332,11 @@ export class DisruptionController implements Controller {
     this.#deps.state.unmarkForDeletion(...op.command.candidates, ...op.claims.values());
   }
 
-  async #explain(result: DisruptionResult): Promise<void> {
+  /** DisruptionBlocked on each blocked Node and its NodeClaim, when the node's reason changes. */
+  async #explain(result: DisruptionResult, snapshot: DisruptionSnapshot): Promise<void> {
+    const claims = new Map<string, NodeClaim>();
+    for (const c of snapshot.capacity)
+      if (c.node !== undefined && c.nodeClaim !== undefined) claims.set(c.node.metadata.name, c.nodeClaim);
     const seen = new Set<string>();
     for (const status of result.nodes) {
       seen.add(status.node);
@@ -343,8 +352,37 @@ export class DisruptionController implements Controller {
         DisruptionEventReasons.DisruptionBlocked,
         status.blockedBy,
       );
+      const claim = claims.get(status.node);
+      if (claim !== undefined)
+        await this.#deps.events.publish({
+          object: claim,
+          type: 'Normal',
+          reason: DisruptionEventReasons.DisruptionBlocked,
+          message: status.blockedBy,
+        });
     }
     for (const name of [...this.#blocked.keys()]) if (!seen.has(name)) this.#blocked.delete(name);
+  }
+
+  /**
+   * DisruptionBlocked on a NodePool whose budget stops a reason's disruptions: once when the
+   * block begins or its explanation changes, not every pass; again after it has lifted.
+   */
+  async #explainBudgets(result: DisruptionResult): Promise<void> {
+    const now = new Map(result.blockedBudgets.map((b) => [`${b.nodePool}/${b.reason}`, b]));
+    for (const key of [...this.#blockedBudgets.keys()]) if (!now.has(key)) this.#blockedBudgets.delete(key);
+    for (const [key, block] of now) {
+      if (this.#blockedBudgets.get(key) === block.message) continue;
+      this.#blockedBudgets.set(key, block.message);
+      const pool = this.#deps.state.nodePool(block.nodePool);
+      if (pool === undefined) continue;
+      await this.#deps.events.publish({
+        object: pool,
+        type: 'Normal',
+        reason: DisruptionEventReasons.DisruptionBlocked,
+        message: block.message,
+      });
+    }
   }
 
   async #instanceTypes(): Promise<Map<string, readonly InstanceType[]>> {

@@ -1,6 +1,9 @@
 /** Reasons of the events the disruption controller publishes (filterable with a field selector). */
 export const DisruptionEventReasons = {
-  /** Node, NodeClaim: not disrupted now; the message is the rule that blocks it. */
+  /**
+   * Node, NodeClaim: not disrupted now; the message is the rule that blocks it. NodePool: its
+   * disruption budget allows no disruption for a reason some of its nodes qualify for.
+   */
   DisruptionBlocked: 'DisruptionBlocked',
   /** Node: replacements are being launched before it is deleted. */
   DisruptionLaunching: 'DisruptionLaunching',
