@@ -34,8 +34,8 @@ async function podNodes(h: ControllerHarness, app: string): Promise<string[]> {
 }
 
 /**
- * Records, in order, each NodeClaim becoming Initialized and each NodeClaim deletion, and each
- * Node gaining the disrupted taint, as the watches see them.
+ * Records, in order, each NodeClaim becoming Initialized, each NodeClaim deletion, each Node
+ * gaining the disrupted taint and each pod leaving its node (drain), as the watches see them.
  */
 function recordOrder(h: ControllerHarness): string[] {
   const seen: string[] = [];
@@ -62,6 +62,16 @@ function recordOrder(h: ControllerHarness): string[] {
     if (hasDisruptedTaint(object) && !tainted.has(name)) {
       tainted.add(name);
       seen.push(`tainted ${name}`);
+    }
+  });
+  const gone = new Set<string>();
+  h.env.cluster.watch(Pods, (event) => {
+    if (event.type === 'ERROR') return;
+    const { object } = event;
+    const name = object.metadata.name ?? '';
+    if ((event.type === 'DELETED' || object.metadata.deletionTimestamp !== undefined) && !gone.has(name)) {
+      gone.add(name);
+      seen.push(`pod leaving ${object.spec.nodeName ?? ''}`);
     }
   });
   return seen;
@@ -112,6 +122,10 @@ describe('DisruptionController consolidation of busy nodes', () => {
       order.indexOf(`tainted ${largeNode}`),
     );
     expect(order.indexOf(`deleting ${largeName}`)).toBeGreaterThan(
+      order.indexOf(`initialized ${replacementName}`),
+    );
+    // The drain only starts once the replacement is up.
+    expect(order.indexOf(`pod leaving ${largeNode}`)).toBeGreaterThan(
       order.indexOf(`initialized ${replacementName}`),
     );
 
