@@ -213,6 +213,49 @@ describe('DisruptionController consolidation of busy nodes', () => {
         .sort(),
     ).toEqual([ca, cb].sort());
   }, 30_000);
+
+  it('replaces two under-used nodes with one cheaper node, Initialized before either is deleted', async () => {
+    const h = await startControllerHarness({
+      requirements: onlyTypes('fake-medium'),
+      deployments: [],
+      disruption: { budgets: [{ nodes: '100%' }] },
+    });
+    for (const name of ['a', 'b']) {
+      await h.deploy({ name, replicas: 4 });
+      await h.advance(60_000);
+    }
+    const before = await h.claims();
+    expect(before.map((c) => c.metadata.labels?.[Labels.InstanceType])).toEqual([
+      'fake-medium',
+      'fake-medium',
+    ]);
+    const order = recordOrder(h);
+    await h.scale('a', 1);
+    await h.scale('b', 1);
+    // Two 1-CPU pods fit one fake-small ($0.1/h) instead of two fake-medium ($0.4/h).
+    await allowTypes(h, 'fake-small', 'fake-medium');
+    await h.advance(150_000);
+    const after = await h.claims();
+    expect(after.map((c) => c.metadata.labels?.[Labels.InstanceType])).toEqual(['fake-small']);
+    const replacement = after[0]?.metadata.name ?? '';
+    for (const old of before) {
+      expect(order.indexOf(`tainted ${old.status?.nodeName}`)).toBeGreaterThanOrEqual(0);
+      expect(order.indexOf(`deleting ${old.metadata.name}`)).toBeGreaterThan(
+        order.indexOf(`initialized ${replacement}`),
+      );
+    }
+    expect([...(await podNodes(h, 'a')), ...(await podNodes(h, 'b'))]).toEqual([
+      after[0]?.status?.nodeName,
+      after[0]?.status?.nodeName,
+    ]);
+    expect(h.hourlyCost()).toBeCloseTo(0.1);
+    expect(
+      await h.metric('karpenter_voluntary_disruption_decisions_total', {
+        decision: 'replace',
+        consolidation_type: 'multi',
+      }),
+    ).toBe(1);
+  }, 30_000);
 });
 
 describe('DisruptionController consolidation roll back', () => {
