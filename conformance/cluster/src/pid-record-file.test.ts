@@ -28,4 +28,13 @@ describe('PidRecordFile', () => {
     });
     expect(record.record()).toEqual(await read());
   });
+
+  it('forgets a process quietly once its directory is gone', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nw-pid-record-'));
+    const record = new PidRecordFile(join(dir, 'pids.json'), 100);
+    record.add({ name: 'controller a', pid: 201, binary: '/usr/bin/node' });
+    await rm(dir, { recursive: true, force: true });
+    expect(() => record.remove(201)).not.toThrow();
+    expect(record.record().processes).toEqual([]);
+  });
 });

@@ -30,11 +30,17 @@ export class PidRecordFile implements ProcessRegistry {
     this.#write();
   }
 
+  /** Forgets a process; a record whose directory is already gone has nothing left to forget. */
   remove(pid: number): void {
     const at = this.#processes.findIndex((p) => p.pid === pid);
     if (at < 0) return;
     this.#processes.splice(at, 1);
-    this.#write();
+    try {
+      this.#write();
+    } catch (err) {
+      // Called from child 'exit' handlers, where a throw would take the test process down.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
   }
 
   /** The record as written. */

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProcessEvents, ProcessRegistry, RecordedProcess } from '@nodewright/conformance/cluster';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ControllerProcess } from './controller-process.js';
 
 /** Stands in for the test process: the test emits its exit and signals. */
@@ -90,5 +90,27 @@ describe('ControllerProcess', () => {
     const controller = await stubController(parent, new MemoryRegistry());
     parent.emit('exit');
     expect(await controller.exited).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('keeps running when its log file cannot be written', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nw-controller-process-'));
+    const binPath = join(dir, 'stub.mjs');
+    await writeFile(
+      binPath,
+      "console.log(JSON.stringify({ message: 'up' }));\nsetInterval(() => {}, 1000);\n",
+    );
+    const controller = ControllerProcess.start({
+      binPath,
+      provider: 'stub',
+      kubeconfigPath: '/dev/null',
+      identity: 'stub',
+      leaderElectionId: 'stub',
+      logFile: join(dir, 'gone', 'stub.log'),
+      parent: new FakeParent(),
+    });
+    started.push(controller);
+    await controller.waitForLog((e) => e.message === 'up', 'the stub to start', 30_000);
+    await vi.waitFor(() => expect(controller.textLines().some((l) => l.includes('not written'))).toBe(true));
+    expect(controller.exit).toBeUndefined();
   });
 });

@@ -98,6 +98,9 @@ export class ControllerProcess {
     this.spec = spec;
     this.#keep = spec.keepEntries ?? 20_000;
     this.#log = spec.logFile ? createWriteStream(spec.logFile, { flags: 'a' }) : undefined;
+    // A log file that cannot be written (its directory removed under a running suite) costs
+    // the post-mortem copy, not the test process: unhandled, the stream's error would crash it.
+    this.#log?.on('error', (err) => this.#onText(`[log file ${spec.logFile} not written: ${err.message}]`));
     const node = spec.nodePath ?? process.execPath;
     this.#child = spawn(node, [spec.binPath, ...controllerArgs(spec)], {
       stdio: ['ignore', 'pipe', 'pipe'],
