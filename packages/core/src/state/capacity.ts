@@ -49,7 +49,10 @@ export interface CapacityOptions {
  *   the pods nominated to it fit there and no second claim is made for them.
  * - A Node with a NodeClaim is initialized when the claim's Initialized condition is True or the
  *   node carries `karpenter.sh/initialized=true`; a Node without one is taken as initialized, as
- *   Karpenter takes nodes it does not manage.
+ *   Karpenter takes nodes it does not manage — unless it still carries the
+ *   `karpenter.sh/unregistered` taint: that is a launched instance whose claim has not been paired
+ *   with it yet (e.g. a new leader adopting a launch its predecessor did not record), and taking it
+ *   for an empty, initialized node would let disruption delete it before its pods arrive.
  * - A node or claim being deleted, marked for deletion, tainted `karpenter.sh/disrupted`, or
  *   cordoned (`spec.unschedulable`) takes no new pods; its pods still count for topology.
  * - NodePool usage counts every Node and in-flight NodeClaim with the `karpenter.sh/nodepool`
@@ -101,9 +104,10 @@ export function clusterCapacity(
     const pods = boundPods.get(name) ?? [];
     used.add(name);
     const initialized =
-      claim === undefined ||
-      conditionTrue(claim, 'Initialized') ||
-      node.metadata.labels?.[Labels.Initialized] === 'true';
+      !registering(node) &&
+      (claim === undefined ||
+        conditionTrue(claim, 'Initialized') ||
+        node.metadata.labels?.[Labels.Initialized] === 'true');
     existing.push({
       name,
       node,
@@ -184,4 +188,11 @@ export function largestCapacity(
 
 function conditionTrue(claim: NodeClaim, type: string): boolean {
   return (claim.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+}
+
+/** Still carries the taint a managed node registers with until its NodeClaim takes it over. */
+function registering(node: Node): boolean {
+  return (node.spec.taints ?? []).some(
+    (t) => t.key === Taints.Unregistered.key && t.effect === Taints.Unregistered.effect,
+  );
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../apis/kubernetes/pod.js';
-import { Labels } from '../apis/labels.js';
+import { Labels, Taints } from '../apis/labels.js';
+import { evaluateNodes } from '../disruption/candidates/evaluate.js';
+import { disruptionSnapshotOf } from '../disruption/snapshot.js';
 import { formatResourceList } from '../scheduling/resources/resource-list.js';
 import { fakeInstanceType } from '../testing/fake-instance-types.js';
 import { aNode } from '../testing/node-builder.js';
@@ -158,5 +160,35 @@ describe('buildSolverInput', () => {
     const { input } = buildSolverInput(objects({}), new Map(), { solverOptions: { maxInstanceTypes: 5 } });
     expect(input.instanceTypes.get('default')).toEqual([]);
     expect(input.options).toEqual({ maxInstanceTypes: 5 });
+  });
+});
+
+describe('buildSolverInput: a Node still registering', () => {
+  // A new leader adopting a launch its predecessor did not record: the instance's Node has
+  // registered with the unregistered taint while its claim has no providerID yet, so the two are
+  // not paired. Taken for an initialized node, it would look empty to disruption.
+  const launchedNode = (taints: { key: string; effect: 'NoExecute' | 'NoSchedule' }[]) =>
+    aNode({
+      metadata: { name: 'ip-10-0-0-18', labels: { [Labels.NodePool]: 'default' } },
+      spec: { providerID: 'aws:///zone-a/i-17', taints },
+    });
+
+  it('is not initialized while it carries karpenter.sh/unregistered, so disruption leaves it alone', () => {
+    const { input } = buildSolverInput(
+      objects({ nodes: [launchedNode([{ ...Taints.Unregistered }])], nodeClaims: [inFlight('c1')] }),
+      types,
+    );
+    const node = input.existing.find((e) => e.name === 'ip-10-0-0-18');
+    expect(node?.initialized).toBe(false);
+    const [evaluation] = evaluateNodes(
+      disruptionSnapshotOf(input, { nodePools: [aNodePool()], podDisruptionBudgets: [] }),
+      Date.parse(SOME_TIME),
+    );
+    expect(evaluation?.blockedBy).toBe('node is not initialized yet');
+  });
+
+  it('a Node without a NodeClaim and without the taint is taken as initialized (unmanaged by a claim)', () => {
+    const { input } = buildSolverInput(objects({ nodes: [launchedNode([])] }), types);
+    expect(input.existing[0]?.initialized).toBe(true);
   });
 });
