@@ -87,6 +87,15 @@ export interface DisruptionOptions {
   readonly maxMultiNodeCandidates?: number;
   /** Passed to every rescheduling simulation. */
   readonly solverOptions?: SolverOptions;
+  /**
+   * How consolidation treats soft scheduling constraints (ScheduleAnyway spread, preferred
+   * (anti-)affinity, PreferNoSchedule taints) of the pods it moves. `Respect` (upstream) holds
+   * them as requirements, so a soft zone spread can split moved pods over several new NodeClaims
+   * and block the consolidation (aws/karpenter-provider-aws#4907). `RelaxWhenBlocking` first
+   * tries with them and, only when that finds no command, again without them: kube-scheduler
+   * only scores them, so the moved pods still schedule. Default `RelaxWhenBlocking`.
+   */
+  readonly consolidationPreferences?: 'Respect' | 'RelaxWhenBlocking';
 }
 
 /** Options with defaults filled in. */
@@ -94,6 +103,7 @@ export interface ResolvedDisruptionOptions {
   readonly spotToSpotConsolidation: boolean;
   readonly maxMultiNodeCandidates: number;
   readonly solverOptions: SolverOptions | undefined;
+  readonly consolidationPreferences: 'Respect' | 'RelaxWhenBlocking';
 }
 
 export function resolveDisruptionOptions(o: DisruptionOptions | undefined): ResolvedDisruptionOptions {
@@ -101,5 +111,6 @@ export function resolveDisruptionOptions(o: DisruptionOptions | undefined): Reso
     spotToSpotConsolidation: o?.spotToSpotConsolidation ?? true,
     maxMultiNodeCandidates: o?.maxMultiNodeCandidates ?? 100,
     solverOptions: o?.solverOptions,
+    consolidationPreferences: o?.consolidationPreferences ?? 'RelaxWhenBlocking',
   };
 }

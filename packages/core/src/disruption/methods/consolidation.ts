@@ -1,4 +1,5 @@
 import { CapacityTypes } from '../../apis/labels.js';
+import type { SolverOptions } from '../../scheduling/solver/types.js';
 import type { Candidate } from '../candidates/evaluate.js';
 import { describeFailures, simulateRescheduling } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionCommand, MethodContext } from './method.js';
@@ -48,14 +49,34 @@ function formatPrice(p: number): string {
  * replacement could be spot or on-demand, it is pinned to spot, since the prices assumed
  * spot. All spot candidates to a spot replacement is spot-to-spot: it must be enabled and, for
  * one node, have at least 15 cheaper types, of which the 15 cheapest (or what minValues needs)
- * are kept so the replacement is not itself replaced at once.
+ * are kept so the replacement is not itself replaced at once. Soft constraints are held as
+ * requirements first; with `consolidationPreferences: RelaxWhenBlocking` (the default) an
+ * attempt that fails with them is made again without them, and the first command found wins.
  */
 export function computeConsolidation(
   method: 'multi-node-consolidation' | 'single-node-consolidation',
   candidates: readonly Candidate[],
-  { snapshot, options }: MethodContext,
+  context: MethodContext,
 ): ConsolidationAttempt {
-  const sim = simulateRescheduling(snapshot, new Set(candidates.map((c) => c.name)), options.solverOptions);
+  const { options } = context;
+  const strict = consolidateWith(method, candidates, context, options.solverOptions);
+  if ('command' in strict || options.consolidationPreferences === 'Respect') return strict;
+  if (options.solverOptions?.ignorePreferences === true) return strict;
+  // Only when the preferences are what stands in the way: a command that keeps them is kept.
+  const relaxed = consolidateWith(method, candidates, context, {
+    ...options.solverOptions,
+    ignorePreferences: true,
+  });
+  return 'command' in relaxed ? relaxed : strict;
+}
+
+function consolidateWith(
+  method: 'multi-node-consolidation' | 'single-node-consolidation',
+  candidates: readonly Candidate[],
+  { snapshot, options }: MethodContext,
+  solverOptions: SolverOptions | undefined,
+): ConsolidationAttempt {
+  const sim = simulateRescheduling(snapshot, new Set(candidates.map((c) => c.name)), solverOptions);
   if (sim.failures.length > 0)
     return { why: `its pods would not all reschedule: ${describeFailures(sim.failures)}` };
   const price = candidates.reduce((s, c) => s + priceOf(c), 0);

@@ -107,4 +107,58 @@ describe('multi-node consolidation', () => {
       'not consolidated: no spot instance type that fits its pods is cheaper than $0.07/h',
     ]);
   });
+
+  describe('pods with a soft zone spread (ScheduleAnyway)', () => {
+    // One 1-cpu web pod on each of two on-demand mediums ($0.2 each) in zones a and b. Held as a
+    // requirement, the spread (maxSkew 1) sends the two moved pods to two new NodeClaims in two
+    // zones, so the pair cannot be replaced by one node; kube-scheduler only scores it.
+    const web = (whenUnsatisfiable: 'ScheduleAnyway' | 'DoNotSchedule') =>
+      cluster({
+        nodes: ['a', 'b'].map((zone) => ({
+          node: managedNode(`n-${zone}`, { zone: `zone-${zone}` }),
+          pods: [
+            boundPod(`web-${zone}`, `n-${zone}`, {
+              labels: { app: 'web' },
+              spec: {
+                topologySpreadConstraints: [
+                  {
+                    maxSkew: 1,
+                    topologyKey: 'topology.kubernetes.io/zone',
+                    whenUnsatisfiable,
+                    labelSelector: { matchLabels: { app: 'web' } },
+                  },
+                ],
+              },
+            }),
+          ],
+        })),
+      });
+
+    it('replaces both nodes with one when only the preference stood in the way', () => {
+      const [command] = computeDisruption(web('ScheduleAnyway'), T0).commands;
+      expect(command).toMatchObject({ method: 'multi-node-consolidation', candidates: ['n-a', 'n-b'] });
+      expect(command!.replacements.map(claimSummary)).toEqual([
+        expect.objectContaining({
+          capacityTypes: ['spot'],
+          pods: ['default/web-a', 'default/web-b'],
+          price: 0.07,
+        }),
+      ]);
+      expect(command!.savingsPerHour).toBe(0.33);
+    });
+
+    it('keeps the preference as a requirement with consolidationPreferences Respect (upstream)', () => {
+      const result = computeDisruption(web('ScheduleAnyway'), T0, { consolidationPreferences: 'Respect' });
+      expect(result.commands.map((c) => [c.method, c.candidates])).toEqual([
+        ['single-node-consolidation', ['n-a']],
+      ]);
+    });
+
+    it('never relaxes a DoNotSchedule spread', () => {
+      const result = computeDisruption(web('DoNotSchedule'), T0);
+      expect(result.commands.map((c) => [c.method, c.candidates])).toEqual([
+        ['single-node-consolidation', ['n-a']],
+      ]);
+    });
+  });
 });
