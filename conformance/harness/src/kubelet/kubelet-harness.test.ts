@@ -2,7 +2,7 @@ import { FakeClock, ManualTimers } from '@nodewright/core/clock';
 import { type KubeObject, MemoryCluster, Nodes } from '@nodewright/core/kube';
 import { describe, expect, it } from 'vitest';
 import type { MockInstance, MockInstanceSource } from '../mock-instance.js';
-import { KubeletHarness } from './kubelet-harness.js';
+import { KubeletHarness, type KubeletHarnessDeps } from './kubelet-harness.js';
 
 /** A mock cloud in a Map: `put` changes an instance and tells every watcher. */
 class FakeSource implements MockInstanceSource {
@@ -48,7 +48,7 @@ interface NodeView extends KubeObject {
   status?: { capacity?: Record<string, string>; allocatable?: Record<string, string> };
 }
 
-function fixture(options: { retryDelayMs?: number } = {}) {
+function fixture(options: Partial<Pick<KubeletHarnessDeps, 'retryDelayMs' | 'startupTaintRemoval'>> = {}) {
   const clock = new FakeClock(0);
   const timers = new ManualTimers(clock);
   const cluster = new MemoryCluster({ clock });
@@ -71,6 +71,30 @@ function fixture(options: { retryDelayMs?: number } = {}) {
   };
   const nodes = async () => (await cluster.list<NodeView>(Nodes)).items;
   return { clock, timers, cluster, source, harness, errors, advance, nodes };
+}
+
+/**
+ * A first harness registers `registered`'s Node and stops; a second starts on the same
+ * cluster, cloud and timers, as after a test-process restart.
+ */
+async function restarted(
+  registered: MockInstance,
+  options: Partial<Pick<KubeletHarnessDeps, 'startupTaintRemoval'>> = {},
+) {
+  const first = fixture();
+  first.source.put(registered);
+  await first.harness.start();
+  await first.advance(5_000);
+  first.harness.stop();
+  const second = new KubeletHarness({
+    cluster: first.cluster,
+    source: first.source,
+    timers: first.timers,
+    bootDelayMs: 5_000,
+    ...options,
+  });
+  await second.start();
+  return { first, second };
 }
 
 describe('KubeletHarness', () => {
@@ -206,6 +230,110 @@ describe('KubeletHarness', () => {
     expect(await nodes()).toHaveLength(1);
   });
 
+  describe('startupTaintRemoval (a DaemonSet lifting its startup taint)', () => {
+    const DriverTaint = { key: 'example.com/driver-not-ready', effect: 'NoSchedule' } as const;
+    const tainted = (overrides: Partial<MockInstance> = {}) =>
+      instance({
+        taints: [{ key: 'example.com/gpu', value: 'true', effect: 'NoSchedule' }, DriverTaint],
+        ...overrides,
+      });
+    const taintKeys = async (nodes: () => Promise<NodeView[]>) =>
+      (await nodes()).map((n) => (n.spec?.taints ?? []).map((t) => t.key));
+
+    it('removes the given keys afterMs after registering the Node, and only those', async () => {
+      const { source, harness, advance, nodes } = fixture({
+        startupTaintRemoval: { keys: [DriverTaint.key], afterMs: 3_000 },
+      });
+      await harness.start();
+      source.put(tainted());
+      await advance(5_000);
+      expect(await taintKeys(nodes)).toEqual([
+        ['karpenter.sh/unregistered', 'example.com/gpu', 'example.com/driver-not-ready'],
+      ]);
+      await advance(2_999);
+      expect(await taintKeys(nodes)).toEqual([
+        ['karpenter.sh/unregistered', 'example.com/gpu', 'example.com/driver-not-ready'],
+      ]);
+      await advance(1);
+      const [node] = await nodes();
+      expect(node?.spec?.taints).toEqual([
+        { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
+        { key: 'example.com/gpu', value: 'true', effect: 'NoSchedule' },
+      ]);
+    });
+
+    it('is off by default: the startup taint stays', async () => {
+      const { source, harness, advance, nodes } = fixture();
+      await harness.start();
+      source.put(tainted());
+      await advance(60_000);
+      expect(await taintKeys(nodes)).toEqual([
+        ['karpenter.sh/unregistered', 'example.com/gpu', 'example.com/driver-not-ready'],
+      ]);
+    });
+
+    it('retries on a fresh read when the Node changed meanwhile, never undoing the other change', async () => {
+      const { cluster, source, harness, advance, nodes, errors } = fixture({
+        retryDelayMs: 1_000,
+        startupTaintRemoval: { keys: [DriverTaint.key], afterMs: 3_000 },
+      });
+      await harness.start();
+      source.put(tainted());
+      await advance(5_000);
+      // Between the harness's read and its write, the registration controller lifts
+      // karpenter.sh/unregistered.
+      const get = cluster.get.bind(cluster);
+      let raced = false;
+      cluster.get = (async (...args: Parameters<typeof get>) => {
+        const read = await get(...args);
+        if (!raced) {
+          raced = true;
+          const name = String(read.metadata.name);
+          const now = await get<NodeView>(Nodes, { name });
+          await cluster.patch(
+            Nodes,
+            { name },
+            {
+              spec: { taints: (now.spec?.taints ?? []).filter((t) => t.key !== 'karpenter.sh/unregistered') },
+            },
+          );
+        }
+        return read;
+      }) as typeof cluster.get;
+      await advance(3_000);
+      expect(errors).toHaveLength(1);
+      expect(await taintKeys(nodes)).toEqual([['example.com/gpu', 'example.com/driver-not-ready']]);
+      await advance(1_000);
+      expect(await taintKeys(nodes)).toEqual([['example.com/gpu']]);
+    });
+
+    it('lifts the taint from an adopted Node too, counting from its adoption', async () => {
+      const { first, second } = await restarted(tainted(), {
+        startupTaintRemoval: { keys: [DriverTaint.key], afterMs: 3_000 },
+      });
+      await first.timers.advance(2_999, () => second.settled());
+      expect(await taintKeys(first.nodes)).toEqual([
+        ['karpenter.sh/unregistered', 'example.com/gpu', 'example.com/driver-not-ready'],
+      ]);
+      await first.timers.advance(1, () => second.settled());
+      await second.settled();
+      expect(await taintKeys(first.nodes)).toEqual([['karpenter.sh/unregistered', 'example.com/gpu']]);
+    });
+
+    it('cancels the removal when the instance terminates first', async () => {
+      const { source, harness, advance, nodes, timers } = fixture({
+        startupTaintRemoval: { keys: [DriverTaint.key], afterMs: 3_000 },
+      });
+      await harness.start();
+      source.put(tainted());
+      await advance(5_000);
+      source.put(tainted({ state: 'terminated' }));
+      await advance(5_000);
+      expect(await nodes()).toEqual([]);
+      expect(timers.pending()).toBe(0);
+    });
+  });
+
   it('stops booting instances once stopped', async () => {
     const { source, harness, advance, nodes } = fixture();
     await harness.start();
@@ -295,18 +423,7 @@ describe.each(Clouds)('KubeletHarness with $cloud providerIDs', (cloud) => {
   });
 
   it('adopts a Node a previous run registered for this providerID', async () => {
-    const first = fixture();
-    first.source.put(own());
-    await first.harness.start();
-    await first.advance(5_000);
-    first.harness.stop();
-    const second = new KubeletHarness({
-      cluster: first.cluster,
-      source: first.source,
-      timers: first.timers,
-      bootDelayMs: 5_000,
-    });
-    await second.start();
+    const { second } = await restarted(own());
     expect(second.nodeNameOf(cloud.providerID)).toBe(cloud.nodeName);
   });
 });

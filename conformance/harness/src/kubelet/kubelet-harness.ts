@@ -19,6 +19,20 @@ export interface KubeletHarnessDeps {
   readonly fieldManager?: string;
   /** Told about every failed API call (which is then retried); default: ignored. */
   readonly onError?: (error: unknown, instance: MockInstance) => void;
+  /**
+   * Plays a node agent DaemonSet (a GPU driver installer, a CNI) that takes its startup taint
+   * off once it is ready: `afterMs` after the harness registers or adopts a Node, the taints
+   * with these keys are removed from it. Default: none removed, as with no such DaemonSet.
+   */
+  readonly startupTaintRemoval?: StartupTaintRemoval;
+}
+
+/** Which startup taints a simulated DaemonSet removes, and how long after registration. */
+export interface StartupTaintRemoval {
+  /** Taint keys removed (every effect); taints with other keys are kept as they are. */
+  readonly keys: readonly string[];
+  /** Delay from the Node's registration (or adoption) to the removal. */
+  readonly afterMs: number;
 }
 
 interface Tracked {
@@ -29,12 +43,18 @@ interface Tracked {
   /** The boot delay has passed. */
   booted: boolean;
   retryTimer: Cancel | undefined;
+  /** Counts down to the startup taint removal once the Node is registered. */
+  startupTaintTimer: Cancel | undefined;
+  /** The startup taint removal is due (its delay has passed) and not yet done. */
+  startupTaintsDue: boolean;
+  /** The startup taints of the current Node are gone (removed, or never there). */
+  startupTaintsRemoved: boolean;
   /** Serialises this instance's API calls. */
   work: Promise<void>;
 }
 
 interface NodeLike extends KubeObject {
-  readonly spec?: { readonly providerID?: string };
+  readonly spec?: { readonly providerID?: string; readonly taints?: readonly { readonly key: string }[] };
 }
 
 /**
@@ -43,6 +63,7 @@ interface NodeLike extends KubeObject {
  * instance is terminated. Idempotent and restartable: Nodes that already carry an instance's
  * providerID are adopted, not recreated, and a Node that exists under the instance's name is
  * left as it is. Failed calls are reported to `onError` and retried while they still apply.
+ * With `startupTaintRemoval`, it also plays the DaemonSet that lifts a startup taint.
  */
 export class KubeletHarness {
   readonly #deps: KubeletHarnessDeps;
@@ -77,6 +98,7 @@ export class KubeletHarness {
     for (const tracked of this.#tracked.values()) {
       tracked.bootTimer?.();
       tracked.retryTimer?.();
+      tracked.startupTaintTimer?.();
     }
   }
 
@@ -104,6 +126,9 @@ export class KubeletHarness {
         bootTimer: undefined,
         booted: false,
         retryTimer: undefined,
+        startupTaintTimer: undefined,
+        startupTaintsDue: false,
+        startupTaintsRemoved: false,
         work: Promise.resolve(),
       };
       this.#tracked.set(instance.providerID, tracked);
@@ -118,10 +143,17 @@ export class KubeletHarness {
     if (state === 'terminated') {
       tracked.bootTimer?.();
       tracked.bootTimer = undefined;
+      tracked.startupTaintTimer?.();
+      tracked.startupTaintTimer = undefined;
+      tracked.startupTaintsDue = false;
       if (tracked.nodeName !== undefined) this.#enqueue(tracked, () => this.#deregister(tracked));
       return;
     }
-    if (state === 'stopping' || tracked.nodeName !== undefined) return;
+    if (tracked.nodeName !== undefined) {
+      this.#reconcileStartupTaints(tracked);
+      return;
+    }
+    if (state === 'stopping') return;
     if (!tracked.booted) {
       // Pending counts as booting: the delay models the OS and kubelet start-up.
       tracked.bootTimer ??= this.#deps.timers.after(this.#deps.bootDelayMs, () => {
@@ -132,6 +164,21 @@ export class KubeletHarness {
       return;
     }
     if (state === 'running') this.#enqueue(tracked, () => this.#register(tracked));
+  }
+
+  /** Once a Node is there: start its removal delay, or remove the taints when it has passed. */
+  #reconcileStartupTaints(tracked: Tracked): void {
+    const removal = this.#deps.startupTaintRemoval;
+    if (!removal || tracked.startupTaintsRemoved) return;
+    if (tracked.startupTaintsDue) {
+      this.#enqueue(tracked, () => this.#removeStartupTaints(tracked, removal.keys));
+      return;
+    }
+    tracked.startupTaintTimer ??= this.#deps.timers.after(removal.afterMs, () => {
+      tracked.startupTaintTimer = undefined;
+      tracked.startupTaintsDue = true;
+      this.#reconcile(tracked);
+    });
   }
 
   #enqueue(tracked: Tracked, call: () => Promise<void>): void {
@@ -165,11 +212,47 @@ export class KubeletHarness {
       const existing = await cluster.get<NodeLike & { status?: { capacity?: object } }>(Nodes, key);
       if (existing.status?.capacity !== undefined) {
         tracked.nodeName = key.name;
+        this.#reconcileStartupTaints(tracked);
         return;
       }
     }
     await cluster.patchStatus(Nodes, key, { status }, { fieldManager: this.#manager });
     tracked.nodeName = key.name;
+    this.#reconcileStartupTaints(tracked);
+  }
+
+  async #removeStartupTaints(tracked: Tracked, keys: readonly string[]): Promise<void> {
+    const name = tracked.nodeName;
+    if (name === undefined || !tracked.startupTaintsDue || tracked.startupTaintsRemoved) return;
+    const { cluster } = this.#deps;
+    let node: NodeLike;
+    try {
+      node = await cluster.get<NodeLike>(Nodes, { name });
+    } catch (error) {
+      // Gone (its instance terminating): nothing left to untaint.
+      if (!isNotFound(error)) throw error;
+      tracked.startupTaintsDue = false;
+      tracked.startupTaintsRemoved = true;
+      return;
+    }
+    const taints = node.spec?.taints ?? [];
+    const kept = taints.filter((t) => !keys.includes(t.key));
+    if (kept.length < taints.length) {
+      // Taints are one list in a merge patch: the resourceVersion makes a concurrent change (the
+      // registration controller lifting karpenter.sh/unregistered) a Conflict, retried on a fresh
+      // read, rather than something this write would undo.
+      await cluster.patch(
+        Nodes,
+        { name },
+        { spec: { taints: kept } },
+        {
+          fieldManager: this.#manager,
+          ...(node.metadata.resourceVersion ? { resourceVersion: node.metadata.resourceVersion } : {}),
+        },
+      );
+    }
+    tracked.startupTaintsDue = false;
+    tracked.startupTaintsRemoved = true;
   }
 
   async #deregister(tracked: Tracked): Promise<void> {
@@ -181,6 +264,7 @@ export class KubeletHarness {
       if (!isNotFound(error)) throw error;
     }
     tracked.nodeName = undefined;
+    tracked.startupTaintsRemoved = false;
     this.#existing.delete(tracked.latest.providerID);
   }
 }
