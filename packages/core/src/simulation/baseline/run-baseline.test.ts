@@ -70,6 +70,21 @@ describe('runClusterAutoscalerBaseline', () => {
     );
   }, 60_000);
 
+  it('runs a scenario that edits a NodePool: Cluster Autoscaler has none, so the edit is not played', async () => {
+    const withEdit = `${text}events:
+  - at: 1h
+    nodePoolPatch:
+      name: default
+      patch: { spec: { template: { metadata: { labels: { rollout: "2" } } } } }
+`;
+    const { summary } = await runClusterAutoscalerBaseline({
+      scenario: scenario(withEdit),
+      instanceTypes: fakeInstanceTypes(),
+    });
+    expect(summary.pods.scheduled).toBe(summary.pods.created);
+    expect(summary.disruptions.drifted).toBeUndefined();
+  }, 60_000);
+
   it('counts a node drained of pods that fit elsewhere as underutilized', async () => {
     // Starting from 2 replicas, the 3 left after the scale-down are the 2 on the first node and
     // one on another node that is under CA's threshold and whose pod fits on the first.

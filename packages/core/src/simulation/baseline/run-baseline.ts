@@ -62,7 +62,7 @@ function watchFleet(env: SimulationEnvironment) {
  * Runs the scenario's workloads, seed, simulated cloud, kube-scheduler and kubelet under Cluster
  * Autoscaler instead of nodewright: node groups from `chooseNodeGroups` (or `groups`), the
  * ClusterAutoscalerSimulator with CA's defaults. Nodes register without Karpenter's unregistered
- * taint. NodePool events (template patches) have nothing to act on and change nothing.
+ * taint. NodePool events (template patches) have nothing to act on and are not played.
  * `disruptions` and `decisions` count CA's scale-downs (see baselineDisruptions), so they sit
  * beside nodewright's.
  */
@@ -103,6 +103,7 @@ export async function runClusterAutoscalerBaseline(
     env,
     start,
     settle,
+    nodePools: false,
     sample: async (hour) =>
       sampleFleet(
         hour,

@@ -67,8 +67,17 @@ export interface SimulationSummary {
 
 type Action = { readonly at: number; readonly order: number; readonly run: () => Promise<unknown> };
 
-/** The scenario's workloads and events as timed writes to the cluster, in order. */
-export function scenarioActions(scenario: Scenario, env: SimulationEnvironment, start: number): Action[] {
+/**
+ * The scenario's workloads and events as timed writes to the cluster, in order. Without
+ * `nodePools` (a run whose autoscaler has no NodePools, such as the Cluster Autoscaler baseline)
+ * the scenario's NodePool edits are left out: there is nothing for them to patch.
+ */
+export function scenarioActions(
+  scenario: Scenario,
+  env: SimulationEnvironment,
+  start: number,
+  options: { readonly nodePools: boolean } = { nodePools: true },
+): Action[] {
   const actions: Action[] = [];
   let order = 0;
   for (const d of scenario.workloads.deployments) {
@@ -105,7 +114,7 @@ export function scenarioActions(scenario: Scenario, env: SimulationEnvironment, 
       run: () => env.cluster.create(Jobs, jobObject(j) as UntypedObject),
     });
   }
-  for (const e of scenario.events) {
+  for (const e of options.nodePools ? scenario.events : []) {
     actions.push({
       at: start + e.at,
       order: order++,
@@ -154,6 +163,8 @@ export interface DriveOptions {
   readonly onProgress?: (progress: SimulationProgress) => void;
   readonly wallClock?: () => number;
   readonly progressEveryMs: number;
+  /** Whether the run has NodePools for the scenario's NodePool edits. Default true. */
+  readonly nodePools?: boolean;
 }
 
 /**
@@ -163,7 +174,7 @@ export interface DriveOptions {
 export async function driveScenario(o: DriveOptions): Promise<FleetSample[]> {
   const { env, start, scenario } = o;
   const end = start + scenario.duration;
-  const actions = scenarioActions(scenario, env, start);
+  const actions = scenarioActions(scenario, env, start, { nodePools: o.nodePools ?? true });
   const series: FleetSample[] = [];
   let lastProgress = o.wallClock?.() ?? 0;
   let nextSample = start;
