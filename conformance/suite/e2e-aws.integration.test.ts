@@ -18,9 +18,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   AppLabel,
   ControllerProcess,
+  conditionIsTrue,
   deploymentManifest,
   describeClusterE2E,
   type E2EEnvironment,
+  hasTaint,
   isLive,
   isRunningPod,
   type Observed,
@@ -32,9 +34,10 @@ import { waitUntil } from './src/wait-until.js';
 // The cluster end-to-end suite for the AWS provider against the EC2/Pricing/SQS mock started in
 // this process: the built `nodewright controller --provider aws --set endpoint=<mock> ...` talks
 // to it with the real SDK, and the kubelet harness registers a Node for each running instance.
-// Then, on a second control plane of its own, the example NodePools and EC2NodeClass of
-// examples/nodepools/aws launch on a mock seeded for their `my-cluster` discovery tags, and a
-// spot interruption on the mock's SQS queue drains and replaces a node. Needs `pnpm build`.
+// Then, on a second control plane of its own, the example NodePools and EC2NodeClasses of
+// examples/nodepools/aws launch on a mock seeded for their `my-cluster` discovery tags (gpu.yaml's
+// pool once the kubelet harness, playing its GPU driver DaemonSet, lifts the startup taint), and
+// a spot interruption on the mock's SQS queue drains and replaces a node. Needs `pnpm build`.
 const provided = inject('nodewrightCluster');
 const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -56,8 +59,19 @@ const NodeClaimType = resourceType({
   statusSubresource: true,
 });
 const Manager = { fieldManager: 'nodewright-e2e', force: true } as const;
-/** The example files whose EC2NodeClass the mock's seed can satisfy (see the report on gpu.yaml). */
-const ExampleFiles = ['general-purpose.yaml', 'arm64-batch.yaml'] as const;
+/**
+ * The example files launched here: the mock's seed satisfies each one's EC2NodeClass (its AMI
+ * alias, subnet and security group selectors) and has instance types its NodePool allows.
+ */
+const ExampleFiles = ['general-purpose.yaml', 'arm64-batch.yaml', 'gpu.yaml'] as const;
+/**
+ * gpu.yaml's startup taint: a GPU driver DaemonSet removes it once the driver is loaded, and
+ * until then the Node is not Initialized. The kubelet harness plays that DaemonSet.
+ */
+const GpuDriverTaint = 'node.example.com/gpu-driver-not-ready';
+/** How long the simulated driver takes to load after the Node registers. */
+const GpuDriverLoadMs = 2_000;
+const GpuFamilies = ['g5', 'g6', 'p4d', 'p5'];
 
 describe.skipIf(provided.external)('aws examples and interruption on the mock', () => {
   let env: E2EEnvironment;
@@ -75,18 +89,31 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
   const nodeOf = async (pod: Observed) =>
     await env.cluster.get<Observed>(Nodes, { name: String((pod.spec as { nodeName?: string })?.nodeName) });
 
-  /** A Deployment of the example pool, tolerating its taints and (for arm64) selecting the arch. */
-  const exampleDeployment = (pool: string, replicas: number): UntypedObject => {
+  /**
+   * A Deployment of the example pool with the given tolerations (default: every NoSchedule
+   * taint) and extra resources, requested and limited alike (an extended resource must be).
+   */
+  const exampleDeployment = (
+    pool: string,
+    replicas: number,
+    extra: { tolerations?: readonly object[]; resources?: Record<string, string> } = {},
+  ): UntypedObject => {
     const d = deploymentManifest({
       name: pool,
       namespace: env.namespace,
       replicas,
       nodePool: pool,
-      requests: { cpu: '500m', memory: '512Mi' },
+      requests: { cpu: '500m', memory: '512Mi', ...extra.resources },
       // One pod per node: an interrupted node's pod then needs a new node, never a neighbour.
       onePodPerNode: true,
-    }) as unknown as { spec: { template: { spec: Record<string, unknown> } } };
-    d.spec.template.spec.tolerations = [{ operator: 'Exists', effect: 'NoSchedule' }];
+    }) as unknown as {
+      spec: { template: { spec: { tolerations?: unknown; containers: { resources: object }[] } } };
+    };
+    const spec = d.spec.template.spec;
+    spec.tolerations = extra.tolerations ?? [{ operator: 'Exists', effect: 'NoSchedule' }];
+    if (extra.resources) {
+      for (const c of spec.containers) c.resources = { ...c.resources, limits: { ...extra.resources } };
+    }
     return d as unknown as UntypedObject;
   };
 
@@ -99,6 +126,7 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
       source: cloud.source,
       timers: new SystemTimers(),
       bootDelayMs: cloud.bootDelayMs,
+      startupTaintRemoval: { keys: [GpuDriverTaint], afterMs: GpuDriverLoadMs },
     });
     await harness.start();
     controller = ControllerProcess.start({
@@ -141,12 +169,14 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
         }
       }
     }
-    await wait(
-      'EC2NodeClass default Ready',
-      60_000,
-      () => env.cluster.get<Observed>(EC2NodeClasses as unknown as ResourceType, { name: 'default' }),
-      (nc) => (nc.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
-    );
+    for (const nodeClass of ['default', 'gpu']) {
+      await wait(
+        `EC2NodeClass ${nodeClass} Ready`,
+        60_000,
+        () => env.cluster.get<Observed>(EC2NodeClasses as unknown as ResourceType, { name: nodeClass }),
+        (nc) => conditionIsTrue(nc, 'Ready'),
+      );
+    }
     const pools = ['general-purpose', 'arm64-batch'];
     for (const pool of pools) await env.cluster.apply(Deployments, exampleDeployment(pool, 2), Manager);
     for (const pool of pools) {
@@ -169,6 +199,45 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
         expect(['c', 'm', 'r']).toContain(node.metadata.labels?.['karpenter.k8s.aws/instance-category']);
       }
     }
+  });
+
+  it('gpu.yaml launches: a pod requesting nvidia.com/gpu runs on a GPU Node once the driver DaemonSet lifted the startup taint', async () => {
+    const pool = await env.cluster.get<UntypedObject>(NodePoolType, { name: 'gpu' });
+    const template = (pool.spec as { template: { spec: { startupTaints?: { key: string }[] } } }).template;
+    expect(
+      template.spec.startupTaints?.map((t) => t.key),
+      'the harness lifts the taint gpu.yaml starts its nodes with',
+    ).toEqual([GpuDriverTaint]);
+    // Tolerates the pool's own taint only: the pod can run once the driver taint is gone.
+    await env.cluster.apply(
+      Deployments,
+      exampleDeployment('gpu', 1, {
+        tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        resources: { 'nvidia.com/gpu': '1' },
+      }),
+      Manager,
+    );
+    const [pod] = await wait(
+      'the gpu pod Running',
+      180_000,
+      () => podsOf('gpu'),
+      (p) => p.length === 1 && p.every(isRunningPod),
+    );
+    const node = (await nodeOf(pod!)) as Observed & {
+      status?: { allocatable?: Record<string, string> };
+    };
+    const labels = node.metadata.labels ?? {};
+    expect(labels['karpenter.sh/nodepool']).toBe('gpu');
+    expect(labels['nvidia.com/gpu.present']).toBe('true');
+    expect(labels['karpenter.sh/capacity-type']).toBe('on-demand');
+    expect(GpuFamilies).toContain(labels['karpenter.k8s.aws/instance-family']);
+    expect(Number(node.status?.allocatable?.['nvidia.com/gpu'])).toBeGreaterThanOrEqual(1);
+    expect(hasTaint(node, 'nvidia.com/gpu')).toBe(true);
+    expect(hasTaint(node, GpuDriverTaint)).toBe(false);
+    const [claim, ...more] = (await claimsOf('gpu')).filter(isLive);
+    expect(more).toEqual([]);
+    expect(claim?.status?.nodeName).toBe(node.metadata.name);
+    expect(conditionIsTrue(claim!, 'Initialized')).toBe(true);
   });
 
   it('a spot interruption on the SQS queue drains and replaces the node, and the interrupted offering is not launched again', async () => {

@@ -232,6 +232,7 @@ describe('KubeletHarness', () => {
 
   describe('startupTaintRemoval (a DaemonSet lifting its startup taint)', () => {
     const DriverTaint = { key: 'example.com/driver-not-ready', effect: 'NoSchedule' } as const;
+    const removal = { startupTaintRemoval: { keys: [DriverTaint.key], afterMs: 3_000 } };
     const tainted = (overrides: Partial<MockInstance> = {}) =>
       instance({
         taints: [{ key: 'example.com/gpu', value: 'true', effect: 'NoSchedule' }, DriverTaint],
@@ -239,49 +240,64 @@ describe('KubeletHarness', () => {
       });
     const taintKeys = async (nodes: () => Promise<NodeView[]>) =>
       (await nodes()).map((n) => (n.spec?.taints ?? []).map((t) => t.key));
+    /** What nodewright's registration controller does: takes karpenter.sh/unregistered off. */
+    const register = async (cluster: MemoryCluster) => {
+      for (const node of (await cluster.list<NodeView>(Nodes)).items) {
+        const taints = (node.spec?.taints ?? []).filter((t) => t.key !== 'karpenter.sh/unregistered');
+        await cluster.patch(Nodes, { name: String(node.metadata.name) }, { spec: { taints } });
+      }
+    };
 
     it('removes the given keys afterMs after registering the Node, and only those', async () => {
-      const { source, harness, advance, nodes } = fixture({
-        startupTaintRemoval: { keys: [DriverTaint.key], afterMs: 3_000 },
-      });
+      const { cluster, source, harness, advance, nodes } = fixture(removal);
       await harness.start();
       source.put(tainted());
       await advance(5_000);
-      expect(await taintKeys(nodes)).toEqual([
-        ['karpenter.sh/unregistered', 'example.com/gpu', 'example.com/driver-not-ready'],
-      ]);
+      await register(cluster);
       await advance(2_999);
-      expect(await taintKeys(nodes)).toEqual([
-        ['karpenter.sh/unregistered', 'example.com/gpu', 'example.com/driver-not-ready'],
-      ]);
+      expect(await taintKeys(nodes)).toEqual([['example.com/gpu', 'example.com/driver-not-ready']]);
       await advance(1);
       const [node] = await nodes();
-      expect(node?.spec?.taints).toEqual([
-        { key: 'karpenter.sh/unregistered', effect: 'NoExecute' },
-        { key: 'example.com/gpu', value: 'true', effect: 'NoSchedule' },
+      expect(node?.spec?.taints).toEqual([{ key: 'example.com/gpu', value: 'true', effect: 'NoSchedule' }]);
+    });
+
+    it('waits while the Node still carries karpenter.sh/unregistered, checking again every retry delay', async () => {
+      const { cluster, source, harness, advance, nodes, errors } = fixture({
+        retryDelayMs: 1_000,
+        ...removal,
+      });
+      await harness.start();
+      source.put(tainted());
+      await advance(5_000 + 3_000 + 10_000);
+      expect(await taintKeys(nodes)).toEqual([
+        ['karpenter.sh/unregistered', 'example.com/gpu', 'example.com/driver-not-ready'],
       ]);
+      await register(cluster);
+      await advance(1_000);
+      expect(await taintKeys(nodes)).toEqual([['example.com/gpu']]);
+      expect(errors).toEqual([]);
     });
 
     it('is off by default: the startup taint stays', async () => {
-      const { source, harness, advance, nodes } = fixture();
+      const { cluster, source, harness, advance, nodes } = fixture();
       await harness.start();
       source.put(tainted());
+      await advance(5_000);
+      await register(cluster);
       await advance(60_000);
-      expect(await taintKeys(nodes)).toEqual([
-        ['karpenter.sh/unregistered', 'example.com/gpu', 'example.com/driver-not-ready'],
-      ]);
+      expect(await taintKeys(nodes)).toEqual([['example.com/gpu', 'example.com/driver-not-ready']]);
     });
 
     it('retries on a fresh read when the Node changed meanwhile, never undoing the other change', async () => {
       const { cluster, source, harness, advance, nodes, errors } = fixture({
         retryDelayMs: 1_000,
-        startupTaintRemoval: { keys: [DriverTaint.key], afterMs: 3_000 },
+        ...removal,
       });
       await harness.start();
       source.put(tainted());
       await advance(5_000);
-      // Between the harness's read and its write, the registration controller lifts
-      // karpenter.sh/unregistered.
+      await register(cluster);
+      // Between the harness's read and its write, another writer adds a taint.
       const get = cluster.get.bind(cluster);
       let raced = false;
       cluster.get = (async (...args: Parameters<typeof get>) => {
@@ -294,7 +310,9 @@ describe('KubeletHarness', () => {
             Nodes,
             { name },
             {
-              spec: { taints: (now.spec?.taints ?? []).filter((t) => t.key !== 'karpenter.sh/unregistered') },
+              spec: {
+                taints: [...(now.spec?.taints ?? []), { key: 'example.com/other', effect: 'NoSchedule' }],
+              },
             },
           );
         }
@@ -302,28 +320,25 @@ describe('KubeletHarness', () => {
       }) as typeof cluster.get;
       await advance(3_000);
       expect(errors).toHaveLength(1);
-      expect(await taintKeys(nodes)).toEqual([['example.com/gpu', 'example.com/driver-not-ready']]);
+      expect(await taintKeys(nodes)).toEqual([
+        ['example.com/gpu', 'example.com/driver-not-ready', 'example.com/other'],
+      ]);
       await advance(1_000);
-      expect(await taintKeys(nodes)).toEqual([['example.com/gpu']]);
+      expect(await taintKeys(nodes)).toEqual([['example.com/gpu', 'example.com/other']]);
     });
 
     it('lifts the taint from an adopted Node too, counting from its adoption', async () => {
-      const { first, second } = await restarted(tainted(), {
-        startupTaintRemoval: { keys: [DriverTaint.key], afterMs: 3_000 },
-      });
+      const { first, second } = await restarted(tainted(), removal);
+      await register(first.cluster);
       await first.timers.advance(2_999, () => second.settled());
-      expect(await taintKeys(first.nodes)).toEqual([
-        ['karpenter.sh/unregistered', 'example.com/gpu', 'example.com/driver-not-ready'],
-      ]);
+      expect(await taintKeys(first.nodes)).toEqual([['example.com/gpu', 'example.com/driver-not-ready']]);
       await first.timers.advance(1, () => second.settled());
       await second.settled();
-      expect(await taintKeys(first.nodes)).toEqual([['karpenter.sh/unregistered', 'example.com/gpu']]);
+      expect(await taintKeys(first.nodes)).toEqual([['example.com/gpu']]);
     });
 
     it('cancels the removal when the instance terminates first', async () => {
-      const { source, harness, advance, nodes, timers } = fixture({
-        startupTaintRemoval: { keys: [DriverTaint.key], afterMs: 3_000 },
-      });
+      const { source, harness, advance, nodes, timers } = fixture(removal);
       await harness.start();
       source.put(tainted());
       await advance(5_000);

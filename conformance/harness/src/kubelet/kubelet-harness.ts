@@ -1,3 +1,4 @@
+import { Taints } from '@nodewright/core/apis';
 import type { Cancel, Timers } from '@nodewright/core/clock';
 import { type ClusterPort, isAlreadyExists, isNotFound, type KubeObject, Nodes } from '@nodewright/core/kube';
 import type { MockInstance, MockInstanceSource } from '../mock-instance.js';
@@ -21,8 +22,10 @@ export interface KubeletHarnessDeps {
   readonly onError?: (error: unknown, instance: MockInstance) => void;
   /**
    * Plays a node agent DaemonSet (a GPU driver installer, a CNI) that takes its startup taint
-   * off once it is ready: `afterMs` after the harness registers or adopts a Node, the taints
-   * with these keys are removed from it. Default: none removed, as with no such DaemonSet.
+   * off once it is ready: `afterMs` after the harness registers or adopts a Node, and once the
+   * Node no longer carries karpenter.sh/unregistered (the agent's pod, not tolerating it, starts
+   * only then), the taints with these keys are removed from it. Default: none removed, as with
+   * no such DaemonSet.
    */
   readonly startupTaintRemoval?: StartupTaintRemoval;
 }
@@ -31,7 +34,10 @@ export interface KubeletHarnessDeps {
 export interface StartupTaintRemoval {
   /** Taint keys removed (every effect); taints with other keys are kept as they are. */
   readonly keys: readonly string[];
-  /** Delay from the Node's registration (or adoption) to the removal. */
+  /**
+   * Delay from the Node's registration (or adoption) to the removal; while karpenter.sh/unregistered
+   * is still there, the removal is tried again every `retryDelayMs`.
+   */
   readonly afterMs: number;
 }
 
@@ -188,12 +194,17 @@ export class KubeletHarness {
         await call();
       } catch (error) {
         this.#deps.onError?.(error, tracked.latest);
-        tracked.retryTimer?.();
-        tracked.retryTimer = this.#deps.timers.after(this.#deps.retryDelayMs ?? 1000, () => {
-          tracked.retryTimer = undefined;
-          this.#reconcile(tracked);
-        });
+        this.#reconcileLater(tracked);
       }
+    });
+  }
+
+  /** Reconciles again after the retry delay (replacing a pending retry). */
+  #reconcileLater(tracked: Tracked): void {
+    tracked.retryTimer?.();
+    tracked.retryTimer = this.#deps.timers.after(this.#deps.retryDelayMs ?? 1000, () => {
+      tracked.retryTimer = undefined;
+      this.#reconcile(tracked);
     });
   }
 
@@ -236,6 +247,12 @@ export class KubeletHarness {
       return;
     }
     const taints = node.spec?.taints ?? [];
+    // Before registration the agent's pod cannot run; lifted earlier, the registration
+    // controller's taint sync would put the startup taint back.
+    if (taints.some((t) => t.key === Taints.Unregistered.key)) {
+      this.#reconcileLater(tracked);
+      return;
+    }
     const kept = taints.filter((t) => !keys.includes(t.key));
     if (kept.length < taints.length) {
       // Taints are one list in a merge patch: the resourceVersion makes a concurrent change (the

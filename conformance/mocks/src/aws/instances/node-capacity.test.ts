@@ -16,6 +16,18 @@ describe('node capacity', () => {
     expect(nodeCapacity(g4dn, 20)['nvidia.com/gpu']).toBe('1');
   });
 
+  it("gives every type of gpu.yaml's families its GPUs as nvidia.com/gpu, in capacity and allocatable", () => {
+    const gpuTypes = SEED_INSTANCE_TYPES.filter((t) => /^(g5|g6|p4d|p5)\./.test(t.name));
+    expect(gpuTypes.map((t) => t.name.split('.')[0]).sort()).toEqual(
+      expect.arrayContaining(['g5', 'g6', 'p4d', 'p5']),
+    );
+    for (const t of gpuTypes) {
+      const capacity = nodeCapacity(t, 500);
+      expect(capacity['nvidia.com/gpu'], t.name).toBe(String(t.gpu?.count));
+      expect(nodeAllocatable(t, capacity)['nvidia.com/gpu'], t.name).toBe(String(t.gpu?.count));
+    }
+  });
+
   it('reserves EKS kube-reserved and eviction thresholds', () => {
     expect(kubeReservedCpuMillis(2)).toBe(70);
     expect(kubeReservedCpuMillis(4)).toBe(80);
