@@ -14,10 +14,9 @@
  */
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { startCluster } from './src/cluster.js';
 import { selectClusterTarget } from './src/cluster-target.js';
-import { type LaunchedCluster, startK3sCluster } from './src/k3s-cluster.js';
 import { loadKubeconfig } from './src/load-kubeconfig.js';
+import { startClusterTarget } from './src/start-target.js';
 
 /** What tests receive about the cluster they run against. */
 export interface ProvidedCluster {
@@ -42,8 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => {};
   }
   const keepDir = process.env.NODEWRIGHT_CLUSTER_KEEP === '1';
-  const cluster: LaunchedCluster =
-    target.kind === 'k3s' ? await startK3sCluster({ keepDir }) : await startCluster({ keepDir });
+  const cluster = await startClusterTarget(target.kind, { keepDir });
   process.env.NODEWRIGHT_KUBECONFIG = cluster.kubeconfigPath;
   project.provide('nodewrightCluster', {
     kubeconfigPath: cluster.kubeconfigPath,

@@ -1,8 +1,10 @@
 export { buildScriptPath, type EnsureBinariesOptions, ensureBinaries } from './binaries.js';
 export { type ClusterHandle, type StartClusterOptions, startCluster } from './cluster.js';
 export {
+  CLUSTER_TARGET_VARIABLE,
   CLUSTER_TARGETS,
   type ClusterTarget,
+  KUBECONFIG_VARIABLE,
   type StartedClusterTarget,
   selectClusterTarget,
 } from './cluster-target.js';
@@ -31,3 +33,4 @@ export type { PidRecord, ProcessProbe, RecordedProcess } from './pid-record.js';
 export { PidRecordFile, type ProcessRegistry } from './pid-record-file.js';
 export { procfsProbe } from './processes.js';
 export { PID_RECORD_FILE, type SweepResult, sweepStaleClusters } from './stale-clusters.js';
+export { type StartTargetOptions, startClusterTarget, type TargetStarters } from './start-target.js';

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ClusterConnection,
-  type ClusterHandle,
+  type LaunchedCluster,
   loadKubeconfig,
   PID_RECORD_FILE,
   PidRecordFile,
   type ProcessRegistry,
   procfsProbe,
-  startCluster,
+  startClusterTarget,
   sweepStaleClusters,
 } from '@nodewright/conformance/cluster';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
@@ -20,6 +20,7 @@ import {
   Namespaces,
   silentLogger,
 } from '@nodewright/core/kube';
+import { e2eClusterTarget } from './cluster-choice.js';
 
 /** Work directories of e2e files start with this; stale ones (owner gone) are swept by it. */
 export const E2EWorkDirPrefix = 'nodewright-e2e-';
@@ -33,7 +34,7 @@ export interface E2EEnvironment {
   readonly namespace: string;
   /** Controller logs and other files of this run. */
   readonly workDir: string;
-  /** True when the cluster was supplied (NODEWRIGHT_KUBECONFIG), not started here. */
+  /** True when the cluster was supplied (`externalKubeconfig`), not started here. */
   readonly external: boolean;
   /**
    * The work directory's pids.json: give it to every process started for this file
@@ -45,31 +46,39 @@ export interface E2EEnvironment {
 }
 
 export interface E2EEnvironmentOptions {
-  /** Use this cluster instead of starting one (the user's NODEWRIGHT_KUBECONFIG). */
+  /**
+   * Use this cluster instead of starting one (the user's NODEWRIGHT_KUBECONFIG, as the
+   * globalSetup provides it: `inject('nodewrightCluster')` with `external` true).
+   */
   readonly externalKubeconfig?: string;
   /** Names the namespace and work directory. */
   readonly name: string;
   /** Keep the work directory (controller logs) after stop. */
   readonly keep?: boolean;
+  /** Where NODEWRIGHT_CLUSTER is read (see e2eClusterTarget). Default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * Starts a cluster of its own (or connects to the supplied one) and creates the file's
  * namespace. Each e2e file has its own cluster because the shared globalSetup cluster serves
- * other test files in parallel, and a controller acts on every pending pod it can see.
+ * other test files in parallel, and a controller acts on every pending pod it can see. It is
+ * of the target the globalSetup's is (e2eClusterTarget: NODEWRIGHT_CLUSTER, binary by default).
  */
 export async function startE2EEnvironment(options: E2EEnvironmentOptions): Promise<E2EEnvironment> {
+  const target = e2eClusterTarget(options.externalKubeconfig, options.env ?? process.env);
+  process.stderr.write(`[e2e ${options.name}] cluster: ${target.reason}\n`);
   // Controllers of a run that was killed outright (its exit hooks never ran) still act on their
   // cluster: stop them, as startCluster does for control planes.
   await sweepStaleClusters(tmpdir(), procfsProbe, E2EWorkDirPrefix);
   const workDir = await mkdtemp(join(tmpdir(), `${E2EWorkDirPrefix}${options.name}-`));
   const processes = new PidRecordFile(join(workDir, PID_RECORD_FILE), process.pid);
-  let handle: ClusterHandle | undefined;
+  let handle: LaunchedCluster | undefined;
   let kubeconfigPath: string;
-  if (options.externalKubeconfig) {
-    kubeconfigPath = options.externalKubeconfig;
+  if (target.kind === 'external') {
+    kubeconfigPath = target.kubeconfigPath;
   } else {
-    handle = await startCluster({ kwokManages: 'annotated', ...(options.keep ? { keepDir: true } : {}) });
+    handle = await startClusterTarget(target.kind, options.keep ? { keepDir: true } : {});
     kubeconfigPath = handle.kubeconfigPath;
   }
   const connection = handle?.connection ?? (await loadKubeconfig(kubeconfigPath));

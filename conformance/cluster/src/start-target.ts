@@ -1,0 +1,31 @@
+import { type StartClusterOptions, startCluster } from './cluster.js';
+import type { StartedClusterTarget } from './cluster-target.js';
+import { type LaunchedCluster, type StartK3sClusterOptions, startK3sCluster } from './k3s-cluster.js';
+
+/** What every target's start takes. */
+export interface StartTargetOptions {
+  /** Keep the cluster's directory (logs, certs; for k3s the kubeconfig) after stop(). */
+  readonly keepDir?: boolean;
+}
+
+/** The launchers behind each target; tests inject their own. */
+export interface TargetStarters {
+  readonly binary: (options: StartClusterOptions) => Promise<LaunchedCluster>;
+  readonly k3s: (options: StartK3sClusterOptions) => Promise<LaunchedCluster>;
+}
+
+const DefaultStarters: TargetStarters = { binary: startCluster, k3s: startK3sCluster };
+
+/**
+ * Starts the cluster a selected target names (see selectClusterTarget), with the settings both
+ * the globalSetup and the e2e files use: kwok manages only Nodes annotated
+ * `kwok.x-k8s.io/node=fake`, as the k3s target's kwok Deployment does.
+ */
+export function startClusterTarget(
+  kind: StartedClusterTarget,
+  options: StartTargetOptions = {},
+  starters: TargetStarters = DefaultStarters,
+): Promise<LaunchedCluster> {
+  const keep = options.keepDir ? { keepDir: true } : {};
+  return kind === 'k3s' ? starters.k3s(keep) : starters.binary({ kwokManages: 'annotated', ...keep });
+}

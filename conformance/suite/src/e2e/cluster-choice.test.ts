@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { e2eClusterTarget } from './cluster-choice.js';
+
+describe('e2eClusterTarget', () => {
+  it('starts a binary cluster by default and when NODEWRIGHT_CLUSTER=binary', () => {
+    expect(e2eClusterTarget(undefined, {}).kind).toBe('binary');
+    expect(e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'binary' }).kind).toBe('binary');
+  });
+
+  it('starts k3s when NODEWRIGHT_CLUSTER=k3s, as the globalSetup does', () => {
+    expect(e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'k3s' })).toMatchObject({ kind: 'k3s' });
+  });
+
+  it('uses the supplied cluster over NODEWRIGHT_CLUSTER, saying so', () => {
+    const target = e2eClusterTarget('/home/me/kubeconfig', { NODEWRIGHT_CLUSTER: 'k3s' });
+    expect(target).toMatchObject({ kind: 'external', kubeconfigPath: '/home/me/kubeconfig' });
+    expect(target.reason).toContain('NODEWRIGHT_CLUSTER=k3s is ignored');
+  });
+
+  it("ignores the worker's NODEWRIGHT_KUBECONFIG (the globalSetup's shared cluster)", () => {
+    const env = { NODEWRIGHT_KUBECONFIG: '/tmp/nodewright-cluster-x/kubeconfig', NODEWRIGHT_CLUSTER: 'k3s' };
+    expect(e2eClusterTarget(undefined, env).kind).toBe('k3s');
+    expect(e2eClusterTarget(undefined, { NODEWRIGHT_KUBECONFIG: '/tmp/shared' }).kind).toBe('binary');
+  });
+
+  it('refuses an unknown NODEWRIGHT_CLUSTER, even with a supplied cluster', () => {
+    expect(() => e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'kind' })).toThrow(
+      /NODEWRIGHT_CLUSTER="kind"/,
+    );
+    expect(() => e2eClusterTarget('/k', { NODEWRIGHT_CLUSTER: 'kind' })).toThrow(
+      /allowed values: binary, k3s/,
+    );
+  });
+});
