@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../raw-request.js';
 import { type Rejection, rejectionOf } from '../server-rejection.js';
 import { waitUntil } from '../wait-until.js';
+import { formatClaimTrail, type TrailSubject } from './claim-trail.js';
 import { ControllerProcess } from './controller-process.js';
 import { type E2EEnvironment, startE2EEnvironment } from './environment.js';
 import { readExampleNodePools } from './example-nodepools.js';
@@ -180,6 +181,15 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     };
+    /**
+     * Every controller's log lines about a pool's claims and Nodes, for the message of a failed
+     * claim or node count: the logs go with the work directory, so this is what CI keeps.
+     */
+    const trailOf = (subject: TrailSubject): string =>
+      formatClaimTrail(
+        controllers.map((c) => ({ identity: c.spec.identity, entries: c.entries() })),
+        subject,
+      );
     const deleteQuietly = async (type: typeof Pods, name: string, namespace?: string) => {
       try {
         await env.cluster.delete(
@@ -370,8 +380,9 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
           c.every((claim) => conditionIsTrue(claim, 'Ready') && claim.status?.providerID !== undefined),
       );
       // Two pods fit a node and a third does not: three nodes, unless the batch window split the burst.
-      expect(claims.length).toBeGreaterThanOrEqual(3);
-      expect(claims.length).toBeLessThanOrEqual(6);
+      const trail = trailOf({ nodePool: 'e2e-main' });
+      expect(claims.length, trail).toBeGreaterThanOrEqual(3);
+      expect(claims.length, trail).toBeLessThanOrEqual(6);
       expect(nodes.map((n) => n.spec?.providerID).sort()).toEqual(
         claims.map((c) => c.status?.providerID).sort(),
       );
@@ -421,7 +432,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
       // After the scale-down settles (3 pods), a voluntary eviction may never leave fewer than 2.
       const afterScaleDown = running.slice(running.findIndex((n) => n <= 3));
       expect(Math.min(...afterScaleDown)).toBeGreaterThanOrEqual(2);
-      expect((await claimsOf('e2e-main')).length).toBe(2);
+      expect((await claimsOf('e2e-main')).length, trailOf({ nodePool: 'e2e-main' })).toBe(2);
     }, 180_000);
 
     it('replaces drifted nodes after a NodePool edit, one at a time as the budget allows', async () => {
@@ -625,22 +636,33 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         }),
       );
       leader = standby;
+      // Every claim and Node the pool ever had, so the trail also covers those gone by now.
+      const seenClaims = new Set<string>();
+      const seenNodes = new Set<string>();
+      const trail = () => trailOf({ nodePool: 'e2e-failover', nodeClaims: seenClaims, nodes: seenNodes });
       const done = wait(
         '3 failover pods Running',
         120_000,
         async () => ({ pods: await podsOf('failover'), claims: await claimsOf('e2e-failover') }),
         (s) => s.pods.length === 3 && s.pods.every(isRunningPod),
-      );
-      const claimCounts = await sampleWhile(async () => (await claimsOf('e2e-failover')).length, done);
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\n${trail()}`, { cause: error });
+      });
+      const claimCounts = await sampleWhile(async () => {
+        const [claims, nodes] = await Promise.all([claimsOf('e2e-failover'), nodesOf('e2e-failover')]);
+        for (const c of claims) seenClaims.add(c.metadata.name as string);
+        for (const n of nodes) seenNodes.add(n.metadata.name as string);
+        return claims.length;
+      }, done);
       await done;
       // Never before the lease expired for the standby (exact: both stamps are on the Lease), and
       // within two retry rounds after that (see takeoverWindow).
       expect(sinceLastRenewMs).toBeGreaterThanOrEqual(window.earliestMs);
       expect(sinceLastRenewMs).toBeLessThanOrEqual(window.latestMs);
       // One pod per node: exactly three launches however the work was split between the replicas.
-      expect(Math.max(...claimCounts)).toBe(3);
-      expect((await claimsOf('e2e-failover')).length).toBe(3);
-      expect((await nodesOf('e2e-failover')).length).toBe(3);
+      expect(Math.max(...claimCounts), trail()).toBe(3);
+      expect((await claimsOf('e2e-failover')).length, trail()).toBe(3);
+      expect((await nodesOf('e2e-failover')).length, trail()).toBe(3);
       // Graceful shutdown releases the Lease. (afterAll cleans up a supplied cluster.)
       const exit = await standby.stop();
       expect(exit).toEqual({ code: 0, signal: null });

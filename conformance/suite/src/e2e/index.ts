@@ -1,3 +1,4 @@
+export * from './claim-trail.js';
 export * from './cluster-choice.js';
 export * from './controller-process.js';
 export * from './describe-cluster-e2e.js';
