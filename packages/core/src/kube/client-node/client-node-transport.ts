@@ -3,6 +3,7 @@ import type { KubeError } from '../errors.js';
 import { errorFromStatus } from '../errors.js';
 import { isJsonObject } from '../json.js';
 import type { KubeObject } from '../object.js';
+import { PooledAuthentication } from './pooled-authentication.js';
 import { type QueryParams, queryString } from './resource-path.js';
 import { asKubeError, errorForCode } from './response-errors.js';
 import type { KubeRequest, KubeResponse, KubeTransport, StreamEvent } from './transport.js';
@@ -10,18 +11,21 @@ import type { KubeRequest, KubeResponse, KubeTransport, StreamEvent } from './tr
 /**
  * KubeTransport over @kubernetes/client-node 2.x: requests go through its fetch library with
  * the KubeConfig's authentication (tokens, client certificates, exec plugins) and TLS
- * dispatcher; watches use its `Watch`, which aborts a connection idle for 30 s (the caller
- * simply reconnects). client-node itself is loaded on the first request: importing it costs
+ * dispatcher, one connection pool shared by every request and watch (see PooledAuthentication);
+ * watches use its `Watch`, which aborts a connection idle for 30 s (the caller simply
+ * reconnects). client-node itself is loaded on the first request: importing it costs
  * more than half a second, which code that only uses the in-memory adapter should not pay.
  */
 export class ClientNodeTransport implements KubeTransport {
   readonly #config: KubeConfig;
+  readonly #auth: PooledAuthentication;
   readonly #userAgent: string;
   #http: IsomorphicFetchHttpLibrary | undefined;
   #watch: Watch | undefined;
 
   constructor(config: KubeConfig, userAgent: string) {
     this.#config = config;
+    this.#auth = new PooledAuthentication(config);
     this.#userAgent = userAgent;
   }
 
@@ -35,7 +39,7 @@ export class ClientNodeTransport implements KubeTransport {
         `${this.#server()}${request.path}${queryString(request.query)}`,
         HttpMethod[request.method],
       );
-      await this.#config.applySecurityAuthentication(ctx);
+      await this.#auth.applySecurityAuthentication(ctx);
       ctx.setHeaderParam('Accept', 'application/json');
       ctx.setHeaderParam('User-Agent', this.#userAgent);
       if (request.body !== undefined) {
@@ -98,7 +102,9 @@ export class ClientNodeTransport implements KubeTransport {
   async #watcher(): Promise<Watch> {
     if (this.#watch === undefined) {
       const { Watch } = await import('@kubernetes/client-node');
-      this.#watch ??= new Watch(this.#config);
+      // Watch calls only getCurrentCluster and applySecurityAuthentication, which the pooled
+      // authentication provides, so watches share the requests' connection pool.
+      this.#watch ??= new Watch(this.#auth as unknown as KubeConfig);
     }
     return this.#watch;
   }
