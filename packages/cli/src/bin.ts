@@ -1,5 +1,18 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+import { ControllerNodeFlags, missingNodeFlags } from './operator/node-flags.js';
+
+const argv = process.argv.slice(2);
+
+// The controller is long-running: it runs under its heap flags (see ControllerNodeFlags). Node
+// takes them only at start, so the process replaces itself (same pid, same stdio) with one that
+// has them; where execve is missing (Windows) it runs with node's defaults.
+if (argv[0] === 'controller' && typeof process.execve === 'function') {
+  const missing = missingNodeFlags(ControllerNodeFlags, process.execArgv, process.env.NODE_OPTIONS);
+  const script = process.argv[1];
+  if (missing.length > 0 && script !== undefined) {
+    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, script, ...argv]);
+  }
+}
 
 // `nodewright crds | head` closes the pipe early; that is the reader's choice, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -7,9 +20,9 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  cwd: process.cwd(),
-});
+const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd() };
+// The controller loads only its own command and the chosen provider's package (controller-main).
+process.exitCode =
+  argv[0] === 'controller'
+    ? await (await import('./controller-main.js')).controllerMain(argv.slice(1), io)
+    : await (await import('./main.js')).main(argv, io);

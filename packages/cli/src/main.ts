@@ -1,10 +1,10 @@
-import { parseCommandArgs } from './args.js';
-import { type Command, UsageError } from './command.js';
+import type { Command } from './command.js';
 import { commands } from './commands/index.js';
 import { createCliServices } from './compose.js';
 import type { CliIo } from './io.js';
+import { runCommand } from './run-command.js';
 import type { CliServices } from './services.js';
-import { commandUsageError, topLevelUsage } from './usage.js';
+import { topLevelUsage } from './usage.js';
 
 export type { CliIo } from './io.js';
 
@@ -35,23 +35,7 @@ export async function main(
   }
   const command = find(name);
   if (command === undefined) return unknownCommand(io, name);
-
-  try {
-    const args = parseCommandArgs(rest, command.options, command.positionals);
-    if (args.help) {
-      io.stdout.write(command.help);
-      return 0;
-    }
-    return await command.run(args, { io, services: services() });
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(commandUsageError(command, error.message));
-      return 2;
-    }
-    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr.write(`nodewright ${command.name}: internal error: ${detail}\n`);
-    return 1;
-  }
+  return runCommand(command, rest, io, services);
 }
 
 function find(name: string): Command | undefined {

@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { ClientNodeCluster, kubeConfigFromFile } from '@nodewright/core/kube';
 import { createLogger, Leases } from '@nodewright/core/operator';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ControllerNodeFlags } from '../operator/node-flags.js';
 
 // The built CLI, started as the e2e suite and a Deployment start it.
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -98,6 +99,11 @@ describe('nodewright controller (built bin.js, kwok provider)', () => {
     expect(health).toBeGreaterThan(0);
     expect(metrics).toBeGreaterThan(0);
     expect((await fetch(`http://127.0.0.1:${health}/healthz`)).status).toBe(200);
+    if (process.platform === 'linux') {
+      // It replaced itself (same pid, so signals still reach it) with a node under its heap flags.
+      const cmdline = readFileSync(`/proc/${started.child.pid}/cmdline`, 'utf8').split('\0');
+      expect(cmdline).toEqual(expect.arrayContaining([...ControllerNodeFlags, bin, 'controller']));
+    }
     expect(await line(started, 'became leader', 30_000)).toMatchObject({ identity });
     const deadline = Date.now() + 30_000;
     let ready = 0;

@@ -24,8 +24,13 @@ export interface ControllerRuntime {
 
 /** What `nodewright controller` is built from. */
 export interface ControllerCommandDependencies {
-  /** `--provider` name -> plugin. */
+  /** `--provider` name -> plugin: every provider, or only those loaded (see `providerNames`). */
   readonly providers: Readonly<Record<string, ProviderPlugin>>;
+  /**
+   * Every name `--provider` accepts, when `providers` holds only the ones loaded (the controller
+   * entry loads the chosen provider's package alone); default: the keys of `providers`.
+   */
+  readonly providerNames?: readonly string[];
   readonly runtime: () => ControllerRuntime;
   /** More controllers to run (the metrics controllers); see OperatorConfig. */
   readonly extraControllers?: OperatorConfig['extraControllers'];
@@ -35,10 +40,12 @@ export interface ControllerCommandDependencies {
 
 /** `nodewright controller`: runs the operator until SIGTERM/SIGINT. */
 export function createControllerCommand(deps: ControllerCommandDependencies): Command {
-  const names = Object.keys(deps.providers).sort();
+  const names = [...(deps.providerNames ?? Object.keys(deps.providers))].sort();
   const settingsHelp = names
     .flatMap((name) => {
-      const settings = Object.entries(deps.providers[name]!.settings);
+      const plugin = deps.providers[name];
+      if (plugin === undefined) return [];
+      const settings = Object.entries(plugin.settings);
       return settings.length === 0
         ? [`  ${name}: no settings`]
         : [`  ${name}:`, ...settings.map(([key, text]) => `    ${key.padEnd(26)} ${text}`)];
