@@ -10,7 +10,11 @@ if (argv[0] === 'controller' && typeof process.execve === 'function') {
   const missing = missingNodeFlags(ControllerNodeFlags, process.execArgv, process.env.NODE_OPTIONS);
   const script = process.argv[1];
   if (missing.length > 0 && script !== undefined) {
-    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, script, ...argv]);
+    process.execve(
+      process.execPath,
+      [process.execPath, ...missing, ...process.execArgv, script, ...argv],
+      process.env,
+    );
   }
 }
 

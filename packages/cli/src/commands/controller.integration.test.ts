@@ -21,10 +21,11 @@ interface Started {
   readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function start(args: string[]): Started {
+function start(args: string[], env: NodeJS.ProcessEnv = process.env): Started {
   if (!existsSync(bin)) throw new Error(`${bin} does not exist: run pnpm build first`);
   const child = spawn(process.execPath, [bin, 'controller', ...args], {
     cwd: root,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, unknown>[] = [];
@@ -134,28 +135,23 @@ describe('nodewright controller (built bin.js, kwok provider)', () => {
   });
 
   it('a second replica with --install-crds=false checks the CRDs and stands by while the first leads', async () => {
-    const common = [
-      '--provider',
-      'kwok',
+    const common = ['--provider', 'kwok', '--metrics-port', '0', '--health-port', '0'];
+    const first = start([
+      ...common,
       '--kubeconfig',
       kubeconfig,
-      '--metrics-port',
-      '0',
-      '--health-port',
-      '0',
-    ];
-    const first = start([...common, '--leader-election-id', id, '--identity', `${id}-1`]);
-    children.push(first);
-    await line(first, 'became leader', 30_000);
-    const second = start([
-      ...common,
       '--leader-election-id',
       id,
       '--identity',
-      `${id}-2`,
-      '--install-crds',
-      'false',
+      `${id}-1`,
     ]);
+    children.push(first);
+    await line(first, 'became leader', 30_000);
+    // This one finds its kubeconfig in $KUBECONFIG: the environment survives the re-execution.
+    const second = start(
+      [...common, '--leader-election-id', id, '--identity', `${id}-2`, '--install-crds', 'false'],
+      { ...process.env, KUBECONFIG: kubeconfig },
+    );
     children.push(second);
     expect(await line(second, 'waiting for leadership', 30_000)).toMatchObject({
       identity: `${id}-2`,
