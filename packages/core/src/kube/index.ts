@@ -16,3 +16,4 @@ export * from './port.js';
 export * from './resource-type.js';
 export * from './server-side-apply.js';
 export * from './watch.js';
+export * from './without-managed-fields.js';

@@ -27,6 +27,11 @@ export interface WatchOptions extends SelectorOptions {
    * (`isGone`), and the caller must restart without a resourceVersion.
    */
   readonly resourceVersion?: string;
+  /**
+   * Deliver objects without `metadata.managedFields` (see `withoutManagedFields`), and keep
+   * none in the watch's own bookkeeping either: for caches, which never read them.
+   */
+  readonly withoutManagedFields?: boolean;
 }
 
 /** A running watch. */

@@ -404,6 +404,42 @@ describe('ClientNodeCluster watch', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('delivers listed and streamed objects without managedFields when asked, and with them otherwise', async () => {
+    const managedFields = [
+      { manager: 'kubelet', operation: 'Update' as const, fieldsV1: { 'f:status': {} } },
+    ];
+    const { transport, cluster } = setup(() => ({
+      status: 200,
+      body: {
+        metadata: { resourceVersion: '5' },
+        items: [{ metadata: { name: 'a', namespace: 'team', managedFields }, spec: { nodeName: 'n' } }],
+      },
+    }));
+    const stripped: KubeObject[] = [];
+    const full: KubeObject[] = [];
+    const keep = (into: KubeObject[]) => (e: { type: string; object?: KubeObject }) => {
+      if (e.object !== undefined) into.push(e.object);
+    };
+    const a = cluster.watch(Pods, keep(stripped), { withoutManagedFields: true });
+    const b = cluster.watch(Pods, keep(full));
+    await Promise.all([a.synced, b.synced]);
+    await flush();
+    for (const w of transport.watches) {
+      w.onEvent({
+        type: 'MODIFIED',
+        object: { metadata: { name: 'a', namespace: 'team', resourceVersion: '6', managedFields } },
+      });
+    }
+    await flush();
+    expect(stripped.map((o) => [o.kind, o.metadata.name, o.metadata.managedFields])).toEqual([
+      ['Pod', 'a', undefined],
+      ['Pod', 'a', undefined],
+    ]);
+    expect(stripped[0]).toMatchObject({ spec: { nodeName: 'n' } });
+    expect(full.map((o) => o.metadata.managedFields)).toEqual([managedFields, managedFields]);
+    cluster.close();
+  });
+
   it('reports a malformed structured selector as an ERROR event', async () => {
     const { cluster } = setup();
     const seen: string[] = [];

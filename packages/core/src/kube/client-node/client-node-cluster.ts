@@ -27,6 +27,7 @@ import type {
 } from '../port.js';
 import type { ResourceType } from '../resource-type.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
+import { withoutManagedFields } from '../without-managed-fields.js';
 import { type BackoffPolicy, DEFAULT_BACKOFF } from './backoff.js';
 import { ClientNodeTransport } from './client-node-transport.js';
 import { readDeleteResponse } from './delete-response.js';
@@ -416,18 +417,23 @@ export class ClientNodeCluster implements ClusterPort {
       return { list: fail, stream: fail };
     }
     const path = collectionPath(type, options?.namespace);
+    // Applied before the informer sees an object, so its relist bookkeeping holds none either.
+    const shape = options?.withoutManagedFields
+      ? (object: KubeObject) => withoutManagedFields(withTypeMeta(type, object))
+      : (object: KubeObject) => withTypeMeta(type, object);
     return {
-      list: (signal) => this.#listAll(type, options, signal),
+      list: async (signal) => {
+        const listed = await this.#listAll(type, options, signal);
+        return options?.withoutManagedFields
+          ? { items: listed.items.map(withoutManagedFields), resourceVersion: listed.resourceVersion }
+          : listed;
+      },
       stream: (resourceVersion, timeoutSeconds, onEvent, signal) =>
         this.#transport.watch(
           path,
           { ...selectors, resourceVersion, allowWatchBookmarks: true, timeoutSeconds },
           (event) =>
-            onEvent(
-              event.type === 'BOOKMARK'
-                ? event
-                : { type: event.type, object: withTypeMeta(type, event.object) },
-            ),
+            onEvent(event.type === 'BOOKMARK' ? event : { type: event.type, object: shape(event.object) }),
           signal,
         ),
     };

@@ -50,6 +50,7 @@ import type {
 import { type ResourceType, typeKey } from '../resource-type.js';
 import { applyConfiguration, type ManagerContext, recordUpdate } from '../server-side-apply.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
+import { withoutManagedFields } from '../without-managed-fields.js';
 import { disruptionStatusOf, evictPod } from './eviction.js';
 import type { AdmissionHook, AdmissionRequest, MemoryClusterPlugin } from './extensions.js';
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER } from './garbage-collector.js';
@@ -240,7 +241,13 @@ export class MemoryCluster implements ClusterPort {
     options?: WatchOptions,
   ): Watch {
     const key = typeKey(type);
-    const untyped = handler as WatchHandler;
+    const delivered = handler as WatchHandler;
+    const untyped: WatchHandler = options?.withoutManagedFields
+      ? (event) =>
+          delivered(
+            event.type === 'ERROR' ? event : { type: event.type, object: withoutManagedFields(event.object) },
+          )
+      : delivered;
     try {
       const policy = this.#kinds.require(type);
       const filter = compileFilter(policy, options);

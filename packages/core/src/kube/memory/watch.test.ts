@@ -164,6 +164,33 @@ describe('watch', () => {
     w2.stop();
   });
 
+  it('delivers objects without managedFields to a watch that asks, for existing objects and changes', async () => {
+    const { cluster } = newCluster();
+    await cluster.create(Widgets, widget('a', { size: 1 }));
+    const stripped: Widget[] = [];
+    const full: Widget[] = [];
+    const w1 = cluster.watch(
+      Widgets,
+      (e) => {
+        if (e.type !== 'ERROR') stripped.push(e.object);
+      },
+      { withoutManagedFields: true },
+    );
+    const w2 = cluster.watch(Widgets, (e) => {
+      if (e.type !== 'ERROR') full.push(e.object);
+    });
+    await cluster.patch(Widgets, { name: 'a' }, { spec: { size: 2 } });
+    await cluster.settled();
+    expect(stripped.map((o) => [o.metadata.name, o.spec?.size, o.metadata.managedFields])).toEqual([
+      ['a', 1, undefined],
+      ['a', 2, undefined],
+    ]);
+    expect(full.map((o) => o.metadata.managedFields?.length)).toEqual([1, 1]);
+    expect((await cluster.get(Widgets, { name: 'a' })).metadata.managedFields).toHaveLength(1);
+    w1.stop();
+    w2.stop();
+  });
+
   it('stops delivering after stop()', async () => {
     const { cluster } = newCluster();
     const { seen, handler } = recorder();

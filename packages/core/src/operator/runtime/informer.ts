@@ -89,7 +89,10 @@ export class Informer {
       (event) => {
         if (generation === this.#generation) this.#onEvent(event, seen);
       },
-      resourceVersion === undefined ? {} : { resourceVersion },
+      // The cache keeps no managedFields: nothing reads them, and they are ~40 % of a Pod.
+      resourceVersion === undefined
+        ? { withoutManagedFields: true }
+        : { resourceVersion, withoutManagedFields: true },
     );
     this.#watch = watch;
     watch.synced.then(

@@ -222,6 +222,27 @@ describe('Manager', () => {
     ).toThrow(/not watched/);
   });
 
+  it('caches and hands controllers objects without managedFields', async () => {
+    const { cluster, manager, settle } = setup();
+    const seen: (KubeObject['metadata']['managedFields'] | 'none')[] = [];
+    const r = recording('widget.fields', async () => undefined, {
+      watches: [
+        watchMapped(Widgets, (w) => {
+          seen.push(w.metadata.managedFields ?? 'none');
+          return [];
+        }),
+      ],
+    });
+    manager.register(r.controller).start();
+    await cluster.create(Widgets, widget('w1'));
+    await cluster.patch(Widgets, { name: 'w1' }, { spec: { size: 9 } });
+    await settle();
+    expect(seen).toEqual(['none', 'none']);
+    expect(manager.cache.get(Widgets, { name: 'w1' })?.metadata).not.toHaveProperty('managedFields');
+    expect(manager.cache.get(Widgets, { name: 'w1' })?.spec?.size).toBe(9);
+    expect((await cluster.get(Widgets, { name: 'w1' })).metadata.managedFields).toHaveLength(1);
+  });
+
   it('runs initial keys of singleton controllers', async () => {
     const { manager, settle, timers } = setup();
     const r = recording('cluster.poller', async () => ({ requeueAfterMs: 1_000 }), {

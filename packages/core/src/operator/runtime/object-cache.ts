@@ -6,7 +6,8 @@ import { keyString } from './keys.js';
  * Read access to the objects the manager's watches last delivered, without a round trip to the
  * API server. Eventually consistent: a write a reconcile just made may not be visible yet, so
  * use it to find and map objects, and read through the ClusterPort before deciding a write.
- * Returned objects are shared; treat them as read-only.
+ * Returned objects are shared; treat them as read-only. They carry no `metadata.managedFields`
+ * (see `withoutManagedFields`).
  */
 export interface ObjectCache {
   /** Whether some controller watches this kind (only watched kinds are cached). */
