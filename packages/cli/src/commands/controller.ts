@@ -4,6 +4,7 @@ import { createLogger, Operator, type OperatorConfig, type ProviderPlugin } from
 import { type Command, UsageError } from '../command.js';
 import { writeLines } from '../io.js';
 import { ControllerOptions, parseControllerFlags } from '../operator/flags.js';
+import { ControllerNodeFlags } from '../operator/node-flags.js';
 
 /** A KubeConfig, as core's loaders return it (the CLI does not depend on client-node itself). */
 export type LoadedKubeConfig = Awaited<ReturnType<typeof kubeConfigFromFile>>;
@@ -84,6 +85,9 @@ Options:
 
 Provider settings:
 ${settingsHelp || '  (no providers registered)'}
+
+Memory: the process re-executes itself (same pid) under the V8 flags ${ControllerNodeFlags.join(' ')},
+each unless node's own arguments or NODE_OPTIONS set it.
 
 Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 usage error.
 `,
