@@ -12,6 +12,7 @@ import {
   type ResourceList,
 } from '../scheduling/resources/resource-list.js';
 import type { ExistingCapacity } from '../scheduling/solver/types.js';
+import { hasTaint } from '../scheduling/taints/tolerations.js';
 
 /** The capacity a cluster already has or is launching, and what each NodePool uses of it. */
 export interface ClusterCapacity {
@@ -104,7 +105,7 @@ export function clusterCapacity(
     const pods = boundPods.get(name) ?? [];
     used.add(name);
     const initialized =
-      !registering(node) &&
+      !hasTaint(node.spec.taints, Taints.Unregistered) &&
       (claim === undefined ||
         conditionTrue(claim, 'Initialized') ||
         node.metadata.labels?.[Labels.Initialized] === 'true');
@@ -120,9 +121,7 @@ export function clusterCapacity(
         marked.has(name) ||
         (claim?.metadata.name !== undefined && marked.has(claim.metadata.name)) ||
         node.spec.unschedulable === true ||
-        (node.spec.taints ?? []).some(
-          (t) => t.key === Taints.Disrupted.key && t.effect === Taints.Disrupted.effect,
-        ),
+        hasTaint(node.spec.taints, Taints.Disrupted),
     });
     const nodePool = node.metadata.labels?.[Labels.NodePool] ?? claim?.metadata.labels?.[Labels.NodePool];
     const capacity = node.status?.capacity ?? claim?.status?.capacity;
@@ -188,11 +187,4 @@ export function largestCapacity(
 
 function conditionTrue(claim: NodeClaim, type: string): boolean {
   return (claim.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
-}
-
-/** Still carries the taint a managed node registers with until its NodeClaim takes it over. */
-function registering(node: Node): boolean {
-  return (node.spec.taints ?? []).some(
-    (t) => t.key === Taints.Unregistered.key && t.effect === Taints.Unregistered.effect,
-  );
 }

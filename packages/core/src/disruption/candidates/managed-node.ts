@@ -3,6 +3,7 @@ import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels, Taints } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { ExistingCapacity } from '../../scheduling/solver/types.js';
+import { hasTaint } from '../../scheduling/taints/tolerations.js';
 import type { BudgetNode } from '../budgets/budget-mapping.js';
 import { isNominatedPod, isReschedulablePod } from './pods.js';
 
@@ -30,10 +31,8 @@ function whyDeleting(c: ExistingCapacity, marked: ReadonlySet<string> | undefine
   if (marked?.has(c.name) || (claimName !== undefined && marked?.has(claimName)))
     return 'node is already being disrupted by an earlier command';
   if (c.nodeClaim?.metadata.deletionTimestamp !== undefined) return 'its NodeClaim is being deleted';
-  const disrupted = (c.node?.spec.taints ?? []).some(
-    (t) => t.key === Taints.Disrupted.key && t.effect === Taints.Disrupted.effect,
-  );
-  if (disrupted) return `node is already being disrupted (${Taints.Disrupted.key} taint)`;
+  if (hasTaint(c.node?.spec.taints, Taints.Disrupted))
+    return `node is already being disrupted (${Taints.Disrupted.key} taint)`;
   return undefined;
 }
 

@@ -21,6 +21,7 @@ import type { Controller, ReconcileContext, ReconcileResult } from '../../operat
 import { watchMapped } from '../../operator/runtime/controller.js';
 import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
 import { newNodeClaim } from '../../provisioning/new-nodeclaim.js';
+import { isTaint, type TaintLike } from '../../scheduling/taints/tolerations.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import { computeDisruption, type DisruptionResult } from '../compute-disruption.js';
 import type { DisruptionCommand } from '../methods/method.js';
@@ -83,8 +84,7 @@ const consolidationType: Record<DisruptionCommand['method'], string> = {
   'multi-node-consolidation': 'multi',
   'single-node-consolidation': 'single',
 };
-const isDisruptedTaint = (t: { key: string; effect: string }) =>
-  t.key === Taints.Disrupted.key && t.effect === Taints.Disrupted.effect;
+const isDisruptedTaint = (t: TaintLike) => isTaint(t, Taints.Disrupted);
 
 /**
  * `disruption`: the voluntary disruption loop. Every poll it cuts a snapshot from cluster state

@@ -7,6 +7,19 @@ export interface TaintLike {
   readonly effect: string;
 }
 
+/**
+ * Whether `taints` hold `taint` by key and effect (its value ignored), as kube-scheduler and
+ * Karpenter match their own taints (`karpenter.sh/disrupted`, `karpenter.sh/unregistered`).
+ */
+export function hasTaint(taints: readonly TaintLike[] | undefined, taint: TaintLike): boolean {
+  return (taints ?? []).some((t) => isTaint(t, taint));
+}
+
+/** `candidate` is `taint` by key and effect. */
+export function isTaint(candidate: TaintLike, taint: TaintLike): boolean {
+  return candidate.key === taint.key && candidate.effect === taint.effect;
+}
+
 /** Kubernetes' ToleratesTaint: effect (if set) and key (if set) match; Exists, or Equal with the same value. */
 export function toleratesTaint(toleration: Toleration, taint: TaintLike): boolean {
   const effect = toleration.effect ?? '';
