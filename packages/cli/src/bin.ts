@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { registerHooks } from 'node:module';
 import { ControllerNodeFlags, missingNodeFlags } from './operator/node-flags.js';
 
 const argv = process.argv.slice(2);
@@ -23,6 +24,10 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw err;
 });
+
+// Commands that talk to a cluster use client-node's KubeConfig, which would otherwise load every
+// generated API client with it (see clientNodeSubsetHooks). Registered before anything loads it.
+registerHooks((await import('@nodewright/core/kube')).clientNodeSubsetHooks());
 
 const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd() };
 // The controller loads only its own command and the chosen provider's package (controller-main).

@@ -13,8 +13,10 @@ import type { KubeRequest, KubeResponse, KubeTransport, StreamEvent } from './tr
  * the KubeConfig's authentication (tokens, client certificates, exec plugins) and TLS
  * dispatcher, one connection pool shared by every request and watch (see PooledAuthentication);
  * watches use its `Watch`, which aborts a connection idle for 30 s (the caller simply
- * reconnects). client-node itself is loaded on the first request: importing it costs
- * more than half a second, which code that only uses the in-memory adapter should not pay.
+ * reconnects). client-node is loaded on the first request: importing it costs more than half a
+ * second, which code that only uses the in-memory adapter should not pay. Only the modules used
+ * are imported, never the package's index, which loads every generated API client (see
+ * clientNodeSubsetHooks for the one such import left, inside KubeConfig).
  */
 export class ClientNodeTransport implements KubeTransport {
   readonly #config: KubeConfig;
@@ -31,9 +33,10 @@ export class ClientNodeTransport implements KubeTransport {
 
   async request(request: KubeRequest): Promise<KubeResponse> {
     try {
-      const { HttpMethod, IsomorphicFetchHttpLibrary, RequestContext } = await import(
-        '@kubernetes/client-node'
-      );
+      const [{ HttpMethod, RequestContext }, { IsomorphicFetchHttpLibrary }] = await Promise.all([
+        import('@kubernetes/client-node/dist/gen/http/http.js'),
+        import('@kubernetes/client-node/dist/gen/http/isomorphic-fetch.js'),
+      ]);
       this.#http ??= new IsomorphicFetchHttpLibrary();
       const ctx = new RequestContext(
         `${this.#server()}${request.path}${queryString(request.query)}`,
@@ -101,7 +104,7 @@ export class ClientNodeTransport implements KubeTransport {
 
   async #watcher(): Promise<Watch> {
     if (this.#watch === undefined) {
-      const { Watch } = await import('@kubernetes/client-node');
+      const { Watch } = await import('@kubernetes/client-node/dist/watch.js');
       // Watch calls only getCurrentCluster and applySecurityAuthentication, which the pooled
       // authentication provides, so watches share the requests' connection pool.
       this.#watch ??= new Watch(this.#auth as unknown as KubeConfig);

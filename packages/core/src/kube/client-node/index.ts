@@ -1,6 +1,7 @@
 export type { BackoffPolicy } from './backoff.js';
 export { DEFAULT_BACKOFF } from './backoff.js';
 export * from './client-node-cluster.js';
+export { clientNodeSubsetHooks } from './client-node-subset.js';
 export { ClientNodeTransport } from './client-node-transport.js';
 export { defaultKubeConfig, kubeConfigFromFile } from './kube-config.js';
 export type { KubeLogger } from './logger.js';

@@ -6,7 +6,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
  * Asynchronous because client-node is loaded on first use (see ClientNodeTransport).
  */
 export async function kubeConfigFromFile(path: string, context?: string): Promise<KubeConfig> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
+  const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
   const config = new KubeConfig();
   config.loadFromFile(path);
   if (context !== undefined) config.setCurrentContext(context);
@@ -18,7 +18,7 @@ export async function kubeConfigFromFile(path: string, context?: string): Promis
  * service account. Reads the environment when called, never at import.
  */
 export async function defaultKubeConfig(): Promise<KubeConfig> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
+  const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
   const config = new KubeConfig();
   config.loadFromDefault();
   return config;
