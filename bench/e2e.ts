@@ -190,6 +190,7 @@ async function main(): Promise<void> {
       const t = n.metadata.labels?.['node.kubernetes.io/instance-type'] ?? '?';
       types.set(t, (types.get(t) ?? 0) + 1);
     }
+    const scaleOutCpu = await running.cpuSeconds().catch(() => undefined);
     progress(`all pods Running after ${seconds(scaleOutMs)}; scaling to zero`);
 
     const scaleInStart = performance.now();
@@ -224,6 +225,7 @@ async function main(): Promise<void> {
     await sampler;
     const last = await running.memory().catch(() => undefined);
     if (last) peak = Math.max(peak, last.peakRssBytes);
+    const totalCpu = await running.cpuSeconds().catch(() => undefined);
     const p95 = percentile(rss, 95);
 
     const rows: [string, string, string][] = [
@@ -235,6 +237,13 @@ async function main(): Promise<void> {
       ['memory utilisation (requests / allocatable)', `${(memUtil * 100).toFixed(1)} %`, '> 65 %'],
       ['controller p95 RSS (1 s samples)', p95 === undefined ? 'n/a' : mb(p95), '< 260 MB'],
       ['controller peak RSS (VmHWM, highest of any process)', peak === 0 ? 'n/a' : mb(peak), ''],
+      [
+        'controller CPU time (user + system)',
+        scaleOutCpu === undefined || totalCpu === undefined
+          ? 'n/a'
+          : `${totalCpu.toFixed(1)} s (${scaleOutCpu.toFixed(1)} s by all pods Running)`,
+        '',
+      ],
       ['controller restarts', restarts.length === 0 ? '0' : `${restarts.length}: ${restarts.join('; ')}`, ''],
       [
         'time to consolidate after scale to zero',

@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { killOnProcessEnd, type ProcessEvents, type ProcessRegistry } from '@nodewright/conformance/cluster';
 import { JsonLineSplitter, type LogEntry } from './json-lines.js';
-import { type ProcessMemory, parseProcStatus } from './proc-status.js';
+import { type ProcessMemory, parseProcStatCpuSeconds, parseProcStatus } from './proc-status.js';
 
 /** How to start one `nodewright controller` process. */
 export interface ControllerSpec {
@@ -229,6 +229,11 @@ export class ControllerProcess {
   /** Resident and peak memory now, from /proc (Linux). */
   async memory(): Promise<ProcessMemory> {
     return parseProcStatus(await readFile(`/proc/${this.pid}/status`, 'utf8'));
+  }
+
+  /** CPU time used so far (user + system), in seconds, from /proc (Linux). */
+  async cpuSeconds(): Promise<number> {
+    return parseProcStatCpuSeconds(await readFile(`/proc/${this.pid}/stat`, 'utf8'));
   }
 
   /** SIGKILL, as a crash or a lost machine: no shutdown, no Lease release. */
