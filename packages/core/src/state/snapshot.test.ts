@@ -66,6 +66,45 @@ describe('buildSolverInput', () => {
     ]);
   });
 
+  it('places a pod again when the initialized node it was nominated to has no room left for it', () => {
+    // kube-scheduler bound others to n1 (4 CPU): 3.5 CPU taken, so of two pods nominated there
+    // only the 400m one still fits; the 1 CPU one would otherwise wait out the window.
+    const others = aRunningPod('n1', {
+      metadata: { name: 'bound-elsewhere-planned' },
+      spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '3500m' } } }] },
+    });
+    const fitting = aPod({
+      metadata: { name: 'still-fits' },
+      spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '400m' } } }] },
+    });
+    const crowdedOut = aPod({
+      metadata: { name: 'crowded-out' },
+      spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '1' } } }] },
+    });
+    const { input, ignored } = buildSolverInput(
+      objects({ pods: [others, fitting, crowdedOut], nodes: [aNode({ metadata: { name: 'n1' } })] }),
+      types,
+      { nominatedTo: () => ({ node: 'n1' }) },
+    );
+    expect(names(input.pods)).toEqual(['crowded-out']);
+    expect(input.existing.map((e) => [e.name, names(e.pods)])).toEqual([
+      ['n1', ['bound-elsewhere-planned', 'still-fits']],
+    ]);
+    expect(ignored.map((i) => i.pod)).toEqual(['default/still-fits']);
+  });
+
+  it('keeps a nomination to an in-flight claim whatever its room, as it takes no pods yet', () => {
+    const big = aPod({
+      metadata: { name: 'big' },
+      spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: '6' } } }] },
+    });
+    const { input } = buildSolverInput(objects({ pods: [big], nodeClaims: [inFlight('c1')] }), types, {
+      nominatedTo: () => ({ nodeClaim: 'c1' }),
+    });
+    expect(input.pods).toEqual([]);
+    expect(input.existing.map((e) => [e.name, names(e.pods)])).toEqual([['c1', ['big']]]);
+  });
+
   it('leaves a pod out while it is nominated to a claim the objects do not show yet', () => {
     const pod = aPod();
     const { input, ignored } = buildSolverInput(objects({ pods: [pod] }), types, {

@@ -7,6 +7,14 @@ import type { StorageClass } from '../apis/kubernetes/storage-class.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
 import type { InstanceType } from '../cloudprovider/instance-type.js';
+import { isTerminal } from '../scheduling/pod/identity.js';
+import { podRequests } from '../scheduling/pod/requests.js';
+import { fits } from '../scheduling/resources/fits.js';
+import {
+  parseResourceList,
+  type ResourceList,
+  subtractResources,
+} from '../scheduling/resources/resource-list.js';
 import type { ExistingCapacity, SolverInput, SolverOptions } from '../scheduling/solver/types.js';
 import { clusterCapacity } from './capacity.js';
 import { type NodePoolUsabilityOptions, whyNodePoolUnusable } from './nodepool-usability.js';
@@ -57,7 +65,8 @@ export interface SolverSnapshotOptions extends PodRoleOptions, NodePoolUsability
    * decision (a NodeClaim launching for it, or a node it should bind to). Such a pod is counted
    * there, not placed again — so one burst of pods never launches twice. When the capacity is
    * not in the objects yet (a claim just created, not seen by the informer), the pod is left out
-   * altogether until the nomination ends.
+   * altogether until the nomination ends. When it is an initialized node that no longer has room
+   * for the pod (kube-scheduler bound others there), the pod is placed again at once.
    */
   readonly nominatedTo?: (pod: Pod) => CapacityRef | undefined;
   /** Nodes or NodeClaims (by name) decided for deletion: they take no new pods. */
@@ -163,7 +172,8 @@ export function buildSolverInput(
   for (const { pod, nodeName } of capacity.orphans) {
     ignored.push({ pod: podId(pod), reason: `bound to node ${nodeName}, which is not in the input` });
   }
-  const existing = attachNominated(capacity.existing, nominated, ignored);
+  const { existing, displaced } = attachNominated(capacity.existing, nominated, ignored);
+  pending.push(...displaced);
 
   const input: SolverInput = {
     pods: pending,
@@ -180,13 +190,22 @@ export function buildSolverInput(
   return { input, ignored, notes, unusableNodePools };
 }
 
-/** Adds each nominated pod to the capacity it was nominated to (the claim first, else the node). */
+/**
+ * Adds each nominated pod to the capacity it was nominated to (the claim first, else the node)
+ * while that capacity still has room for it, and returns the pods that are placed afresh
+ * instead. kube-scheduler binds pods where it finds room, not where the provisioner nominated
+ * them, so an initialized node can fill up with other pods; one nominated there then fits
+ * nowhere it is counted and would wait out the nomination window (20 s) before being placed
+ * again — the tail of every scale-out in bench:e2e. Room is checked only on initialized nodes:
+ * an in-flight claim or a starting node takes no pods yet, and may not report every resource
+ * (a GPU) until it is initialized.
+ */
 function attachNominated(
   existing: readonly ExistingCapacity[],
   nominated: ReadonlyArray<{ pod: Pod; ref: CapacityRef }>,
   ignored: IgnoredPod[],
-): ExistingCapacity[] {
-  if (nominated.length === 0) return [...existing];
+): { existing: ExistingCapacity[]; displaced: Pod[] } {
+  if (nominated.length === 0) return { existing: [...existing], displaced: [] };
   const byClaim = new Map<string, number>();
   const byNode = new Map<string, number>();
   existing.forEach((e, i) => {
@@ -195,6 +214,8 @@ function attachNominated(
     if (e.node !== undefined) byNode.set(e.node.metadata.name, i);
   });
   const extra = new Map<number, Pod[]>();
+  const room = new Map<number, ResourceList | undefined>();
+  const displaced: Pod[] = [];
   for (const { pod, ref } of nominated) {
     const index =
       (ref.nodeClaim === undefined ? undefined : byClaim.get(ref.nodeClaim)) ??
@@ -206,6 +227,16 @@ function attachNominated(
       });
       continue;
     }
+    if (!room.has(index)) room.set(index, roomOnInitializedNode(existing[index]!));
+    const free = room.get(index);
+    if (free !== undefined) {
+      const requests = podRequests(pod);
+      if (!fits(requests, free)) {
+        displaced.push(pod);
+        continue;
+      }
+      room.set(index, subtractResources(free, requests));
+    }
     ignored.push({
       pod: podId(pod),
       reason: `nominated to ${describeCapacity(ref)} by the provisioner: counted there`,
@@ -214,8 +245,23 @@ function attachNominated(
     if (list === undefined) extra.set(index, [pod]);
     else list.push(pod);
   }
-  return existing.map((e, i) => {
+  const out = existing.map((e, i) => {
     const more = extra.get(i);
     return more === undefined ? e : { ...e, pods: [...e.pods, ...more] };
   });
+  return { existing: out, displaced };
+}
+
+/**
+ * What an initialized node has left for pods after the ones bound to it (its allocatable less
+ * their requests); undefined for anything else, or a node that reports no allocatable.
+ */
+function roomOnInitializedNode(capacity: ExistingCapacity): ResourceList | undefined {
+  const allocatable = capacity.node?.status?.allocatable;
+  if (!capacity.initialized || allocatable === undefined) return undefined;
+  let free = parseResourceList(allocatable);
+  for (const pod of capacity.pods) {
+    if (!isTerminal(pod)) free = subtractResources(free, podRequests(pod));
+  }
+  return free;
 }
