@@ -155,6 +155,48 @@ describe('provisioning.provisioner', () => {
     await env.stop();
   });
 
+  it('a pod crowded off the node it was nominated to is placed again at its next event, not after the 20 s nomination', async () => {
+    const { env, state, t0 } = await setup();
+    await env.cluster.create(NodePools, aNodePool());
+    await env.cluster.create(Pods, pod('late', '3'));
+    await env.advance(1_000);
+    const [claim] = await claims(env);
+    expect(state.nominationOf(state.pod('default', 'late')!)?.nodeClaim).toBe(claim?.metadata.name);
+    // Before kube-scheduler gets to 'late', another pod takes the whole node (as one nominated
+    // elsewhere would, bound where kube-scheduler found room first).
+    const cpu = claim!.status!.allocatable!.cpu!;
+    await env.cluster.create(Pods, pod('first-come', cpu, { nodeName: claim!.metadata.name! }));
+    await registerNodes(env);
+    await env.advance(1_000);
+    expect(state.isNominatedToInitializedNode(state.pod('default', 'late')!)).toBe(true);
+    expect(await claims(env)).toHaveLength(1);
+    // kube-scheduler's next attempt fails and says so on the pod.
+    await env.cluster.patchStatus(
+      Pods,
+      { name: 'late', namespace: 'default' },
+      {
+        status: {
+          conditions: [
+            {
+              type: 'PodScheduled',
+              status: 'False',
+              reason: 'Unschedulable',
+              message: '0/1 nodes are available: 1 Insufficient cpu.',
+            },
+          ],
+        },
+      },
+    );
+    await env.advance(1_000);
+    const after = await claims(env);
+    expect(after).toHaveLength(2);
+    const second = after.find((c) => c.metadata.name !== claim?.metadata.name)!;
+    // 4 s after the first decision, well inside the 20 s the nomination would have held it.
+    expect(parseTime(second.metadata.creationTimestamp ?? '') - t0).toBeLessThan(5_000);
+    expect(state.nominationOf(state.pod('default', 'late')!)?.nodeClaim).toBe(second.metadata.name);
+    await env.stop();
+  });
+
   it('while the cloud is slow to launch, later batches count the pods on the claims already made', async () => {
     const { env, state } = await setup();
     env.cloudProvider.failWhen('create', () => new Error('the cloud is slow today'));

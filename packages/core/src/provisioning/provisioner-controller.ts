@@ -98,7 +98,11 @@ export class ProvisionerController implements Controller {
     return this.#nextWake();
   }
 
-  /** Whether a pod event should open or extend a batch: provisionable and not nominated, or invalid and unbound. */
+  /**
+   * Whether a pod event should open or extend a batch: provisionable and not nominated (or
+   * nominated to a node kube-scheduler could already have bound it to, and did not), or invalid
+   * and unbound.
+   */
   #triggers(object: Pod): boolean {
     try {
       const parsed = this.#deps.state.pod(object.metadata.namespace ?? 'default', object.metadata.name);
@@ -106,7 +110,11 @@ export class ProvisionerController implements Controller {
         // Not a valid Pod (or not seen by the state yet): batch it so it is reported.
         return (object.spec?.nodeName ?? '') === '' && object.metadata.deletionTimestamp === undefined;
       }
-      return this.#provisionable(object) && this.#deps.state.nominationOf(object) === undefined;
+      const { state } = this.#deps;
+      return (
+        this.#provisionable(object) &&
+        (state.nominationOf(object) === undefined || state.isNominatedToInitializedNode(object))
+      );
     } catch {
       return false;
     }

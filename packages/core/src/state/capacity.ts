@@ -104,11 +104,7 @@ export function clusterCapacity(
     const claim = claimOf.get(name);
     const pods = boundPods.get(name) ?? [];
     used.add(name);
-    const initialized =
-      !hasTaint(node.spec.taints, Taints.Unregistered) &&
-      (claim === undefined ||
-        conditionTrue(claim, 'Initialized') ||
-        node.metadata.labels?.[Labels.Initialized] === 'true');
+    const initialized = isInitializedNode(node, claim);
     existing.push({
       name,
       node,
@@ -183,6 +179,20 @@ export function largestCapacity(
   const allowed = Requirements.fromNodeSelectorRequirements(claim.spec.requirements).get(Labels.InstanceType);
   const candidates = types.filter((t) => allowed === undefined || allowed.has(t.name));
   return maxResources(...candidates.map((t) => t.capacity));
+}
+
+/**
+ * Whether pods may be placed on this Node now, by the rule clusterCapacity states: registered
+ * (no `karpenter.sh/unregistered` taint), and its NodeClaim (`claim`, the one paired with it)
+ * Initialized or the node labelled `karpenter.sh/initialized=true`; a Node without a claim is.
+ */
+export function isInitializedNode(node: Node, claim: NodeClaim | undefined): boolean {
+  return (
+    !hasTaint(node.spec.taints, Taints.Unregistered) &&
+    (claim === undefined ||
+      conditionTrue(claim, 'Initialized') ||
+      node.metadata.labels?.[Labels.Initialized] === 'true')
+  );
 }
 
 function conditionTrue(claim: NodeClaim, type: string): boolean {

@@ -18,6 +18,7 @@ import type { ClusterPort } from '../kube/port.js';
 import { NodeClaims, Nodes } from '../lifecycle/resource-types.js';
 import type { InformerEvent } from '../operator/runtime/informer.js';
 import { keyString } from '../operator/runtime/keys.js';
+import { isInitializedNode } from './capacity.js';
 import { type ClusterStateMetrics, clusterStateMetrics } from './metrics.js';
 import { DefaultNominationWindowMs, Nominations } from './nominations.js';
 import {
@@ -269,6 +270,25 @@ export class ClusterState {
   /** Where the pod is nominated now, if it is. */
   nominationOf(pod: Pod): CapacityRef | undefined {
     return this.#nominations.targetOf(pod, this.#clock.now());
+  }
+
+  /**
+   * Whether the pod is nominated to a Node kube-scheduler may already bind it to: an initialized
+   * one (see isInitializedNode), named by the nomination or by its NodeClaim's `status.nodeName`.
+   * A pod still pending there was refused by kube-scheduler, most often because other pods took
+   * the room, so the provisioner looks at it again rather than wait out the nomination (the
+   * snapshot then places it afresh if the room is gone; see buildSolverInput).
+   */
+  isNominatedToInitializedNode(pod: Pod): boolean {
+    const ref = this.nominationOf(pod);
+    if (ref === undefined) return false;
+    const claimed = ref.nodeClaim === undefined ? undefined : this.#nodeClaims.get(ref.nodeClaim);
+    const nodeName = claimed?.status?.nodeName ?? ref.node;
+    const node = nodeName === undefined ? undefined : this.#nodes.get(nodeName);
+    if (node === undefined) return false;
+    const claim =
+      claimed ?? [...this.#nodeClaims.values()].find((c) => c.status?.nodeName === node.metadata.name);
+    return isInitializedNode(node, claim);
   }
 
   /** Whether a node or claim of this name had pods nominated to it within the window. */
