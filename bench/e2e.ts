@@ -3,13 +3,16 @@
 // nodes are consolidated away. Prints the figures Karpenter publishes bars for (< 2 min to all
 // pods Running, CPU utilisation > 53 %, memory > 65 %, controller p95 memory < 260 MB).
 // Run with `pnpm bench:e2e` (builds first; runs the built CLI and packages). Progress on
-// stderr, figures on stdout. NODEWRIGHT_KUBECONFIG=... runs it on an existing cluster.
+// stderr, figures on stdout, and the run as charts in reports/bench-e2e.html (RSS against
+// Karpenter's bar, pods Running, nodes). NODEWRIGHT_KUBECONFIG=... runs it on an existing cluster.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ControllerProcess } from '../conformance/suite/dist/e2e/controller-process.js';
 import { type E2EEnvironment, startE2EEnvironment } from '../conformance/suite/dist/e2e/environment.js';
 import { AppLabel, deploymentManifest, nodePoolManifest } from '../conformance/suite/dist/e2e/manifests.js';
 import { isLive, isRunningPod, type Observed } from '../conformance/suite/dist/e2e/observe.js';
 import { percentile } from '../conformance/suite/dist/e2e/proc-status.js';
+import { escapeHtml, lineChart } from '../packages/cli/dist/commands/simulate-svg.js';
 import { SystemTimers } from '../packages/core/dist/clock/index.js';
 import { Deployments, Nodes, Pods } from '../packages/core/dist/kube/index.js';
 import { NodePools } from '../packages/core/dist/lifecycle/index.js';
@@ -25,6 +28,7 @@ const TotalPods = Workloads.reduce((n, w) => n + w.replicas, 0);
 const ScaleOutLimitMs = 10 * 60_000;
 const ScaleInLimitMs = 5 * 60_000;
 const BinPath = new URL('../packages/cli/dist/bin.js', import.meta.url).pathname;
+const ReportPath = new URL('../reports/bench-e2e.html', import.meta.url).pathname;
 
 const progress = (line: string): void => {
   process.stderr.write(`[bench:e2e] ${line}\n`);
@@ -71,6 +75,12 @@ async function main(): Promise<void> {
   let controller: ControllerProcess | undefined;
   const rss: number[] = [];
   let peak = 0;
+  // (seconds since the controller was ready, value) for the HTML report.
+  const rssSeries: [number, number][] = [];
+  const runningSeries: [number, number][] = [];
+  const nodeSeries: [number, number][] = [];
+  let origin = 0;
+  const since = () => (performance.now() - origin) / 1000;
   let sampling = true;
   try {
     let generation = 0;
@@ -105,11 +115,13 @@ async function main(): Promise<void> {
       progress(`controller exited (${why}); restarting it`);
       running = await launch();
     };
+    origin = performance.now();
     const sampler = (async () => {
       while (sampling) {
         try {
           const now = await running.memory();
           rss.push(now.rssBytes);
+          rssSeries.push([since(), now.rssBytes / 1e6]);
           peak = Math.max(peak, now.peakRssBytes);
         } catch {
           // The process may be exiting; its figures stop here.
@@ -160,6 +172,8 @@ async function main(): Promise<void> {
       state = await snapshot(env);
       const runningPods = state.pods.filter(isRunningPod).length;
       const elapsed = performance.now() - start;
+      runningSeries.push([since(), runningPods]);
+      nodeSeries.push([since(), state.nodes.length]);
       if (elapsed - lastReport >= 5_000) {
         lastReport = elapsed;
         progress(
@@ -208,6 +222,7 @@ async function main(): Promise<void> {
         await env.cluster.list<NodeShape>(Nodes, { labelSelector: `karpenter.sh/nodepool=${Pool}` })
       ).items;
       remaining = nodes.length;
+      nodeSeries.push([since(), remaining]);
       const elapsed = performance.now() - scaleInStart;
       if (elapsed - lastReport >= 5_000) {
         lastReport = elapsed;
@@ -251,6 +266,7 @@ async function main(): Promise<void> {
         '',
       ],
     ];
+    writeReport(rows, rssSeries, runningSeries, nodeSeries);
     const width = Math.max(...rows.map((r) => r[0].length));
     process.stdout.write('nodewright e2e performance (KWOK provider, real control plane)\n');
     for (const [name, value, bar] of rows) {
@@ -261,6 +277,52 @@ async function main(): Promise<void> {
     await controller?.stop();
     await env.stop();
   }
+}
+
+/** The figures as a table and the run as charts: RSS against Karpenter's bar, pods Running, nodes. */
+function writeReport(
+  rows: readonly (readonly [string, string, string])[],
+  rssSeries: readonly (readonly [number, number])[],
+  runningSeries: readonly (readonly [number, number])[],
+  nodeSeries: readonly (readonly [number, number])[],
+): void {
+  const end = Math.max(0, ...rssSeries.map(([t]) => t), ...nodeSeries.map(([t]) => t));
+  const secondsLabel = (v: number) => `${Math.round(v)} s`;
+  const table = rows
+    .map(
+      ([name, value, bar]) =>
+        `<tr><td>${escapeHtml(name)}</td><td>${escapeHtml(value)}</td><td>${escapeHtml(bar)}</td></tr>`,
+    )
+    .join('');
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>nodewright bench:e2e</title>
+<style>body{font-family:sans-serif;max-width:800px;margin:2em auto}td{padding:2px 12px 2px 0}</style></head><body>
+<h1>nodewright e2e performance (KWOK provider, real control plane)</h1>
+<p>Karpenter's 1,000-pod test; x is seconds since the controller was ready (pods are created just after).</p>
+<table><tr><th align="left">figure</th><th align="left">nodewright</th><th align="left">Karpenter's bar</th></tr>${table}</table>
+${lineChart(
+  'Controller RSS (MB, 1 s samples)',
+  [
+    { label: 'controller RSS', colour: '#1f77b4', points: rssSeries },
+    {
+      label: "Karpenter's p95 bar",
+      colour: '#d62728',
+      points: [
+        [0, 260],
+        [end, 260],
+      ],
+      dashed: true,
+    },
+  ],
+  (v) => String(Math.round(v)),
+  secondsLabel,
+)}
+${lineChart('Pods Running', [{ label: 'Running', colour: '#2ca02c', points: runningSeries }], (v) => String(Math.round(v)), secondsLabel)}
+${lineChart('Nodes', [{ label: 'nodes', colour: '#9467bd', points: nodeSeries }], (v) => String(Math.round(v)), secondsLabel)}
+</body></html>
+`;
+  mkdirSync(new URL('../reports/', import.meta.url), { recursive: true });
+  writeFileSync(ReportPath, html);
+  progress(`report: ${ReportPath}`);
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,7 @@ import type {
   SimulationSummary,
 } from '@nodewright/core/simulation';
 import { disruptionChart } from './simulate-disruption-chart.js';
-import { chartAxes, chartFrame, chartSvg, escapeHtml as html } from './simulate-svg.js';
+import { escapeHtml as html, lineChart } from './simulate-svg.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const entries = (r: Readonly<Record<string, number>>) =>
@@ -69,34 +69,23 @@ interface Line {
   readonly series?: readonly FleetSample[];
 }
 
-/** One inline SVG line chart of the series; no scripts, no network. */
+/** One inline SVG line chart of the series (hours along x); no scripts, no network. */
 function chart(
   title: string,
   series: readonly FleetSample[],
   lines: readonly Line[],
   format = (v: number) => String(v),
 ): string {
-  const of = (l: Line) => l.series ?? series;
-  const f = chartFrame(
-    Math.max(series.at(-1)?.hour ?? 1, ...lines.map((l) => of(l).at(-1)?.hour ?? 0)),
-    Math.max(0, ...lines.flatMap((l) => of(l).map((s) => l.value(s)))),
+  return lineChart(
+    title,
+    lines.map((l) => ({
+      label: l.label,
+      colour: l.colour,
+      points: (l.series ?? series).map((s) => [s.hour, l.value(s)] as const),
+      ...(l.series === undefined ? {} : { dashed: true }),
+    })),
+    format,
   );
-  const paths = lines
-    .map((l) => {
-      const d = of(l)
-        .map((s, i) => `${i === 0 ? 'M' : 'L'}${f.x(s.hour).toFixed(1)},${f.y(l.value(s)).toFixed(1)}`)
-        .join('');
-      const dash = l.series === undefined ? '' : ' stroke-dasharray="5 3"';
-      return `<path d="${d}" fill="none" stroke="${l.colour}" stroke-width="1.6"${dash}/>`;
-    })
-    .join('');
-  const legend = lines
-    .map(
-      (l, i) =>
-        `<rect x="${f.pad.l + i * 120}" y="8" width="10" height="10" fill="${l.colour}"${l.series === undefined ? '' : ' fill-opacity="0.45"'}/><text x="${f.pad.l + 14 + i * 120}" y="17">${html(l.label)}</text>`,
-    )
-    .join('');
-  return chartSvg(title, f, chartAxes(f, format) + paths + legend);
 }
 
 /** The baseline's lines (drawn dashed), or none without a baseline. */

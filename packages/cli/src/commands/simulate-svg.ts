@@ -33,11 +33,12 @@ export function chartFrame(maxX: number, maxY: number): ChartFrame {
   };
 }
 
-/** Grid lines and value labels at `fractions` of maxY, and seven hour labels along x. */
+/** Grid lines and value labels at `fractions` of maxY, and seven labels along x (hours by default). */
 export function chartAxes(
   f: ChartFrame,
   format: (v: number) => string,
   fractions: readonly number[] = [0, 0.25, 0.5, 0.75, 1],
+  xLabel: (v: number) => string = (v) => `${v.toFixed(1)}h`,
 ): string {
   const ticks = fractions
     .map((fr) => {
@@ -49,7 +50,7 @@ export function chartAxes(
     // The last label ends at the plot's edge, so it is not cut off by the frame.
     .map(
       (v, i) =>
-        `<text x="${f.x(v)}" y="${f.height - 8}" text-anchor="${i === 6 ? 'end' : 'middle'}">${v.toFixed(1)}h</text>`,
+        `<text x="${f.x(v)}" y="${f.height - 8}" text-anchor="${i === 6 ? 'end' : 'middle'}">${escapeHtml(xLabel(v))}</text>`,
     )
     .join('');
   return ticks + hours;
@@ -58,4 +59,48 @@ export function chartAxes(
 /** A titled inline SVG of the frame's size holding `body`: no scripts, nothing fetched. */
 export function chartSvg(title: string, f: ChartFrame, body: string): string {
   return `<h2>${escapeHtml(title)}</h2><svg viewBox="0 0 ${f.width} ${f.height}" width="${f.width}" height="${f.height}" font-size="11" font-family="sans-serif">${body}</svg>`;
+}
+
+/** One line of a line chart: its legend label, colour and (x, y) points in x order. */
+export interface ChartLine {
+  readonly label: string;
+  readonly colour: string;
+  readonly points: ReadonlyArray<readonly [number, number]>;
+  /** Drawn dashed, its legend swatch paler (a baseline, a bar to stay under). */
+  readonly dashed?: boolean;
+}
+
+/**
+ * A titled inline SVG line chart: x from 0 to the largest x of any line, y from 0 to the
+ * largest y; `formatY` labels the value grid, `xLabel` the seven x labels (hours by default).
+ * No scripts, nothing fetched.
+ */
+export function lineChart(
+  title: string,
+  lines: readonly ChartLine[],
+  formatY: (v: number) => string = (v) => String(v),
+  xLabel?: (v: number) => string,
+): string {
+  const xs = lines.flatMap((l) => l.points.map(([x]) => x));
+  const f = chartFrame(
+    xs.length === 0 ? 1 : Math.max(...xs),
+    Math.max(0, ...lines.flatMap((l) => l.points.map(([, y]) => y))),
+  );
+  const paths = lines
+    .map((l) => {
+      const d = l.points
+        .map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${f.x(x).toFixed(1)},${f.y(y).toFixed(1)}`)
+        .join('');
+      const dash = l.dashed === true ? ' stroke-dasharray="5 3"' : '';
+      return `<path d="${d}" fill="none" stroke="${l.colour}" stroke-width="1.6"${dash}/>`;
+    })
+    .join('');
+  const legend = lines
+    .map(
+      (l, i) =>
+        `<rect x="${f.pad.l + i * 120}" y="8" width="10" height="10" fill="${l.colour}"${l.dashed === true ? ' fill-opacity="0.45"' : ''}/><text x="${f.pad.l + 14 + i * 120}" y="17">${escapeHtml(l.label)}</text>`,
+    )
+    .join('');
+  const axes = xLabel === undefined ? chartAxes(f, formatY) : chartAxes(f, formatY, undefined, xLabel);
+  return chartSvg(title, f, axes + paths + legend);
 }
