@@ -287,7 +287,12 @@ function writeReport(
   nodeSeries: readonly (readonly [number, number])[],
 ): void {
   const end = Math.max(0, ...rssSeries.map(([t]) => t), ...nodeSeries.map(([t]) => t));
-  const secondsLabel = (v: number) => `${Math.round(v)} s`;
+  // One x axis for every chart: seconds since the controller was ready, to the end of the run.
+  const axes = {
+    formatY: (v: number) => String(Math.round(v)),
+    xLabel: (v: number) => `${Math.round(v)} s`,
+    maxX: end,
+  };
   const table = rows
     .map(
       ([name, value, bar]) =>
@@ -313,11 +318,10 @@ ${lineChart(
       dashed: true,
     },
   ],
-  (v) => String(Math.round(v)),
-  secondsLabel,
+  axes,
 )}
-${lineChart('Pods Running', [{ label: 'Running', colour: '#2ca02c', points: runningSeries }], (v) => String(Math.round(v)), secondsLabel)}
-${lineChart('Nodes', [{ label: 'nodes', colour: '#9467bd', points: nodeSeries }], (v) => String(Math.round(v)), secondsLabel)}
+${lineChart('Pods Running', [{ label: 'Running', colour: '#2ca02c', points: runningSeries }], axes)}
+${lineChart('Nodes', [{ label: 'nodes', colour: '#9467bd', points: nodeSeries }], axes)}
 </body></html>
 `;
   mkdirSync(new URL('../reports/', import.meta.url), { recursive: true });

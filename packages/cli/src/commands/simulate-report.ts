@@ -84,7 +84,7 @@ function chart(
       points: (l.series ?? series).map((s) => [s.hour, l.value(s)] as const),
       ...(l.series === undefined ? {} : { dashed: true }),
     })),
-    format,
+    { formatY: format },
   );
 }
 

@@ -50,12 +50,29 @@ describe('lineChart', () => {
           ],
         },
       ],
-      (v) => String(Math.round(v)),
-      (v) => `${Math.round(v)} s`,
+      { formatY: (v) => String(Math.round(v)), xLabel: (v) => `${Math.round(v)} s` },
     );
     expect(svg).toContain('>90 s</text>');
     expect(svg).toContain('>45 s</text>');
     expect(svg).toContain('>1000</text>');
+    // A longer x range, as when charts of one run share their x axis: the line ends mid-chart.
+    const shared = lineChart(
+      'pods',
+      [
+        {
+          label: 'Running',
+          colour: '#000',
+          points: [
+            [0, 0],
+            [90, 1000],
+          ],
+        },
+      ],
+      {
+        maxX: 180,
+      },
+    );
+    expect(pathsOf(shared)[0]?.[1]).toBe('M56.0,192.0L402.0,28.0');
     expect(pathsOf(lineChart('nothing', []))).toEqual([]);
   });
 });

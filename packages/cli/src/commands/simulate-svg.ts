@@ -70,20 +70,28 @@ export interface ChartLine {
   readonly dashed?: boolean;
 }
 
+/** How lineChart labels and scales its axes. */
+export interface LineChartOptions {
+  /** Labels the value grid; default the plain number. */
+  readonly formatY?: (v: number) => string;
+  /** Labels the seven x labels; default hours (`1.5h`). */
+  readonly xLabel?: (v: number) => string;
+  /** The x the chart ends at, so charts of one run line up; default the largest x of any line. */
+  readonly maxX?: number;
+}
+
 /**
- * A titled inline SVG line chart: x from 0 to the largest x of any line, y from 0 to the
- * largest y; `formatY` labels the value grid, `xLabel` the seven x labels (hours by default).
- * No scripts, nothing fetched.
+ * A titled inline SVG line chart: x from 0 to `maxX` (default the largest x of any line), y
+ * from 0 to the largest y. No scripts, nothing fetched.
  */
 export function lineChart(
   title: string,
   lines: readonly ChartLine[],
-  formatY: (v: number) => string = (v) => String(v),
-  xLabel?: (v: number) => string,
+  options: LineChartOptions = {},
 ): string {
   const xs = lines.flatMap((l) => l.points.map(([x]) => x));
   const f = chartFrame(
-    xs.length === 0 ? 1 : Math.max(...xs),
+    options.maxX ?? (xs.length === 0 ? 1 : Math.max(...xs)),
     Math.max(0, ...lines.flatMap((l) => l.points.map(([, y]) => y))),
   );
   const paths = lines
@@ -101,6 +109,8 @@ export function lineChart(
         `<rect x="${f.pad.l + i * 120}" y="8" width="10" height="10" fill="${l.colour}"${l.dashed === true ? ' fill-opacity="0.45"' : ''}/><text x="${f.pad.l + 14 + i * 120}" y="17">${escapeHtml(l.label)}</text>`,
     )
     .join('');
-  const axes = xLabel === undefined ? chartAxes(f, formatY) : chartAxes(f, formatY, undefined, xLabel);
+  const formatY = options.formatY ?? ((v: number) => String(v));
+  const axes =
+    options.xLabel === undefined ? chartAxes(f, formatY) : chartAxes(f, formatY, undefined, options.xLabel);
   return chartSvg(title, f, axes + paths + legend);
 }
