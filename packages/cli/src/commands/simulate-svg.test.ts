@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { lineChart } from './simulate-svg.js';
+import { type ChartLine, lineChart } from './simulate-svg.js';
+
+const running: ChartLine = {
+  label: 'Running',
+  colour: '#000',
+  points: [
+    [0, 0],
+    [90, 1000],
+  ],
+};
 
 const pathsOf = (svg: string) => [...svg.matchAll(/<path d="([^"]*)"([^>]*)\/>/g)];
 
@@ -38,40 +47,15 @@ describe('lineChart', () => {
   });
 
   it('labels x with the caller’s format, and draws an empty chart without failing', () => {
-    const svg = lineChart(
-      'pods',
-      [
-        {
-          label: 'Running',
-          colour: '#000',
-          points: [
-            [0, 0],
-            [90, 1000],
-          ],
-        },
-      ],
-      { formatY: (v) => String(Math.round(v)), xLabel: (v) => `${Math.round(v)} s` },
-    );
+    const svg = lineChart('pods', [running], {
+      formatY: (v) => String(Math.round(v)),
+      xLabel: (v) => `${Math.round(v)} s`,
+    });
     expect(svg).toContain('>90 s</text>');
     expect(svg).toContain('>45 s</text>');
     expect(svg).toContain('>1000</text>');
     // A longer x range, as when charts of one run share their x axis: the line ends mid-chart.
-    const shared = lineChart(
-      'pods',
-      [
-        {
-          label: 'Running',
-          colour: '#000',
-          points: [
-            [0, 0],
-            [90, 1000],
-          ],
-        },
-      ],
-      {
-        maxX: 180,
-      },
-    );
+    const shared = lineChart('pods', [running], { maxX: 180 });
     expect(pathsOf(shared)[0]?.[1]).toBe('M56.0,192.0L402.0,28.0');
     expect(pathsOf(lineChart('nothing', []))).toEqual([]);
   });

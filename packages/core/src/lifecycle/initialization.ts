@@ -4,6 +4,7 @@ import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { isNotFound } from '../kube/errors.js';
 import { objectRef } from '../operator/runtime/logger.js';
 import { Quantity } from '../scheduling/quantity/quantity.js';
+import { isTaint } from '../scheduling/taints/tolerations.js';
 import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
 import { ConditionTypes, isConditionTrue, setCondition } from './conditions.js';
 import type { LifecycleDependencies } from './dependencies.js';
@@ -41,12 +42,12 @@ export function initializationProblem(node: Node, claim: NodeClaim): Initializat
   }
   const taints = node.spec.taints ?? [];
   for (const startup of claim.spec.startupTaints ?? []) {
-    const left = taints.find((t) => t.key === startup.key && t.effect === startup.effect);
+    const left = taints.find((t) => isTaint(t, startup));
     if (left !== undefined)
       return { reason: 'StartupTaintsExist', message: `StartupTaint "${describe(left)}" still exists` };
   }
   for (const ephemeral of KnownEphemeralTaints) {
-    const left = taints.find((t) => t.key === ephemeral.key && t.effect === ephemeral.effect);
+    const left = taints.find((t) => isTaint(t, ephemeral));
     if (left !== undefined) {
       return {
         reason: 'KnownEphemeralTaintsExist',

@@ -22,6 +22,7 @@ import {
 } from '../operator/runtime/controller.js';
 import { objectRef } from '../operator/runtime/logger.js';
 import type { ObjectCache } from '../operator/runtime/object-cache.js';
+import { hasTaint } from '../scheduling/taints/tolerations.js';
 import { ConditionTypes, type ConditionUpdate, setCondition } from './conditions.js';
 import type { LifecycleDependencies } from './dependencies.js';
 import { planDrain } from './drain.js';
@@ -34,9 +35,6 @@ import { pendingVolumeAttachments } from './volume-detachment.js';
 
 /** How often a drain or a volume detachment is checked again (Karpenter: 1 s). */
 export const DrainPollMs = 1_000;
-
-const sameTaint = (a: { key: string; effect: string }, b: { key: string; effect: string }) =>
-  a.key === b.key && a.effect === b.effect;
 
 function deletingNodeKey(nodeName: string | undefined, cache: ObjectCache): ObjectKey[] {
   if (nodeName === undefined || nodeName === '') return [];
@@ -187,7 +185,7 @@ export class NodeTerminationController implements Controller {
 
   async #taint(node: Node): Promise<Node> {
     const taints = node.spec.taints ?? [];
-    if (taints.some((t) => sameTaint(t, Taints.Disrupted))) return node;
+    if (hasTaint(taints, Taints.Disrupted)) return node;
     return this.#deps.cluster.patch(
       Nodes,
       { name: node.metadata.name },

@@ -4,6 +4,7 @@ import { Finalizers, Labels, Taints } from '../apis/labels.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { isNotFound } from '../kube/errors.js';
 import { objectRef } from '../operator/runtime/logger.js';
+import { hasTaint, isTaint, type TaintLike } from '../scheduling/taints/tolerations.js';
 import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
 import { ConditionTypes, isConditionTrue, setCondition } from './conditions.js';
 import type { LifecycleDependencies } from './dependencies.js';
@@ -12,19 +13,11 @@ import { nodesForProviderID } from './lookup.js';
 import { asPatch } from './patch.js';
 import { NodeClaims, Nodes } from './resource-types.js';
 
-interface TaintLike {
-  readonly key: string;
-  readonly value?: string | undefined;
-  readonly effect: string;
-}
-
-const sameTaint = (a: TaintLike, b: TaintLike) => a.key === b.key && a.effect === b.effect;
-
 /** `taints` plus every taint of `extra` whose key and effect it lacks (Karpenter's Taints.Merge). */
 export function mergeTaints(taints: readonly NodeTaint[], extra: readonly TaintLike[]): NodeTaint[] {
   const out = [...taints];
   for (const t of extra) {
-    if (!out.some((o) => sameTaint(o, t))) {
+    if (!out.some((o) => isTaint(o, t))) {
       out.push({
         key: t.key,
         effect: t.effect as NodeTaint['effect'],
@@ -72,8 +65,8 @@ export function registerNode(node: Node, claim: NodeClaim): RegisteredNode {
     });
   }
   const existing = node.spec.taints ?? [];
-  const unregisteredTaintMissing = !existing.some((t) => sameTaint(t, Taints.Unregistered));
-  let taints = existing.filter((t) => !sameTaint(t, Taints.Unregistered));
+  const unregisteredTaintMissing = !hasTaint(existing, Taints.Unregistered);
+  let taints = existing.filter((t) => !isTaint(t, Taints.Unregistered));
   if (node.metadata.labels?.[Labels.DoNotSyncTaints] !== 'true') {
     taints = mergeTaints(taints, [...(claim.spec.taints ?? []), ...(claim.spec.startupTaints ?? [])]);
   }

@@ -12,6 +12,7 @@ import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js'
 import { RecordingEventRecorder } from '../../operator/runtime/event-recorder.js';
 import { Manager } from '../../operator/runtime/manager.js';
 import { provisioningControllers } from '../../provisioning/controllers.js';
+import { hasTaint } from '../../scheduling/taints/tolerations.js';
 import type { SimulationEnvironmentOptions } from '../../simulation/environment/simulation-environment.js';
 import { SimulationEnvironment } from '../../simulation/environment/simulation-environment.js';
 import { deploymentObject } from '../../simulation/scenario/scenario-objects.js';
@@ -49,7 +50,7 @@ export const OnDemandOnly = { key: 'karpenter.sh/capacity-type', operator: 'In',
 
 /** True when the node carries the `karpenter.sh/disrupted:NoSchedule` taint. */
 export const hasDisruptedTaint = (n: Pick<Node, 'spec'>): boolean =>
-  (n.spec.taints ?? []).some((t) => t.key === Taints.Disrupted.key && t.effect === Taints.Disrupted.effect);
+  hasTaint(n.spec.taints, Taints.Disrupted);
 
 /** True when the claim's Initialized condition is True. */
 export const isInitialized = (c: Pick<NodeClaim, 'status'>): boolean =>

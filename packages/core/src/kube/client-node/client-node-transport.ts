@@ -1,4 +1,8 @@
 import type { IsomorphicFetchHttpLibrary, KubeConfig, Watch } from '@kubernetes/client-node';
+import type {
+  HttpMethod as HttpMethodEnum,
+  RequestContext as RequestContextClass,
+} from '@kubernetes/client-node/dist/gen/http/http.js';
 import type { KubeError } from '../errors.js';
 import { errorFromStatus } from '../errors.js';
 import { isJsonObject } from '../json.js';
@@ -22,7 +26,7 @@ export class ClientNodeTransport implements KubeTransport {
   readonly #config: KubeConfig;
   readonly #auth: PooledAuthentication;
   readonly #userAgent: string;
-  #http: IsomorphicFetchHttpLibrary | undefined;
+  #library: Promise<FetchLibrary> | undefined;
   #watch: Watch | undefined;
 
   constructor(config: KubeConfig, userAgent: string) {
@@ -33,11 +37,8 @@ export class ClientNodeTransport implements KubeTransport {
 
   async request(request: KubeRequest): Promise<KubeResponse> {
     try {
-      const [{ HttpMethod, RequestContext }, { IsomorphicFetchHttpLibrary }] = await Promise.all([
-        import('@kubernetes/client-node/dist/gen/http/http.js'),
-        import('@kubernetes/client-node/dist/gen/http/isomorphic-fetch.js'),
-      ]);
-      this.#http ??= new IsomorphicFetchHttpLibrary();
+      this.#library ??= loadFetchLibrary();
+      const { http, HttpMethod, RequestContext } = await this.#library;
       const ctx = new RequestContext(
         `${this.#server()}${request.path}${queryString(request.query)}`,
         HttpMethod[request.method],
@@ -50,7 +51,7 @@ export class ClientNodeTransport implements KubeTransport {
         ctx.setBody(JSON.stringify(request.body));
       }
       if (request.signal !== undefined) ctx.setSignal(request.signal);
-      const response = await this.#http.send(ctx).toPromise();
+      const response = await http.send(ctx).toPromise();
       const text = await response.body.text();
       return { status: response.httpStatusCode, body: parseBody(text) };
     } catch (err) {
@@ -117,6 +118,21 @@ export class ClientNodeTransport implements KubeTransport {
     if (cluster === null) throw new Error('the KubeConfig has no current cluster');
     return cluster.server.replace(/\/+$/, '');
   }
+}
+
+/** client-node's fetch library and the request types it takes, loaded once per transport. */
+interface FetchLibrary {
+  readonly http: IsomorphicFetchHttpLibrary;
+  readonly HttpMethod: typeof HttpMethodEnum;
+  readonly RequestContext: typeof RequestContextClass;
+}
+
+async function loadFetchLibrary(): Promise<FetchLibrary> {
+  const [{ HttpMethod, RequestContext }, { IsomorphicFetchHttpLibrary }] = await Promise.all([
+    import('@kubernetes/client-node/dist/gen/http/http.js'),
+    import('@kubernetes/client-node/dist/gen/http/isomorphic-fetch.js'),
+  ]);
+  return { http: new IsomorphicFetchHttpLibrary(), HttpMethod, RequestContext };
 }
 
 function parseBody(text: string): unknown {
