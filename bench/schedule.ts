@@ -1,5 +1,5 @@
-// Scheduling benchmark: Karpenter's (scheduling_benchmark_test.go, as ../shared/reference/
-// karpenter-core.md states it) against nodewright's solver, plus a large realistic catalog.
+// Scheduling benchmark: Karpenter's (kubernetes-sigs/karpenter's scheduling_benchmark_test.go)
+// against nodewright's solver, plus a large realistic catalog.
 // Run with `pnpm bench:schedule` (builds first; imports the built packages). See README.md.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
