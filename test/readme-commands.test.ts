@@ -1,0 +1,171 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type DocumentedCommand, documentedCommands } from './documented-commands.js';
+
+// Every `nodewright` command the README and the examples' READMEs tell a user to run is run
+// here, from the repository root, with the built CLI, and held to what the text around it
+// says it shows. A command the docs gain without an expectation below fails the suite, so
+// the docs cannot drift from the program unnoticed.
+const root = resolve(import.meta.dirname, '..');
+const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
+const docs = [
+  'README.md',
+  ...readdirSync(join(root, 'examples'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(root, 'examples', d.name, 'README.md')))
+    .map((d) => `examples/${d.name}/README.md`),
+];
+const scratch = mkdtempSync(join(tmpdir(), 'nodewright-readme-'));
+// The controller lines must meet no kubeconfig of the machine running the tests.
+const home = mkdtempSync(join(tmpdir(), 'nodewright-readme-home-'));
+
+interface Run {
+  readonly code: number | null;
+  readonly out: string;
+  readonly err: string;
+}
+
+function run(args: readonly string[]): Run {
+  if (!existsSync(bin)) throw new Error(`${bin} does not exist: run pnpm build first`);
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+  delete env.KUBECONFIG;
+  delete env.KUBERNETES_SERVICE_HOST;
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error) throw result.error;
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+/** What running a documented command must show, keyed by the command as the docs spell it. */
+const expectations: Record<string, (r: Run, c: DocumentedCommand) => void> = {
+  'simulate examples/scenarios/diurnal-web.yaml': (r) => {
+    expect(r.code).toBe(0);
+    // "prints nodes launched and terminated, cost, utilisation, pod pending times and disruptions by reason"
+    for (const word of ['launched', 'terminated', 'cost', 'utili', 'pending', 'disruptions']) {
+      expect(r.out.toLowerCase()).toContain(word);
+    }
+  },
+  'validate -f examples/nodepools/aws': (r) => {
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('OK NodePool/general-purpose');
+    expect(r.out).toContain('OK EC2NodeClass/');
+    expect(r.err).toBe('');
+  },
+  'convert -f examples/convert': (r) => {
+    // "v1beta1 -> v1, warnings on stderr"; the contract adds: the output passes validate.
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^apiVersion: karpenter\.sh\/v1$/m);
+    expect(r.out).not.toContain('v1beta1');
+    const validated = spawnSync(process.execPath, [bin, 'validate', '-f', '-'], {
+      cwd: root,
+      input: r.out,
+      encoding: 'utf8',
+    });
+    expect(validated.stderr).toBe('');
+    expect(validated.status).toBe(0);
+  },
+  'crds --out crds/': (r, c) => {
+    // "then: kubectl apply --server-side -f crds/": one YAML file per CRD.
+    expect(r.code).toBe(0);
+    const written = readdirSync(c.outDir ?? '');
+    expect(written).toEqual(
+      expect.arrayContaining(['karpenter.sh_nodepools.yaml', 'karpenter.sh_nodeclaims.yaml']),
+    );
+  },
+  'schedule -f examples/schedule --catalog kwok': (r) => expectScheduleExample(r),
+  'schedule -f examples/schedule --catalog kwok -o json': (r) => expectScheduleExampleJson(r),
+  'schedule -f examples/schedule --catalog aws': (r) => expectScheduleExample(r),
+  'disrupt -f examples/disrupt --catalog kwok --now 2024-06-03T14:00:00Z': (r) => expectDisruptExample(r),
+  'disrupt -f examples/disrupt --now 2024-06-03T14:00:00Z': (r) => expectDisruptExample(r),
+  'disrupt -f examples/disrupt --now 2024-06-03T14:00:00Z -o json': (r) => {
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.out) as {
+      commands: { method: string; candidates: string[]; savingsPerHour: number }[];
+      candidates: { node: string; disruptable: boolean; blockedBy?: string }[];
+    };
+    // "multi-node consolidation deletes general-a and general-b ... saving $0.384/h"
+    expect(result.commands).toHaveLength(1);
+    expect(result.commands[0]?.method).toBe('multi-node-consolidation');
+    expect([...(result.commands[0]?.candidates ?? [])].sort()).toEqual(['general-a', 'general-b']);
+    expect(result.commands[0]?.savingsPerHour).toBeCloseTo(0.384, 6);
+    // "The other nodes are listed with why they stay"
+    const staying = result.candidates.filter((c) => !c.disruptable);
+    expect(staying.map((c) => c.node).sort()).toEqual(['batch-1', 'general-c', 'general-d', 'general-e']);
+    for (const c of staying) expect(c.blockedBy ?? '').not.toBe('');
+  },
+  'disrupt -f examples/disrupt --now 2024-06-03T14:05:00Z': (r) => {
+    // "Five minutes later general-e joins the command."
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('general-e');
+  },
+  'simulate examples/scenarios/spot-storm.yaml --baseline cluster-autoscaler': (r) => {
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/cluster.autoscaler/i);
+    expect(r.out.toLowerCase()).toContain('interruption');
+  },
+  'controller --provider kwok --kubeconfig ~/.kube/config': (r) => expectControllerRefusesWithoutCluster(r),
+  'controller --provider aws --set region=us-east-1 --set interruptionQueue=my-cluster': (r) =>
+    expectControllerRefusesWithoutCluster(r),
+};
+
+function expectScheduleExample(r: Run): void {
+  expect(r.code).toBe(0);
+  expect(r.out).toMatch(/NodeClaim|nodeclaim/);
+}
+
+function expectScheduleExampleJson(r: Run): void {
+  expect(r.code).toBe(0);
+  const result = JSON.parse(r.out) as {
+    unschedulable: { pod: string; reason: string }[];
+    existingNodes: { name: string; pods: string[] }[];
+  };
+  // "a small one that fits on node-a ... and one no instance type can hold"
+  expect(result.existingNodes.find((n) => n.name === 'node-a')?.pods.length ?? 0).toBeGreaterThan(0);
+  expect(result.unschedulable).toHaveLength(1);
+  expect(result.unschedulable[0]?.reason).not.toBe('');
+}
+
+function expectDisruptExample(r: Run): void {
+  expect(r.code).toBe(0);
+  expect(r.out).toContain('general-a');
+  expect(r.out).toContain('general-b');
+}
+
+function expectControllerRefusesWithoutCluster(r: Run): void {
+  // With no kubeconfig and no in-cluster service account the controller must stop at once
+  // with exit 1 and say where it looked, not start servers and hang.
+  expect(r.code).toBe(1);
+  expect(r.err).toMatch(/kubeconfig/i);
+}
+
+describe('the commands the README and the examples document', () => {
+  afterAll(() => {
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const commands = docs.flatMap((doc) =>
+    documentedCommands(doc, readFileSync(join(root, doc), 'utf8'), { scratch, home }),
+  );
+
+  it('finds the documented commands', () => {
+    expect(commands.length).toBeGreaterThanOrEqual(12);
+  });
+
+  for (const command of commands) {
+    it(`${command.doc}: ${command.text}`, () => {
+      const expectation = expectations[command.text];
+      if (expectation === undefined) {
+        throw new Error(`${command.doc}:${command.line}: no expectation for "${command.text}": add one here`);
+      }
+      expectation(run(command.args), command);
+    });
+  }
+});
