@@ -1,11 +1,11 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
-import { Labels, WellKnownLabels } from '../../apis/labels.js';
+import { Labels } from '../../apis/labels.js';
 import { satisfiesMinValues } from '../../cloudprovider/instance-type.js';
 import { hostPortConflict, podHostPorts } from '../pod/host-ports.js';
 import { podCreationMillis, podKey } from '../pod/identity.js';
 import { podRequests } from '../pod/requests.js';
 import { Requirement } from '../requirements/requirement.js';
-import { AllowUndefinedWellKnownLabels, type Requirements } from '../requirements/requirements.js';
+import type { Requirements } from '../requirements/requirements.js';
 import type { ResourceList } from '../resources/resource-list.js';
 import { ResourceSlots, ResourceVector } from '../resources/resource-vector.js';
 import { untoleratedTaint } from '../taints/tolerations.js';
@@ -38,6 +38,7 @@ import type { PodQueue } from './queue.js';
 import { podSignature } from './signature.js';
 import { type Claim, type ExistingTarget, emptyDomainIds, type Target, UNKNOWN_DOMAIN } from './target.js';
 import type { SolverInput, SolverOptions } from './types.js';
+import { WellKnown } from './well-known.js';
 
 /** Options with Karpenter's defaults filled in. */
 export interface ResolvedOptions {
@@ -117,6 +118,8 @@ function sameRequirements(before: Requirements, after: Requirements, added: Requ
  */
 export class Scheduler {
   readonly options: ResolvedOptions;
+  /** Core's well-known labels and the input's. */
+  readonly wellKnown: WellKnown;
   readonly slots = new ResourceSlots();
   readonly pools: readonly Pool[];
   readonly daemons: readonly DaemonPod[];
@@ -149,6 +152,8 @@ export class Scheduler {
 
   constructor(input: SolverInput) {
     this.options = resolveOptions(input.options);
+    const wellKnown = new WellKnown(input.wellKnownLabels);
+    this.wellKnown = wellKnown;
     const daemons: DaemonPod[] = [];
     for (const ds of input.daemonSets) {
       try {
@@ -162,7 +167,7 @@ export class Scheduler {
       buildPool(
         i,
         np,
-        input.instanceTypes.get(np.metadata.name!) ?? [],
+        (input.instanceTypes.get(np.metadata.name!) ?? []).map((t) => wellKnown.normalize(t)),
         daemons,
         this.slots,
         input.nodePoolUsage?.get(np.metadata.name!),
@@ -482,7 +487,7 @@ export class Scheduler {
     if (cached !== undefined) return cached;
     const base = target.requirements;
     let out: Requirements | null = null;
-    if (base.isCompatible(add, target.allowUndefined ? AllowUndefinedWellKnownLabels : undefined)) {
+    if (base.isCompatible(add, target.allowUndefined ? this.wellKnown.compat : undefined)) {
       const merged = base.copy().addAll(add);
       out = sameRequirements(base, merged, add) ? base : merged;
     }
@@ -538,7 +543,7 @@ export class Scheduler {
     }
     const key = g.spec.key;
     const nodeReq = requirements.get(key);
-    if (nodeReq === undefined && !(allowUndefined && WellKnownLabels.has(key))) {
+    if (nodeReq === undefined && !(allowUndefined && this.wellKnown.keys.has(key))) {
       this.#failGroup = g;
       this.#failPermanent = false;
       return undefined;
@@ -656,7 +661,13 @@ export class Scheduler {
     const filter = g.spec.filter;
     if (
       (filter.terms !== undefined || filter.tolerations !== undefined) &&
-      !nodeFilterMatches(filter, target.taints, target.requirements, target.allowUndefined)
+      !nodeFilterMatches(
+        filter,
+        target.taints,
+        target.requirements,
+        target.allowUndefined,
+        this.wellKnown.compat,
+      )
     ) {
       return;
     }
@@ -821,7 +832,7 @@ export class Scheduler {
     let firstTypesFailure: FreshFailure | undefined;
     for (let i = 0; i < v.options.length && result === undefined; i++) {
       const add = v.options[i]!.requirements;
-      if (!pool.requirements.isCompatible(add, AllowUndefinedWellKnownLabels)) continue;
+      if (!pool.requirements.isCompatible(add, this.wellKnown.compat)) continue;
       const r = add.size === 0 ? pool.requirements : pool.requirements.copy().addAll(add);
       const all = new Int32Array(pool.types.length);
       let n = 0;
