@@ -147,6 +147,12 @@ export class Scheduler {
   #sig = '';
   /** The option index the last successful #merged picked. */
   #mergedOption = 0;
+  /**
+   * Domains (by group id) the current attempt found unlaunchable and skips, and the single
+   * domains the last #applyTopology chose for spreads and bootstrapping affinities, in order.
+   */
+  readonly #excluded = new Map<number, string[]>();
+  readonly #picks: { group: TopologyGroup; domain: string }[] = [];
   readonly #fastGroups: TopologyGroup[] = [];
   readonly #fastMasks: number[] = [];
 
@@ -508,6 +514,7 @@ export class Scheduler {
   ): Requirements | undefined {
     let out = requirements;
     this.#sig = '';
+    this.#picks.length = 0;
     for (const use of v.uses) {
       const g = use.group;
       const podDomains = use.honorAffinity ? option.strict.get(g.spec.key) : undefined;
@@ -548,16 +555,38 @@ export class Scheduler {
       this.#failPermanent = false;
       return undefined;
     }
-    const n = g.allowedDomains(self, podDomains, nodeReq, host, out);
+    const excluded = this.#excluded.size === 0 ? undefined : this.#excluded.get(g.id);
+    const nodeDomains =
+      excluded === undefined
+        ? nodeReq
+        : (nodeReq?.intersection(Requirement.create(key, 'NotIn', excluded)) ??
+          Requirement.create(key, 'NotIn', excluded));
+    const n = g.allowedDomains(self, podDomains, nodeDomains, host, out);
     if (n === 0) {
       this.#failGroup = g;
-      this.#failPermanent = anti;
+      this.#failPermanent = anti && excluded === undefined;
       return undefined;
     }
     if (nodeReq !== undefined && !nodeReq.complement && nodeReq.values.size === n) return requirements;
     const names = out.map((d) => g.domains.name(d));
+    if (n === 1 && !anti && allowUndefined) this.#picks.push({ group: g, domain: names[0]! });
     this.#sig += `${key}=${names.join(',')};`;
     return requirements.copy().add(Requirement.create(key, 'In', names));
+  }
+
+  /**
+   * After a topology narrowing left a new or open claim with no launchable type: skips the last
+   * domain chosen by a spread or bootstrapping affinity, so the next #applyTopology picks the
+   * next allowed one (Karpenter narrows to the domains its types can launch into). False when
+   * nothing was chosen, i.e. no other domain could do.
+   */
+  #excludeLastPick(): boolean {
+    const pick = this.#picks.at(-1);
+    if (pick === undefined) return false;
+    const list = this.#excluded.get(pick.group.id);
+    if (list === undefined) this.#excluded.set(pick.group.id, [pick.domain]);
+    else list.push(pick.domain);
+    return true;
   }
 
   #tryExisting(entry: PodEntry, v: Variant, e: ExistingTarget): boolean {
@@ -569,6 +598,7 @@ export class Scheduler {
     if (!cls.vector.fits(e.available)) return this.#rejectExisting(v, e);
     const merged = this.#merged(e, v);
     if (merged === undefined) return this.#rejectExisting(v, e);
+    this.#excluded.clear();
     const r = this.#applyTopology(v, v.options[this.#mergedOption]!, merged, e.host, false);
     if (r === undefined) return this.#failPermanent ? this.#rejectExisting(v, e) : false;
     e.available.subInPlace(cls.vector);
@@ -708,17 +738,24 @@ export class Scheduler {
       c.requests.subInPlace(cls.vector);
       return this.#rejectClaim(v, c);
     }
-    const r = this.#applyTopology(v, v.options[option]!, merged, c.host, true);
-    if (r === undefined) {
-      c.requests.subInPlace(cls.vector);
-      return this.#failPermanent ? this.#rejectClaim(v, c) : false;
-    }
+    this.#excluded.clear();
+    let r: Requirements | undefined;
     let start = fit;
-    if (r !== merged) {
-      cands = this.#filterTypes(pool, cands.subarray(fit, size), size - fit, r);
-      size = cands.length;
-      start = this.#firstFit(pool, c.requests, cands, size);
-      if (start < 0) {
+    for (;;) {
+      r = this.#applyTopology(v, v.options[option]!, merged, c.host, true);
+      if (r === undefined) {
+        c.requests.subInPlace(cls.vector);
+        return this.#failPermanent ? this.#rejectClaim(v, c) : false;
+      }
+      if (r === merged) break;
+      const narrowed = this.#filterTypes(pool, cands.subarray(fit, size), size - fit, r);
+      start = this.#firstFit(pool, c.requests, narrowed, narrowed.length);
+      if (start >= 0) {
+        cands = narrowed;
+        size = narrowed.length;
+        break;
+      }
+      if (!this.#excludeLastPick()) {
         c.requests.subInPlace(cls.vector);
         return false;
       }
@@ -806,18 +843,30 @@ export class Scheduler {
       if (cands.length === 0) return { stage: 'limits', option: base.option };
     }
     const option = v.options[base.option]!;
-    const r = this.#applyTopology(v, option, base.requirements, FreshDomain, true);
-    if (r === undefined)
-      return { stage: 'topology', group: this.#failGroup!, requirements: base.requirements };
-    if (r !== base.requirements) {
+    this.#excluded.clear();
+    // The first narrowing that left no type explains the pod if no other domain does better.
+    let unlaunchable: FreshFailure | undefined;
+    let r: Requirements | undefined;
+    for (;;) {
+      r = this.#applyTopology(v, option, base.requirements, FreshDomain, true);
+      if (r === undefined)
+        return (
+          unlaunchable ?? { stage: 'topology', group: this.#failGroup!, requirements: base.requirements }
+        );
+      if (r === base.requirements) break;
       let narrowed = base.narrowed.get(this.#sig);
       if (narrowed === undefined) {
         narrowed = this.#filterTypes(pool, base.candidates, base.candidates.length, r);
         base.narrowed.set(this.#sig, narrowed);
       }
-      cands =
+      const within =
         limits === undefined ? narrowed : narrowed.filter((i) => limits.admits(pool.types[i]!.limitCapacity));
-      if (cands.length === 0) return { stage: 'topology-types', option: base.option, requirements: r };
+      if (within.length > 0) {
+        cands = within;
+        break;
+      }
+      unlaunchable ??= { stage: 'topology-types', option: base.option, requirements: r };
+      if (!this.#excludeLastPick()) return unlaunchable;
     }
     if (r.hasMinValues() && !this.#minValuesOk(pool, cands, r)) {
       return { stage: 'min-values', requirements: r, candidates: cands };
@@ -879,6 +928,7 @@ export class Scheduler {
     if (slot >= 0) return { kind: 'resources', slot };
     const merged = this.#merged(e, v);
     if (merged === undefined) return { kind: 'requirements' };
+    this.#excluded.clear();
     const r = this.#applyTopology(v, v.options[this.#mergedOption]!, merged, e.host, false);
     if (r === undefined) return { kind: 'topology', group: this.#failGroup!, requirements: merged };
     return undefined;
