@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { checkSolution } from '../checker/check-solution.js';
-import { solve } from './solve.js';
 import {
   boundPod,
   existing,
@@ -8,16 +6,13 @@ import {
   node,
   pod,
   pods,
+  solveChecked,
   solverInput,
   summarize,
 } from './testing/index.js';
 import type { SolverInput } from './types.js';
 
-function run(input: SolverInput) {
-  const result = solve(input);
-  expect(checkSolution(input, result)).toEqual([]);
-  return summarize(result);
-}
+const run = (input: SolverInput) => summarize(solveChecked(input));
 
 const ZONE = 'topology.kubernetes.io/zone';
 const web = { app: 'web' };

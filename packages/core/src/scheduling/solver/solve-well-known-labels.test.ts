@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkSolution } from '../checker/check-solution.js';
-import { solve } from './solve.js';
-import { instanceType, nodePool, pod, solverInput, summarize } from './testing/index.js';
+import { instanceType, nodePool, pod, solveChecked, solverInput, summarize } from './testing/index.js';
 import type { SolverInput } from './types.js';
 
-function run(input: SolverInput) {
-  const result = solve(input);
-  expect(checkSolution(input, result)).toEqual([]);
-  return summarize(result);
-}
+const run = (input: SolverInput) => summarize(solveChecked(input));
 
 const FAMILY = 'example.com/instance-family';
 const GPU = 'example.com/gpu';
