@@ -67,8 +67,8 @@ export function instanceTypeRequirements(
     inOrAbsent(AwsLabels.InstanceAcceleratorCount, facts.neuron?.count),
     // Upstream: true for the `-flex` families (c7i-flex, m7i-flex, ...), false for the others.
     Requirement.create(AwsLabels.InstanceCapabilityFlex, 'In', [String(parts.family.includes('-flex'))]),
-    // Not in the facts nodewright reads (yet), and no capacity reservations are modelled.
-    Requirement.create(AwsLabels.InstanceCpuSustainedClockSpeedMhz, 'DoesNotExist'),
+    inOrAbsent(AwsLabels.InstanceCpuSustainedClockSpeedMhz, facts.cpuSustainedClockSpeedMhz),
+    // No capacity reservations are modelled, so no type is in one.
     Requirement.create(AwsLabels.CapacityReservationId, 'DoesNotExist'),
     Requirement.create(AwsLabels.CapacityReservationType, 'DoesNotExist'),
   ]);
