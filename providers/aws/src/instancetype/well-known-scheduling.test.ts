@@ -1,5 +1,6 @@
 import type { InstanceTypeInfo } from '@aws-sdk/client-ec2';
-import { type InstanceType, nodePoolSchema, podSchema } from '@nodewright/core/apis';
+import { nodePoolSchema, podSchema } from '@nodewright/core/apis';
+import type { InstanceType } from '@nodewright/core/cloudprovider';
 import {
   checkSolution,
   normalizeLabelKey,
