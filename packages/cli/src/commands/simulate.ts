@@ -1,6 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { CatalogProviders } from '@nodewright/core/catalog';
-import { describeCatalogProblem, instanceTypesFromCatalog } from '@nodewright/core/catalog';
+import {
+  catalogWellKnownLabels,
+  describeCatalogProblem,
+  instanceTypesFromCatalog,
+} from '@nodewright/core/catalog';
 import type { InstanceType } from '@nodewright/core/cloudprovider';
 import {
   BaselineAutoscalers,
@@ -93,6 +97,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       }
       const scenario = parsed.scenario;
       let instanceTypes: InstanceType[];
+      let wellKnownLabels: ReadonlySet<string>;
       if (typeof scenario.catalog === 'string') {
         const provider = deps.catalogs.get(scenario.catalog);
         if (provider === undefined) {
@@ -101,7 +106,9 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
           ]);
           return 1;
         }
-        instanceTypes = instanceTypesFromCatalog(provider.catalog()).instanceTypes;
+        const catalog = provider.catalog();
+        instanceTypes = instanceTypesFromCatalog(catalog).instanceTypes;
+        wellKnownLabels = catalogWellKnownLabels([catalog]);
       } else {
         const built = instanceTypesFromCatalog(scenario.catalog);
         if (built.problems.length > 0) {
@@ -112,6 +119,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
           return 1;
         }
         instanceTypes = built.instanceTypes;
+        wellKnownLabels = catalogWellKnownLabels([scenario.catalog]);
       }
       const progress = (prefix: string) => (p: SimulationProgress) =>
         io.stderr.write(
@@ -120,6 +128,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       const own = await deps.run({
         scenario,
         instanceTypes,
+        wellKnownLabels,
         wallClock: deps.wallClock,
         onProgress: progress(baseline === undefined ? '' : 'nodewright: '),
       });

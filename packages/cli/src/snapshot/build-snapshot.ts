@@ -46,7 +46,8 @@ const kindOf = (p: ParsedManifest) => `${p.manifest.apiVersion}/${p.manifest.kin
  * - Bound pods are grouped onto their Node (or in-flight NodeClaim); see clusterCapacity.
  * - NodePools are used unless being deleted, static (`spec.replicas`), or not Ready; every
  *   NodePool gets the instance types of all catalogs (its own requirements narrow them in the
- *   solver). A usable NodePool with no catalog at all is an error naming it.
+ *   solver). A usable NodePool with no catalog at all is an error naming it. The catalogs'
+ *   label keys are well known to the solver (see catalogWellKnownLabels).
  * - An object given twice (same kind, namespace and name) is an error: the decision would be
  *   ambiguous.
  */
@@ -60,7 +61,7 @@ export function buildSnapshot(parsed: readonly ParsedManifest[], options: Snapsh
     if (catalog !== undefined)
       catalogs.push({ catalog, file: p.manifest.source.file, source: p.manifest.source });
   }
-  const { instanceTypes, errors: catalogErrors } = catalogInstanceTypes(catalogs);
+  const { instanceTypes, wellKnownLabels, errors: catalogErrors } = catalogInstanceTypes(catalogs);
   errors.push(...catalogErrors);
 
   const nodePools: NodePool[] = [];
@@ -96,6 +97,7 @@ export function buildSnapshot(parsed: readonly ParsedManifest[], options: Snapsh
       storageClasses: of<StorageClass>('storage.k8s.io/v1/StorageClass').map((p) => p.value),
     },
     typesByPool,
+    { wellKnownLabels },
   );
   return { input: snapshot.input, ignored: snapshot.ignored, notes: snapshot.notes, errors };
 }

@@ -102,14 +102,16 @@ export function asCatalog(parsed: ParsedManifest): InstanceTypeCatalog | undefin
 }
 
 /**
- * The instance types of all catalogs together; problems (a label clash, a type name two
- * catalogs define) become errors in the CLI's format, at the field's line where known.
+ * The instance types of all catalogs together, with the label keys the catalogs make well known
+ * (for `SolverInput.wellKnownLabels`); problems (a label clash, a type name two catalogs define)
+ * become errors in the CLI's format, at the field's line where known.
  */
 export function catalogInstanceTypes(catalogs: readonly SourcedCatalog[]): {
   instanceTypes: InstanceType[];
+  wellKnownLabels: ReadonlySet<string>;
   errors: ManifestError[];
 } {
-  const { instanceTypes, problems } = combineCatalogs(catalogs.map((c) => c.catalog));
+  const { instanceTypes, wellKnownLabels, problems } = combineCatalogs(catalogs.map((c) => c.catalog));
   const errors = problems.map((p): ManifestError => {
     const sourced = catalogs[p.source]!;
     const line = sourced.source?.lineOf(parseFieldPath(p.path));
@@ -121,7 +123,7 @@ export function catalogInstanceTypes(catalogs: readonly SourcedCatalog[]): {
       ...(line === undefined ? {} : { line }),
     };
   });
-  return { instanceTypes, errors };
+  return { instanceTypes, wellKnownLabels, errors };
 }
 
 /** A bare word, not a path: read as a catalog name when no such file exists. */

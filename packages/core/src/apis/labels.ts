@@ -27,7 +27,11 @@ export const CapacityTypes = {
 } as const;
 export type CapacityType = (typeof CapacityTypes)[keyof typeof CapacityTypes];
 
-/** Labels every instance type must define and that a pod may select on before a node exists. */
+/**
+ * Core's well-known labels: every instance type defines them and a pod may select on them before
+ * a node exists, whether or not its NodePool names them. Providers and catalogs add their own
+ * (see {@link withWellKnownLabels}).
+ */
 export const WellKnownLabels: ReadonlySet<string> = new Set([
   Labels.NodePool,
   Labels.Zone,
@@ -38,6 +42,21 @@ export const WellKnownLabels: ReadonlySet<string> = new Set([
   Labels.CapacityType,
   Labels.WindowsBuild,
 ]);
+
+/**
+ * Core's well-known labels plus `extra` (a provider's or a catalog's), as Karpenter's providers
+ * insert theirs into its WellKnownLabels. Returns core's own set when `extra` adds nothing.
+ */
+export function withWellKnownLabels(extra: Iterable<string> | undefined): ReadonlySet<string> {
+  if (extra === undefined) return WellKnownLabels;
+  let out: Set<string> | undefined;
+  for (const key of extra) {
+    if (WellKnownLabels.has(key) || out?.has(key)) continue;
+    out ??= new Set(WellKnownLabels);
+    out.add(key);
+  }
+  return out ?? WellKnownLabels;
+}
 
 /** Deprecated label keys and the key they mean; requirements are normalised to the latter. */
 export const NormalizedLabels: ReadonlyMap<string, string> = new Map([

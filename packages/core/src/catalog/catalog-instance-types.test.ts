@@ -3,7 +3,7 @@ import { instanceTypeCatalogSchema } from '../apis/catalog/instance-type-catalog
 import { Labels } from '../apis/labels.js';
 import { Requirements } from '../scheduling/requirements/requirements.js';
 import { formatResourceList } from '../scheduling/resources/resource-list.js';
-import { instanceTypesFromCatalog } from './catalog-instance-types.js';
+import { catalogWellKnownLabels, instanceTypesFromCatalog } from './catalog-instance-types.js';
 import { describeCatalogProblem } from './catalog-problem.js';
 
 const catalog = (types: unknown[]) =>
@@ -105,5 +105,50 @@ describe('instanceTypesFromCatalog', () => {
         'instance type m-4x-amd64: failure-domain.beta.kubernetes.io/zone is set per offering (zone and capacityType), not per type',
       ],
     ]);
+  });
+});
+
+describe('catalog well-known labels', () => {
+  const gpu = {
+    ...m4,
+    name: 'g-4x-amd64',
+    labels: { ...m4.labels, 'example.com/family': 'g', 'example.com/gpu': 'nvidia' },
+  };
+
+  it('are the declared keys and every key a type carries, beyond core and offering labels', () => {
+    const declared = { ...catalog([m4, gpu]), wellKnownLabels: ['example.com/fpga'] };
+    expect([...catalogWellKnownLabels([declared])]).toEqual([
+      'example.com/family',
+      'example.com/fpga',
+      'example.com/gpu',
+    ]);
+  });
+
+  it('give a type DoesNotExist for each such label it does not carry', () => {
+    const declared = { ...catalog([m4, gpu]), wellKnownLabels: ['example.com/fpga'] };
+    const [plain, withGpu] = instanceTypesFromCatalog(declared).instanceTypes;
+    expect(plain!.requirements.get('example.com/gpu')?.toString()).toBe('example.com/gpu DoesNotExist');
+    expect(plain!.requirements.get('example.com/fpga')?.toString()).toBe('example.com/fpga DoesNotExist');
+    expect(withGpu!.requirements.get('example.com/gpu')?.toString()).toBe('example.com/gpu In [nvidia]');
+    const exists = Requirements.fromNodeSelectorRequirements([
+      { key: 'example.com/gpu', operator: 'Exists' },
+    ]);
+    expect([plain, withGpu].map((t) => t!.requirements.intersects(exists))).toEqual([false, true]);
+  });
+
+  it('leave core labels alone: a type without an arch label is not DoesNotExist for it', () => {
+    const bare = { name: 'bare', capacity: { cpu: '1', memory: '1Gi' }, offerings: m4.offerings };
+    const [, type] = instanceTypesFromCatalog(catalog([m4, bare])).instanceTypes;
+    expect(type!.requirements.has('kubernetes.io/arch')).toBe(false);
+    expect(type!.requirements.get('example.com/family')?.toString()).toBe('example.com/family DoesNotExist');
+  });
+
+  it('are validated as label keys', () => {
+    const result = instanceTypeCatalogSchema.safeParse({
+      ...catalog([m4]),
+      wellKnownLabels: ['not a key!'],
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['wellKnownLabels', 0]);
   });
 });

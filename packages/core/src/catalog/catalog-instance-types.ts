@@ -1,6 +1,6 @@
 import type { CatalogInstanceType, InstanceTypeCatalog } from '../apis/catalog/instance-type-catalog.js';
 import { formatFieldPath } from '../apis/field-errors.js';
-import { Labels } from '../apis/labels.js';
+import { Labels, WellKnownLabels } from '../apis/labels.js';
 import { type InstanceType, newInstanceType } from '../cloudprovider/instance-type.js';
 import { newOffering, type Offering } from '../cloudprovider/offering.js';
 import { normalizeLabelKey } from '../scheduling/requirements/label-keys.js';
@@ -20,19 +20,49 @@ export interface CatalogInstanceTypes {
 const OfferingLabels: ReadonlySet<string> = new Set([Labels.Zone, Labels.CapacityType]);
 
 /**
+ * The label keys the catalogs make well known beyond core's: each catalog's `wellKnownLabels`
+ * and every label key one of their types carries (stable spellings), sorted. What
+ * `SolverInput.wellKnownLabels` gets when the instance types come from these catalogs.
+ */
+export function catalogWellKnownLabels(catalogs: readonly InstanceTypeCatalog[]): ReadonlySet<string> {
+  const keys = new Set<string>();
+  for (const catalog of catalogs) {
+    for (const key of catalog.wellKnownLabels ?? []) keys.add(normalizeLabelKey(key));
+    for (const type of catalog.instanceTypes)
+      for (const key of Object.keys(type.labels)) keys.add(normalizeLabelKey(key));
+  }
+  return new Set([...keys].filter((k) => !WellKnownLabels.has(k) && !OfferingLabels.has(k)).sort());
+}
+
+/** How catalog types are built. */
+export interface CatalogInstanceTypesOptions {
+  /**
+   * Label keys a type that lacks them gets `DoesNotExist` for (so `In`/`Exists` selectors on
+   * them skip it); by default {@link catalogWellKnownLabels} of the catalog itself.
+   */
+  readonly wellKnownLabels?: ReadonlySet<string>;
+}
+
+/**
  * Turns a parsed `nodewright.dev/v1alpha1` InstanceTypeCatalog into instance types. Each
  * type's requirements are its labels (one value per key) plus `node.kubernetes.io/instance-type`
  * In [name], `karpenter.sh/capacity-type` In [the capacity types of its offerings] and
  * `topology.kubernetes.io/zone` In [the zones of its offerings]; unavailable offerings count
  * too, because availability is an offering's property the solver checks, and a type whose
  * offerings are all unavailable must still explain why a pod cannot use it. Allocatable is
- * capacity minus kubeReserved, systemReserved and evictionThreshold.
+ * capacity minus kubeReserved, systemReserved and evictionThreshold. A type gets `DoesNotExist`
+ * for each well-known catalog label it does not carry (see {@link CatalogInstanceTypesOptions}),
+ * as a provider's types define every label the provider makes well known.
  *
  * The schema has already checked each field alone; what is checked here is what only shows
  * once labels are read as requirements (a deprecated alias that clashes with its stable key,
  * or one that sets a zone), each reported with the catalog, the type and the field.
  */
-export function instanceTypesFromCatalog(catalog: InstanceTypeCatalog): CatalogInstanceTypes {
+export function instanceTypesFromCatalog(
+  catalog: InstanceTypeCatalog,
+  options: CatalogInstanceTypesOptions = {},
+): CatalogInstanceTypes {
+  const absent = options.wellKnownLabels ?? catalogWellKnownLabels([catalog]);
   const instanceTypes: InstanceType[] = [];
   const problems: CatalogProblem[] = [];
   for (const [index, type] of catalog.instanceTypes.entries()) {
@@ -42,7 +72,7 @@ export function instanceTypesFromCatalog(catalog: InstanceTypeCatalog): CatalogI
       path: formatFieldPath(['instanceTypes', index, ...segments]),
       message: `instance type ${type.name}: ${message}`,
     });
-    const built = buildInstanceType(type, problem);
+    const built = buildInstanceType(type, problem, absent);
     if ('problems' in built) problems.push(...built.problems);
     else instanceTypes.push(built.instanceType);
   }
@@ -54,6 +84,7 @@ type ProblemAt = (segments: PropertyKey[], message: string) => CatalogProblem;
 function buildInstanceType(
   type: CatalogInstanceType,
   problemAt: ProblemAt,
+  absent: ReadonlySet<string>,
 ): { instanceType: InstanceType } | { problems: CatalogProblem[] } {
   const problems: CatalogProblem[] = [];
   const requirements = new Requirements();
@@ -115,6 +146,9 @@ function buildInstanceType(
     Requirement.create(Labels.CapacityType, 'In', distinct(offerings.map((o) => o.capacityType))),
     Requirement.create(Labels.Zone, 'In', distinct(offerings.map((o) => o.zone))),
   );
+  for (const key of absent) {
+    if (!requirements.has(key)) requirements.add(Requirement.create(key, 'DoesNotExist'));
+  }
   return { instanceType: newInstanceType({ name: type.name, requirements, offerings, capacity, overhead }) };
 }
 

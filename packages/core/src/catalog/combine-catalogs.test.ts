@@ -58,3 +58,25 @@ describe('CatalogProviders', () => {
     );
   });
 });
+
+describe('combineCatalogs: well-known labels', () => {
+  it("a label one catalog carries is DoesNotExist on the other catalog's types, and is reported", () => {
+    const labelled = instanceTypeCatalogSchema.parse({
+      ...catalog('gpus', []),
+      instanceTypes: [
+        {
+          name: 'g',
+          labels: { 'example.com/gpu': 'true' },
+          capacity: { cpu: '1', memory: '1Gi' },
+          offerings: [{ zone: 'z', capacityType: 'on-demand', price: 0.5 }],
+        },
+      ],
+    });
+    const { instanceTypes, wellKnownLabels } = combineCatalogs([catalog('plain', ['p']), labelled]);
+    expect([...wellKnownLabels]).toEqual(['example.com/gpu']);
+    expect(instanceTypes.map((t) => t.requirements.get('example.com/gpu')?.toString())).toEqual([
+      'example.com/gpu DoesNotExist',
+      'example.com/gpu In [true]',
+    ]);
+  });
+});

@@ -96,6 +96,15 @@ export interface CloudProvider {
    */
   getInstanceTypes(nodePool: NodePool): Promise<InstanceType[]>;
 
+  /**
+   * The label keys this provider's instance types define beyond core's WellKnownLabels (AWS:
+   * `karpenter.k8s.aws/instance-family`, ...), as Karpenter's providers register theirs. A pod may
+   * select on them without its NodePool naming them, and the solver reads them off the instance
+   * types: a type that lacks one counts as `DoesNotExist` for it, so `In`/`Exists` selectors skip
+   * it and `DoesNotExist`/`NotIn` ones match it. A fixed set: it must not change while running.
+   */
+  wellKnownLabels(): ReadonlySet<string>;
+
   /** A drift reason when the instance no longer matches its NodeClass, else undefined. */
   isDrifted(nodeClaim: NodeClaim): Promise<DriftReason | undefined>;
 

@@ -23,6 +23,7 @@ function fakeProvider(calls: string[]): CloudProvider {
     list: async () => [claim],
     getInstanceTypes: async () => [],
     isDrifted: async () => 'AMIDrift',
+    wellKnownLabels: () => new Set(['example.com/family']),
     repairPolicies: () => [
       { conditionType: 'Ready', conditionStatus: 'False', tolerationDurationMs: 600_000 },
     ],

@@ -65,6 +65,7 @@ export function withMetrics(
     list: timed('list'),
     getInstanceTypes: timed('getInstanceTypes'),
     isDrifted: timed('isDrifted'),
+    wellKnownLabels: () => provider.wellKnownLabels(),
     repairPolicies: () => provider.repairPolicies(),
     supportedNodeClasses: () => provider.supportedNodeClasses(),
     ...(provider.interruptions !== undefined ? { interruptions: provider.interruptions } : {}),

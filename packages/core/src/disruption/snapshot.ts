@@ -43,6 +43,8 @@ export interface DisruptionSnapshot {
    * tainted yet: they count as deleting.
    */
   readonly markedForDeletion?: ReadonlySet<string>;
+  /** The provider's or catalog's well-known labels, for the solver (see SolverInput). */
+  readonly wellKnownLabels?: ReadonlySet<string>;
 }
 
 /**
@@ -72,6 +74,7 @@ export function disruptionSnapshotOf(
     ...(input.persistentVolumes === undefined ? {} : { persistentVolumes: input.persistentVolumes }),
     ...(input.storageClasses === undefined ? {} : { storageClasses: input.storageClasses }),
     ...(input.nodePoolUsage === undefined ? {} : { nodePoolUsage: input.nodePoolUsage }),
+    ...(input.wellKnownLabels === undefined ? {} : { wellKnownLabels: input.wellKnownLabels }),
   };
 }
 

@@ -147,6 +147,7 @@ export class Provisioner {
       requireReady: true,
       excludeNodePools: failed,
       solverOptions: this.#solverOptions,
+      wellKnownLabels: this.#deps.cloudProvider.wellKnownLabels(),
     });
     const skippedNodePools = snapshot.unusableNodePools.map((u) => u.nodePool.metadata.name ?? '');
     const pods = snapshot.input.pods;

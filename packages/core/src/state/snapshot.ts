@@ -78,6 +78,11 @@ export interface SolverSnapshotOptions extends PodRoleOptions, NodePoolUsability
   readonly excludeNodePools?: ReadonlyMap<string, string>;
   /** Passed to the solver as `SolverInput.options`. */
   readonly solverOptions?: SolverOptions;
+  /**
+   * Passed to the solver as `SolverInput.wellKnownLabels`: the provider's `wellKnownLabels()`,
+   * or the catalogs' (see `catalogWellKnownLabels`).
+   */
+  readonly wellKnownLabels?: ReadonlySet<string>;
 }
 
 /** The solver's input and what was left out of it. */
@@ -186,6 +191,7 @@ export function buildSolverInput(
     storageClasses: objects.storageClasses ?? [],
     nodePoolUsage: capacity.nodePoolUsage,
     ...(options.solverOptions === undefined ? {} : { options: options.solverOptions }),
+    ...(options.wellKnownLabels === undefined ? {} : { wellKnownLabels: options.wellKnownLabels }),
   };
   return { input, ignored, notes, unusableNodePools };
 }

@@ -46,6 +46,8 @@ export interface FakeCloudProviderOptions {
   readonly repairPolicies?: readonly RepairPolicy[];
   /** Image every instance reports; default `fake-image-1`. */
   readonly imageID?: string;
+  /** What `wellKnownLabels()` reports; default none beyond core's. */
+  readonly wellKnownLabels?: ReadonlySet<string>;
 }
 
 interface Instance {
@@ -109,6 +111,13 @@ export class FakeCloudProvider implements CloudProvider {
     this.#unavailable = options.unavailableOfferings ?? new UnavailableOfferingsCache(this.#clock);
     this.#imageID = options.imageID ?? 'fake-image-1';
     this.#instanceTypes = [...(options.instanceTypes ?? fakeInstanceTypes())];
+    this.#wellKnownLabels = options.wellKnownLabels ?? new Set();
+  }
+
+  readonly #wellKnownLabels: ReadonlySet<string>;
+
+  wellKnownLabels(): ReadonlySet<string> {
+    return this.#wellKnownLabels;
   }
 
   /** What was called so far. */

@@ -8,6 +8,7 @@ import type { CatalogProvider } from '@nodewright/core/catalog';
 import { formatResourceList } from '@nodewright/core/scheduling';
 import { buildInstanceType } from '../instancetype/build.js';
 import type { NodeShapeSettings } from '../instancetype/capacity.js';
+import { AwsWellKnownLabels } from '../instancetype/labels.js';
 import { staticOnDemandPrices } from '../pricing/static-prices.js';
 import { catalogInstanceFacts } from './instance-facts.js';
 
@@ -72,6 +73,7 @@ export function awsCatalog(options: AwsCatalogOptions = {}): InstanceTypeCatalog
     apiVersion: InstanceTypeCatalogApiVersion,
     kind: InstanceTypeCatalogKind,
     metadata: { name: 'aws' },
+    wellKnownLabels: [...AwsWellKnownLabels],
     instanceTypes,
   };
 }

@@ -29,6 +29,8 @@ export interface InstanceTypeFacts {
   readonly memoryMiB: number;
   /** Lower-cased (`intel`, `amd`, `aws`). */
   readonly cpuManufacturer?: string;
+  /** ProcessorInfo.SustainedClockSpeedInGhz in MHz, rounded to a whole number (as upstream). */
+  readonly cpuSustainedClockSpeedMhz?: number;
   readonly hypervisor?: string;
   /** ENIs on the default network card. */
   readonly maxENIs: number;
@@ -102,6 +104,9 @@ export function factsFromInstanceTypeInfo(info: InstanceTypeInfo): FactsResult {
       memoryMiB,
       ...(info.ProcessorInfo?.Manufacturer !== undefined
         ? { cpuManufacturer: info.ProcessorInfo.Manufacturer.replaceAll(' ', '-').toLowerCase() }
+        : {}),
+      ...(info.ProcessorInfo?.SustainedClockSpeedInGhz !== undefined
+        ? { cpuSustainedClockSpeedMhz: Math.round(info.ProcessorInfo.SustainedClockSpeedInGhz * 1000) }
         : {}),
       ...(info.Hypervisor !== undefined ? { hypervisor: info.Hypervisor } : {}),
       maxENIs,

@@ -6,6 +6,7 @@ export const AwsLabels = {
   InstanceSize: 'karpenter.k8s.aws/instance-size',
   InstanceCpu: 'karpenter.k8s.aws/instance-cpu',
   InstanceCpuManufacturer: 'karpenter.k8s.aws/instance-cpu-manufacturer',
+  InstanceCpuSustainedClockSpeedMhz: 'karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz',
   InstanceMemory: 'karpenter.k8s.aws/instance-memory',
   InstanceNetworkBandwidth: 'karpenter.k8s.aws/instance-network-bandwidth',
   InstanceEbsBandwidth: 'karpenter.k8s.aws/instance-ebs-bandwidth',
@@ -19,8 +20,19 @@ export const AwsLabels = {
   InstanceHypervisor: 'karpenter.k8s.aws/instance-hypervisor',
   InstanceLocalNvme: 'karpenter.k8s.aws/instance-local-nvme',
   InstanceEncryptionInTransitSupported: 'karpenter.k8s.aws/instance-encryption-in-transit-supported',
+  InstanceCapabilityFlex: 'karpenter.k8s.aws/instance-capability-flex',
+  CapacityReservationId: 'karpenter.k8s.aws/capacity-reservation-id',
+  CapacityReservationType: 'karpenter.k8s.aws/capacity-reservation-type',
   ZoneId: 'topology.k8s.aws/zone-id',
 } as const;
+
+/**
+ * The labels Karpenter's AWS provider registers as well known (its `pkg/apis/v1/labels.go`:
+ * every key of {@link AwsLabels}; `node.kubernetes.io/windows-build`, which it also registers, is
+ * core's here). What `AwsCloudProvider.wellKnownLabels()` and the offline catalog declare; every
+ * AWS instance type defines each of them, `DoesNotExist` where it lacks the label.
+ */
+export const AwsWellKnownLabels: ReadonlySet<string> = new Set(Object.values(AwsLabels));
 
 /** Extended resources AWS nodes advertise through their device plugins. */
 export const AwsResources = {

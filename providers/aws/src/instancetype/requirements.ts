@@ -65,9 +65,19 @@ export function instanceTypeRequirements(
     inOrAbsent(AwsLabels.InstanceAcceleratorName, facts.neuron && labelCase(facts.neuron.name)),
     inOrAbsent(AwsLabels.InstanceAcceleratorManufacturer, facts.neuron && 'aws'),
     inOrAbsent(AwsLabels.InstanceAcceleratorCount, facts.neuron?.count),
+    // Upstream: true for the `-flex` families (c7i-flex, m7i-flex, ...), false for the others.
+    Requirement.create(AwsLabels.InstanceCapabilityFlex, 'In', [String(parts.family.includes('-flex'))]),
+    inOrAbsent(AwsLabels.InstanceCpuSustainedClockSpeedMhz, facts.cpuSustainedClockSpeedMhz),
+    // No capacity reservations are modelled, so no type is in one.
+    Requirement.create(AwsLabels.CapacityReservationId, 'DoesNotExist'),
+    Requirement.create(AwsLabels.CapacityReservationType, 'DoesNotExist'),
   ]);
   if (options.region !== undefined)
     requirements.add(Requirement.create(Labels.Region, 'In', [options.region]));
-  if (zoneIDs.length > 0) requirements.add(Requirement.create(AwsLabels.ZoneId, 'In', zoneIDs));
+  requirements.add(
+    zoneIDs.length > 0
+      ? Requirement.create(AwsLabels.ZoneId, 'In', zoneIDs)
+      : Requirement.create(AwsLabels.ZoneId, 'DoesNotExist'),
+  );
   return requirements;
 }

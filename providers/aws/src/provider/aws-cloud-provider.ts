@@ -16,6 +16,7 @@ import type { AwsInstance } from '../instance/aws-instance.js';
 import { hydrateNodeClaim, nodeClaimFromInstance } from '../instance/hydrate.js';
 import type { Instances } from '../instance/instances.js';
 import { instanceIdOf } from '../instance/provider-id.js';
+import { AwsWellKnownLabels } from '../instancetype/labels.js';
 import type { FleetLauncher } from '../launch/launcher.js';
 import type { AwsLogger } from '../launch/logger.js';
 import type { AwsInstanceTypes } from '../ports.js';
@@ -129,6 +130,11 @@ export class AwsCloudProvider implements CloudProvider {
       }
     }
     return driftReason({ nodeClaim, nodeClass, instance, caBundle: this.#deps.caBundle });
+  }
+
+  /** Every `karpenter.k8s.aws/*` and `topology.k8s.aws/*` label upstream registers. */
+  wellKnownLabels(): ReadonlySet<string> {
+    return AwsWellKnownLabels;
   }
 
   repairPolicies(): readonly RepairPolicy[] {

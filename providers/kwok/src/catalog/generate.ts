@@ -17,6 +17,14 @@ export const KwokLabels = {
   InstanceGeneration: 'karpenter.kwok.sh/instance-generation',
 } as const;
 
+/**
+ * The KWOK labels well known to the solver (Karpenter's KWOK provider registers family, size,
+ * cpu and memory; generation is nodewright's): what `KwokCloudProvider.wellKnownLabels()` and
+ * the generated catalog declare. A catalog without generations has no type carrying
+ * instance-generation, so every type counts as `DoesNotExist` for it.
+ */
+export const KwokWellKnownLabels: ReadonlySet<string> = new Set(Object.values(KwokLabels));
+
 /** A family: how much memory each vCPU comes with. */
 export interface KwokFamily {
   readonly name: string;
@@ -130,6 +138,7 @@ export function generateKwokCatalog(options: KwokCatalogOptions = {}): InstanceT
     apiVersion: InstanceTypeCatalogApiVersion,
     kind: InstanceTypeCatalogKind,
     metadata: { name: options.name ?? 'kwok' },
+    wellKnownLabels: [...KwokWellKnownLabels],
     instanceTypes,
   };
 }

@@ -35,6 +35,7 @@ import {
   KWOKNodeClassKind,
   kwokNodeClassSchema,
 } from '../apis/kwoknodeclass.js';
+import { KwokWellKnownLabels } from '../catalog/generate.js';
 import { kwokInstanceTypes } from '../catalog/provider.js';
 import type { KwokInterruptions } from '../faults/interruptions.js';
 import { KwokFaults } from '../faults/kwok-faults.js';
@@ -225,6 +226,11 @@ export class KwokCloudProvider implements CloudProvider {
     const parsed = kwokNodeClassSchema.safeParse(nodeClass);
     if (!parsed.success) return undefined;
     return kwokNodeClassHash(parsed.data) === launched ? undefined : NodeClassDrift;
+  }
+
+  /** The `karpenter.kwok.sh/instance-*` labels of the KWOK catalog (see KwokWellKnownLabels). */
+  wellKnownLabels(): ReadonlySet<string> {
+    return KwokWellKnownLabels;
   }
 
   repairPolicies(): readonly RepairPolicy[] {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { KindDefinition } from '../kind.js';
 import { clusterObjectMetaSchema } from '../kubernetes/meta.js';
-import { labelsSchema, labelValueSchema } from '../kubernetes/names.js';
+import { labelsSchema, labelValueSchema, qualifiedNameSchema } from '../kubernetes/names.js';
 import { optional } from '../kubernetes/optional.js';
 import { approximateQuantity, resourceListSchema } from '../kubernetes/quantity.js';
 import { Labels } from '../labels.js';
@@ -130,12 +130,20 @@ function overheadTotals(overhead: CatalogOverhead | undefined): Map<string, numb
  * priced offerings, for `schedule`, `disrupt` and simulation without a cloud. It is
  * nodewright's own format, so unknown fields are errors (a typo would otherwise be silently
  * ignored), and type names must be unique.
+ *
+ * `wellKnownLabels` (optional) names label keys that are well known for these types, as a
+ * provider's are (AWS: `karpenter.k8s.aws/instance-family`, ...): a pod may select on them
+ * though its NodePool does not name them, and a type that does not carry one counts as
+ * `DoesNotExist` for it. Every label key some type of the catalog carries is well known this way
+ * without being listed; listing a key matters when no type carries it (then a pod requiring it is
+ * told no type has it) and documents what the catalog's labels are.
  */
 export const instanceTypeCatalogSchema = z
   .strictObject({
     apiVersion: z.literal(InstanceTypeCatalogApiVersion),
     kind: z.literal(InstanceTypeCatalogKind),
     metadata: clusterObjectMetaSchema,
+    wellKnownLabels: optional(z.array(qualifiedNameSchema)),
     instanceTypes: z.array(catalogInstanceTypeSchema),
   })
   .superRefine((catalog, ctx) => {

@@ -404,7 +404,7 @@ export class DisruptionController implements Controller {
   ): DisruptionSnapshot {
     const { state } = this.#deps;
     const pools = state.nodePools();
-    const { input } = state.snapshot(types);
+    const { input } = state.snapshot(types, { wellKnownLabels: this.#deps.cloudProvider.wellKnownLabels() });
     // Our own taint and mark must not disqualify the command's candidates when re-validating it.
     const capacity =
       ownCandidates.size === 0
@@ -426,6 +426,7 @@ export class DisruptionController implements Controller {
       persistentVolumes: input.persistentVolumes ?? [],
       storageClasses: input.storageClasses ?? [],
       ...(input.nodePoolUsage === undefined ? {} : { nodePoolUsage: input.nodePoolUsage }),
+      ...(input.wellKnownLabels === undefined ? {} : { wellKnownLabels: input.wellKnownLabels }),
     };
   }
 

@@ -64,6 +64,7 @@ export function simulateRescheduling(
     ...(snapshot.persistentVolumes === undefined ? {} : { persistentVolumes: snapshot.persistentVolumes }),
     ...(snapshot.storageClasses === undefined ? {} : { storageClasses: snapshot.storageClasses }),
     ...(snapshot.nodePoolUsage === undefined ? {} : { nodePoolUsage: snapshot.nodePoolUsage }),
+    ...(snapshot.wellKnownLabels === undefined ? {} : { wellKnownLabels: snapshot.wellKnownLabels }),
     ...(solverOptions === undefined ? {} : { options: solverOptions }),
   });
   const failures: { pod: Pod; reason: string }[] = [];

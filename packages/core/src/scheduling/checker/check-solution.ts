@@ -30,7 +30,6 @@ import {
 } from './pod-facts.js';
 
 const HOSTNAME = 'kubernetes.io/hostname';
-const ALLOW = { allowUndefined: new Set(WELL_KNOWN) };
 const EPHEMERAL = new Set([
   'node.kubernetes.io/not-ready',
   'node.kubernetes.io/unreachable',
@@ -55,6 +54,11 @@ interface Place {
   /** Registered Nodes have labels; claims and in-flight NodeClaims have requirements only. */
   readonly registered: boolean;
   readonly pods: { readonly pod: Pod; readonly fresh: boolean }[];
+}
+
+/** What a NodeClaim may lack until its type is chosen: core's well-known labels and the input's. */
+function allowOf(input: SolverInput): { allowUndefined: ReadonlySet<string> } {
+  return { allowUndefined: new Set([...WELL_KNOWN, ...(input.wellKnownLabels ?? [])]) };
 }
 
 const key = (p: Pod) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`;
@@ -176,6 +180,7 @@ export function checkSolution(input: SolverInput, result: SolverResult): string[
     input.persistentVolumes,
     input.storageClasses,
   );
+  const ALLOW = allowOf(input);
   const maxTypes = input.options?.maxInstanceTypes ?? 600;
   const strictMinValues = (input.options?.minValuesPolicy ?? 'Strict') === 'Strict';
 
@@ -451,6 +456,7 @@ function checkTopology(
       .filter(({ pod }) => pod.metadata.deletionTimestamp === undefined)
       .map(({ pod, fresh }) => ({ pod, fresh, place })),
   );
+  const allow = allowOf(input);
   const domainCache = new Map<string, Map<string, Taint[][]>>();
   const domainsFor = (k: string) => {
     let d = domainCache.get(k);
@@ -477,7 +483,7 @@ function checkTopology(
       ]);
       if (spreadDone.has(id)) continue;
       spreadDone.add(id);
-      checkSpread(owner.pod, c, all, domainsFor(c.topologyKey), volumes, out);
+      checkSpread(owner.pod, c, all, domainsFor(c.topologyKey), volumes, allow, out);
     }
   }
 
@@ -560,6 +566,7 @@ function checkSpread(
   all: readonly Located[],
   poolDomainMap: Map<string, Taint[][]>,
   volumes: VolumeIndex,
+  allow: { allowUndefined: ReadonlySet<string> },
   out: string[],
 ): void {
   const k = c.topologyKey;
@@ -570,7 +577,7 @@ function checkSpread(
   const terms = nodeTermsOf(owner, volumes);
   const counts = (place: Place) =>
     (!honorAffinity ||
-      terms.some((t) => place.requirements.isCompatible(t, place.claim ? ALLOW : undefined))) &&
+      terms.some((t) => place.requirements.isCompatible(t, place.claim ? allow : undefined))) &&
     (!honorTaints || tolerable(owner, place.taints));
   const sameConstraint = (p: Pod) =>
     (p.metadata.namespace ?? 'default') === ns &&

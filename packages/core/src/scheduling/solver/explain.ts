@@ -1,7 +1,7 @@
-import { Labels, WellKnownLabels } from '../../apis/labels.js';
+import { Labels } from '../../apis/labels.js';
 import { type InstanceType, satisfiesMinValues } from '../../cloudprovider/instance-type.js';
 import { describeHostPort, hostPortConflict } from '../pod/host-ports.js';
-import { AllowUndefinedWellKnownLabels, type Requirements } from '../requirements/requirements.js';
+import type { Requirements } from '../requirements/requirements.js';
 import { defaultFormatFor, describeResources } from '../resources/resource-list.js';
 import { describeTaint } from '../taints/tolerations.js';
 import type { TopologyGroup } from '../topology/topology-group.js';
@@ -12,11 +12,8 @@ import type { FreshFailure, Scheduler } from './scheduler.js';
 /** Most domains listed with their counts in a topology reason. */
 const SHOWN_DOMAINS = 6;
 
-function requirementConflict(pool: Pool, option: RequirementOption): string {
-  const conflict = pool.requirements.compatibilityConflict(
-    option.requirements,
-    AllowUndefinedWellKnownLabels,
-  );
+function requirementConflict(s: Scheduler, pool: Pool, option: RequirementOption): string {
+  const conflict = pool.requirements.compatibilityConflict(option.requirements, s.wellKnown.compat);
   if (conflict === undefined) return 'requirements conflict with the NodePool';
   const key = conflict.key;
   const fromVolume = option.volume.has(key);
@@ -144,7 +141,7 @@ function domainCounts(g: TopologyGroup): string {
 /** A topology failure, in the words of the constraint that failed. */
 export function explainTopology(s: Scheduler, g: TopologyGroup, requirements: Requirements): string {
   const key = g.spec.key;
-  if (!g.isHostname && requirements.get(key) === undefined && !WellKnownLabels.has(key)) {
+  if (!g.isHostname && requirements.get(key) === undefined && !s.wellKnown.keys.has(key)) {
     return `topology key ${key} is not a label nodes get here (${g.describe()})`;
   }
   if (s.isInverse(g)) {
@@ -181,7 +178,7 @@ function explainFailure(s: Scheduler, v: Variant, pool: Pool, f: FreshFailure): 
       return `NodePool ${name}: host port ${c === undefined ? '' : describeHostPort(c.wanted)} is taken by a DaemonSet`;
     }
     case 'requirements':
-      return `NodePool ${name}: ${requirementConflict(pool, v.options[0]!)}`;
+      return `NodePool ${name}: ${requirementConflict(s, pool, v.options[0]!)}`;
     case 'types':
       return `NodePool ${name}: ${explainTypes(s, pool, v, v.options[f.option]!)}`;
     case 'limits': {

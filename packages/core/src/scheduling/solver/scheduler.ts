@@ -1,11 +1,11 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
-import { Labels, WellKnownLabels } from '../../apis/labels.js';
+import { Labels } from '../../apis/labels.js';
 import { satisfiesMinValues } from '../../cloudprovider/instance-type.js';
 import { hostPortConflict, podHostPorts } from '../pod/host-ports.js';
 import { podCreationMillis, podKey } from '../pod/identity.js';
 import { podRequests } from '../pod/requests.js';
 import { Requirement } from '../requirements/requirement.js';
-import { AllowUndefinedWellKnownLabels, type Requirements } from '../requirements/requirements.js';
+import type { Requirements } from '../requirements/requirements.js';
 import type { ResourceList } from '../resources/resource-list.js';
 import { ResourceSlots, ResourceVector } from '../resources/resource-vector.js';
 import { untoleratedTaint } from '../taints/tolerations.js';
@@ -38,6 +38,7 @@ import type { PodQueue } from './queue.js';
 import { podSignature } from './signature.js';
 import { type Claim, type ExistingTarget, emptyDomainIds, type Target, UNKNOWN_DOMAIN } from './target.js';
 import type { SolverInput, SolverOptions } from './types.js';
+import { WellKnown } from './well-known.js';
 
 /** Options with Karpenter's defaults filled in. */
 export interface ResolvedOptions {
@@ -117,6 +118,8 @@ function sameRequirements(before: Requirements, after: Requirements, added: Requ
  */
 export class Scheduler {
   readonly options: ResolvedOptions;
+  /** Core's well-known labels and the input's. */
+  readonly wellKnown: WellKnown;
   readonly slots = new ResourceSlots();
   readonly pools: readonly Pool[];
   readonly daemons: readonly DaemonPod[];
@@ -144,11 +147,19 @@ export class Scheduler {
   #sig = '';
   /** The option index the last successful #merged picked. */
   #mergedOption = 0;
+  /**
+   * Domains (by group id) the current attempt found unlaunchable and skips, and the single
+   * domains the last #applyTopology chose for spreads and bootstrapping affinities, in order.
+   */
+  readonly #excluded = new Map<number, string[]>();
+  readonly #picks: { group: TopologyGroup; domain: string }[] = [];
   readonly #fastGroups: TopologyGroup[] = [];
   readonly #fastMasks: number[] = [];
 
   constructor(input: SolverInput) {
     this.options = resolveOptions(input.options);
+    const wellKnown = new WellKnown(input.wellKnownLabels);
+    this.wellKnown = wellKnown;
     const daemons: DaemonPod[] = [];
     for (const ds of input.daemonSets) {
       try {
@@ -162,7 +173,7 @@ export class Scheduler {
       buildPool(
         i,
         np,
-        input.instanceTypes.get(np.metadata.name!) ?? [],
+        (input.instanceTypes.get(np.metadata.name!) ?? []).map((t) => wellKnown.normalize(t)),
         daemons,
         this.slots,
         input.nodePoolUsage?.get(np.metadata.name!),
@@ -482,7 +493,7 @@ export class Scheduler {
     if (cached !== undefined) return cached;
     const base = target.requirements;
     let out: Requirements | null = null;
-    if (base.isCompatible(add, target.allowUndefined ? AllowUndefinedWellKnownLabels : undefined)) {
+    if (base.isCompatible(add, target.allowUndefined ? this.wellKnown.compat : undefined)) {
       const merged = base.copy().addAll(add);
       out = sameRequirements(base, merged, add) ? base : merged;
     }
@@ -503,6 +514,7 @@ export class Scheduler {
   ): Requirements | undefined {
     let out = requirements;
     this.#sig = '';
+    this.#picks.length = 0;
     for (const use of v.uses) {
       const g = use.group;
       const podDomains = use.honorAffinity ? option.strict.get(g.spec.key) : undefined;
@@ -538,21 +550,43 @@ export class Scheduler {
     }
     const key = g.spec.key;
     const nodeReq = requirements.get(key);
-    if (nodeReq === undefined && !(allowUndefined && WellKnownLabels.has(key))) {
+    if (nodeReq === undefined && !(allowUndefined && this.wellKnown.keys.has(key))) {
       this.#failGroup = g;
       this.#failPermanent = false;
       return undefined;
     }
-    const n = g.allowedDomains(self, podDomains, nodeReq, host, out);
+    const excluded = this.#excluded.size === 0 ? undefined : this.#excluded.get(g.id);
+    const nodeDomains =
+      excluded === undefined
+        ? nodeReq
+        : (nodeReq?.intersection(Requirement.create(key, 'NotIn', excluded)) ??
+          Requirement.create(key, 'NotIn', excluded));
+    const n = g.allowedDomains(self, podDomains, nodeDomains, host, out);
     if (n === 0) {
       this.#failGroup = g;
-      this.#failPermanent = anti;
+      this.#failPermanent = anti && excluded === undefined;
       return undefined;
     }
     if (nodeReq !== undefined && !nodeReq.complement && nodeReq.values.size === n) return requirements;
     const names = out.map((d) => g.domains.name(d));
+    if (n === 1 && !anti && allowUndefined) this.#picks.push({ group: g, domain: names[0]! });
     this.#sig += `${key}=${names.join(',')};`;
     return requirements.copy().add(Requirement.create(key, 'In', names));
+  }
+
+  /**
+   * After a topology narrowing left a new or open claim with no launchable type: skips the last
+   * domain chosen by a spread or bootstrapping affinity, so the next #applyTopology picks the
+   * next allowed one (Karpenter narrows to the domains its types can launch into). False when
+   * nothing was chosen, i.e. no other domain could do.
+   */
+  #excludeLastPick(): boolean {
+    const pick = this.#picks.at(-1);
+    if (pick === undefined) return false;
+    const list = this.#excluded.get(pick.group.id);
+    if (list === undefined) this.#excluded.set(pick.group.id, [pick.domain]);
+    else list.push(pick.domain);
+    return true;
   }
 
   #tryExisting(entry: PodEntry, v: Variant, e: ExistingTarget): boolean {
@@ -564,6 +598,7 @@ export class Scheduler {
     if (!cls.vector.fits(e.available)) return this.#rejectExisting(v, e);
     const merged = this.#merged(e, v);
     if (merged === undefined) return this.#rejectExisting(v, e);
+    this.#excluded.clear();
     const r = this.#applyTopology(v, v.options[this.#mergedOption]!, merged, e.host, false);
     if (r === undefined) return this.#failPermanent ? this.#rejectExisting(v, e) : false;
     e.available.subInPlace(cls.vector);
@@ -656,7 +691,13 @@ export class Scheduler {
     const filter = g.spec.filter;
     if (
       (filter.terms !== undefined || filter.tolerations !== undefined) &&
-      !nodeFilterMatches(filter, target.taints, target.requirements, target.allowUndefined)
+      !nodeFilterMatches(
+        filter,
+        target.taints,
+        target.requirements,
+        target.allowUndefined,
+        this.wellKnown.compat,
+      )
     ) {
       return;
     }
@@ -697,17 +738,24 @@ export class Scheduler {
       c.requests.subInPlace(cls.vector);
       return this.#rejectClaim(v, c);
     }
-    const r = this.#applyTopology(v, v.options[option]!, merged, c.host, true);
-    if (r === undefined) {
-      c.requests.subInPlace(cls.vector);
-      return this.#failPermanent ? this.#rejectClaim(v, c) : false;
-    }
+    this.#excluded.clear();
+    let r: Requirements | undefined;
     let start = fit;
-    if (r !== merged) {
-      cands = this.#filterTypes(pool, cands.subarray(fit, size), size - fit, r);
-      size = cands.length;
-      start = this.#firstFit(pool, c.requests, cands, size);
-      if (start < 0) {
+    for (;;) {
+      r = this.#applyTopology(v, v.options[option]!, merged, c.host, true);
+      if (r === undefined) {
+        c.requests.subInPlace(cls.vector);
+        return this.#failPermanent ? this.#rejectClaim(v, c) : false;
+      }
+      if (r === merged) break;
+      const narrowed = this.#filterTypes(pool, cands.subarray(fit, size), size - fit, r);
+      start = this.#firstFit(pool, c.requests, narrowed, narrowed.length);
+      if (start >= 0) {
+        cands = narrowed;
+        size = narrowed.length;
+        break;
+      }
+      if (!this.#excludeLastPick()) {
         c.requests.subInPlace(cls.vector);
         return false;
       }
@@ -795,18 +843,30 @@ export class Scheduler {
       if (cands.length === 0) return { stage: 'limits', option: base.option };
     }
     const option = v.options[base.option]!;
-    const r = this.#applyTopology(v, option, base.requirements, FreshDomain, true);
-    if (r === undefined)
-      return { stage: 'topology', group: this.#failGroup!, requirements: base.requirements };
-    if (r !== base.requirements) {
+    this.#excluded.clear();
+    // The first narrowing that left no type explains the pod if no other domain does better.
+    let unlaunchable: FreshFailure | undefined;
+    let r: Requirements | undefined;
+    for (;;) {
+      r = this.#applyTopology(v, option, base.requirements, FreshDomain, true);
+      if (r === undefined)
+        return (
+          unlaunchable ?? { stage: 'topology', group: this.#failGroup!, requirements: base.requirements }
+        );
+      if (r === base.requirements) break;
       let narrowed = base.narrowed.get(this.#sig);
       if (narrowed === undefined) {
         narrowed = this.#filterTypes(pool, base.candidates, base.candidates.length, r);
         base.narrowed.set(this.#sig, narrowed);
       }
-      cands =
+      const within =
         limits === undefined ? narrowed : narrowed.filter((i) => limits.admits(pool.types[i]!.limitCapacity));
-      if (cands.length === 0) return { stage: 'topology-types', option: base.option, requirements: r };
+      if (within.length > 0) {
+        cands = within;
+        break;
+      }
+      unlaunchable ??= { stage: 'topology-types', option: base.option, requirements: r };
+      if (!this.#excludeLastPick()) return unlaunchable;
     }
     if (r.hasMinValues() && !this.#minValuesOk(pool, cands, r)) {
       return { stage: 'min-values', requirements: r, candidates: cands };
@@ -821,7 +881,7 @@ export class Scheduler {
     let firstTypesFailure: FreshFailure | undefined;
     for (let i = 0; i < v.options.length && result === undefined; i++) {
       const add = v.options[i]!.requirements;
-      if (!pool.requirements.isCompatible(add, AllowUndefinedWellKnownLabels)) continue;
+      if (!pool.requirements.isCompatible(add, this.wellKnown.compat)) continue;
       const r = add.size === 0 ? pool.requirements : pool.requirements.copy().addAll(add);
       const all = new Int32Array(pool.types.length);
       let n = 0;
@@ -868,6 +928,7 @@ export class Scheduler {
     if (slot >= 0) return { kind: 'resources', slot };
     const merged = this.#merged(e, v);
     if (merged === undefined) return { kind: 'requirements' };
+    this.#excluded.clear();
     const r = this.#applyTopology(v, v.options[this.#mergedOption]!, merged, e.host, false);
     if (r === undefined) return { kind: 'topology', group: this.#failGroup!, requirements: merged };
     return undefined;

@@ -45,6 +45,12 @@ export interface SolverInput {
    * `spec.limits`. `nodes` counts nodes.
    */
   readonly nodePoolUsage?: ReadonlyMap<string, ResourceList>;
+  /**
+   * Label keys well known beyond core's (the provider's `wellKnownLabels()`, or a catalog's):
+   * pods may require them on NodePools that do not name them, and an instance type that does not
+   * define one counts as `DoesNotExist` for it.
+   */
+  readonly wellKnownLabels?: ReadonlySet<string>;
   readonly options?: SolverOptions;
 }
 

@@ -1,5 +1,9 @@
 import type { Toleration } from '../../apis/kubernetes/taint.js';
-import { AllowUndefinedWellKnownLabels, type Requirements } from '../requirements/requirements.js';
+import {
+  AllowUndefinedWellKnownLabels,
+  type CompatibilityOptions,
+  type Requirements,
+} from '../requirements/requirements.js';
 import { type TaintLike, toleratesAll } from '../taints/tolerations.js';
 
 /**
@@ -19,16 +23,17 @@ export const NoNodeFilter: NodeFilter = Object.freeze({ terms: undefined, tolera
 
 /**
  * Whether a node (or a NodeClaim, with `allowUndefined` so well-known labels it will get count as
- * present) passes the filter.
+ * present — core's, or those `wellKnown` allows) passes the filter.
  */
 export function nodeFilterMatches(
   filter: NodeFilter,
   taints: readonly TaintLike[],
   requirements: Requirements,
   allowUndefined: boolean,
+  wellKnown: CompatibilityOptions = AllowUndefinedWellKnownLabels,
 ): boolean {
   if (filter.terms !== undefined && filter.terms.length > 0) {
-    const options = allowUndefined ? AllowUndefinedWellKnownLabels : undefined;
+    const options = allowUndefined ? wellKnown : undefined;
     let any = false;
     for (const term of filter.terms) {
       if (requirements.isCompatible(term, options)) {

@@ -37,6 +37,11 @@ export interface SimulatedCloudProviderOptions {
   readonly timers: Timers;
   /** Instance types with offerings and prices; the order is kept by getInstanceTypes. */
   readonly catalog: readonly InstanceType[];
+  /**
+   * What `wellKnownLabels()` reports: the catalog's own well-known labels (see
+   * `catalogWellKnownLabels`); none beyond core's when absent.
+   */
+  readonly wellKnownLabels?: ReadonlySet<string>;
   /** Forked per concern (`ice`, `launch`, `spot`, `storm`, `termination`), so streams stay independent. */
   readonly random: SeededRandom;
   /** Provider name for metrics and logs. Default `simulated`. */

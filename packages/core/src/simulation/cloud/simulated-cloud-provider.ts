@@ -93,6 +93,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   readonly #clock: Clock;
   readonly #timers: Timers;
   readonly #catalog: readonly InstanceType[];
+  readonly #wellKnownLabels: ReadonlySet<string>;
   readonly #iceRandom: SeededRandom;
   readonly #launchRandom: SeededRandom;
   readonly #terminationRandom: SeededRandom;
@@ -126,6 +127,7 @@ export class SimulatedCloudProvider implements CloudProvider {
     this.#clock = options.clock;
     this.#timers = options.timers;
     this.#catalog = options.catalog;
+    this.#wellKnownLabels = options.wellKnownLabels ?? new Set();
     this.#iceRandom = options.random.fork('ice');
     this.#launchRandom = options.random.fork('launch');
     this.#terminationRandom = options.random.fork('termination');
@@ -234,6 +236,10 @@ export class SimulatedCloudProvider implements CloudProvider {
       });
       return changed ? { ...type, offerings } : type;
     });
+  }
+
+  wellKnownLabels(): ReadonlySet<string> {
+    return this.#wellKnownLabels;
   }
 
   async isDrifted(nodeClaim: NodeClaim): Promise<DriftReason | undefined> {

@@ -28,6 +28,11 @@ export interface RunSimulationOptions {
   readonly scenario: Scenario;
   /** The scenario's catalog, resolved by the caller (a built-in name or the inline catalog). */
   readonly instanceTypes: readonly InstanceType[];
+  /**
+   * The catalog's well-known labels (see catalogWellKnownLabels), reported by the simulated
+   * cloud's `wellKnownLabels()`; none beyond core's when absent.
+   */
+  readonly wellKnownLabels?: ReadonlySet<string>;
   /** Between fleet samples, simulated. Default 60 s. */
   readonly sampleEveryMs?: number;
   /** Called with the simulated time reached, at most every `progressEveryMs` of `wallClock`. */
@@ -78,7 +83,7 @@ export function scenarioStart(scenario: Scenario): number {
 export function scenarioEnvironment(
   scenario: Scenario,
   instanceTypes: readonly InstanceType[],
-  options: { readonly unregisteredTaint?: boolean } = {},
+  options: { readonly unregisteredTaint?: boolean; readonly wellKnownLabels?: ReadonlySet<string> } = {},
 ): SimulationEnvironment {
   const cloud = scenario.cloud;
   const start = scenarioStart(scenario);
@@ -92,6 +97,7 @@ export function scenarioEnvironment(
       insufficientCapacityRate: insufficientCapacityRates(cloud.iceRate),
       spotInterruptionRatePerHour: cloud.spotInterruptionsPerHour ?? 0,
       interruptionStorms: interruptionStorms(scenario, start),
+      ...(options.wellKnownLabels === undefined ? {} : { wellKnownLabels: options.wellKnownLabels }),
     },
     registration: {
       bootDelay: bootDelay(cloud),
@@ -128,7 +134,11 @@ const disruptedByReason = (registry: Registry) =>
 export async function runSimulation(options: RunSimulationOptions): Promise<SimulationResult> {
   const { scenario } = options;
   const start = scenarioStart(scenario);
-  const env = scenarioEnvironment(scenario, options.instanceTypes);
+  const env = scenarioEnvironment(
+    scenario,
+    options.instanceTypes,
+    options.wellKnownLabels === undefined ? {} : { wellKnownLabels: options.wellKnownLabels },
+  );
   const registry = new Registry();
   const events = new CountingEventRecorder();
   const logger = options.logger ?? pino({ level: 'silent' });

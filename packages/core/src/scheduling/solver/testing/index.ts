@@ -1,3 +1,4 @@
 export * from './benchmark.js';
 export * from './builders.js';
+export * from './checked.js';
 export * from './summary.js';
