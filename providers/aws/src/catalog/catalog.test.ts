@@ -170,6 +170,19 @@ describe('awsCatalog', () => {
     expect(west).toEqual({ prices: east.prices, exact: false });
   });
 
+  it('the table notes the public source, commit and paths of its facts', () => {
+    expect(data.source.repository).toBe('github.com/aws/karpenter-provider-aws');
+    expect(data.source.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(Object.keys(data.source.files)).toEqual(
+      expect.arrayContaining([
+        'website/content/en/preview/reference/instance-types.md',
+        'pkg/providers/instancetype/zz_generated.vpclimits.go',
+      ]),
+    );
+    expect(data.instanceTypes.every((t) => Object.keys(t.prices).length > 0)).toBe(true);
+    expect(data.instanceTypes.every((t) => t.hypervisor !== 'xen')).toBe(true);
+  });
+
   it('is provided as --catalog aws and aws:<region> for every region of the table', () => {
     expect(awsCatalogProvider.name).toBe('aws');
     expect([...AwsCatalogRegions]).toEqual(catalogDataRegions(data));
