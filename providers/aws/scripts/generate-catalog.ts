@@ -11,6 +11,7 @@
 //     --pricing .../pkg/providers/pricing/zz_generated.pricing_aws.go \
 //     --pricing .../pkg/providers/pricing/zz_generated.pricing_aws_us_gov.go
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   CurrentGenerationRule,
@@ -84,7 +85,7 @@ const { data, skipped } = deriveCatalogData({
   },
 });
 
-const out = values.out ?? DefaultCatalogDataFile;
+const out = values.out ?? fileURLToPath(DefaultCatalogDataFile);
 writeFileSync(out, serializeCatalogData(data));
 const byReason = new Map<string, number>();
 for (const s of skipped) {
@@ -92,6 +93,6 @@ for (const s of skipped) {
   byReason.set(key, (byReason.get(key) ?? 0) + 1);
 }
 process.stdout.write(
-  `wrote ${data.instanceTypes.length} instance types, regions ${catalogDataRegions(data).join(', ')}, to ${String(out)}\n` +
+  `wrote ${data.instanceTypes.length} instance types, regions ${catalogDataRegions(data).join(', ')}, to ${out}\n` +
     [...byReason].map(([reason, n]) => `  skipped ${n}: ${reason}\n`).join(''),
 );

@@ -66,7 +66,7 @@ describe('examples/nodepools/aws with --catalog aws', () => {
         existing: [],
         daemonSets: [],
         nodePools: all,
-        instanceTypes: new Map(all.map((n) => [n.metadata.name, instanceTypes])),
+        instanceTypes: new Map(all.map((n) => [n.metadata.name ?? '', instanceTypes])),
       });
       expect(result.unschedulable.map((u) => u.reason)).toEqual([]);
       expect(result.newClaims.map((c) => c.nodePool)).toEqual([nodePool.metadata.name]);
