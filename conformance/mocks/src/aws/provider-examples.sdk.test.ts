@@ -62,7 +62,7 @@ async function reconcile(name: string): Promise<void> {
   for (const controller of provider.controllers) await controller.reconcile({ name }, reconcileContext);
 }
 
-/** The provider starts on its static price table (no GPU prices); waits for GetProducts. */
+/** The provider starts on its static price table, which may lack the mock's types; waits for GetProducts. */
 async function pricesLoaded(pools: readonly NodePool[]): Promise<void> {
   const deadline = Date.now() + PriceRefreshTimeoutMs;
   while (Date.now() < deadline) {

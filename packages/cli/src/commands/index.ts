@@ -1,4 +1,4 @@
-import { awsCatalogProvider, awsProviderPlugin } from '@nodewright/aws';
+import { awsCatalogProvider, awsProviderPlugin, awsRegionCatalogProviders } from '@nodewright/aws';
 import { CatalogProviders } from '@nodewright/core/catalog';
 import { SystemClock } from '@nodewright/core/clock';
 import { computeDisruption } from '@nodewright/core/disruption';
@@ -16,7 +16,11 @@ import { createSimulateCommand } from './simulate.js';
 import { validateCommand } from './validate.js';
 
 /** The catalogs `--catalog NAME` resolves; each provider package contributes its own. */
-export const catalogProviders = new CatalogProviders([kwokCatalogProvider, awsCatalogProvider]);
+export const catalogProviders = new CatalogProviders([
+  kwokCatalogProvider,
+  awsCatalogProvider,
+  ...awsRegionCatalogProviders,
+]);
 
 /**
  * Every `nodewright` subcommand, in the order help lists them. A new command (disrupt,

@@ -1,2 +1,3 @@
 export * from './catalog.js';
-export * from './instance-facts.js';
+export * from './data.js';
+export * from './source/index.js';

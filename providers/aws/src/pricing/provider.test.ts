@@ -6,7 +6,7 @@ import { fakeEc2, fakePricing, paged } from '../instancetype/fake-ec2.js';
 import type { ProviderLogger } from '../instancetype/logger.js';
 import { priceListItem } from './fixtures.js';
 import { PricesRefreshMs, PricingProvider } from './provider.js';
-import { StaticOnDemandPrices } from './static-prices.js';
+import { staticOnDemandPrices } from './static-prices.js';
 
 const meta = { $metadata: {} };
 
@@ -147,32 +147,32 @@ describe('PricingProvider', () => {
   });
 });
 
-describe('StaticOnDemandPrices', () => {
-  it('covers large..8xlarge of every common family in us-east-1 and us-west-2', () => {
+describe('staticOnDemandPrices', () => {
+  it('covers large..8xlarge of every common family in us-east-1 and the GovCloud regions', () => {
     const families = ['m5', 'm6i', 'm7i', 'c6i', 'c7i', 'r5', 'r6i', 'm6g', 'c6g', 'r6g', 'm7g'];
-    for (const region of ['us-east-1', 'us-west-2']) {
-      const table = StaticOnDemandPrices[region] ?? {};
+    for (const region of ['us-east-1', 'us-gov-west-1']) {
+      const { prices, exact } = staticOnDemandPrices(region);
+      expect(exact, region).toBe(true);
       for (const family of families) {
         for (const size of ['large', 'xlarge', '2xlarge', '4xlarge', '8xlarge']) {
-          expect(table[`${family}.${size}`], `${region} ${family}.${size}`).toBeGreaterThan(0);
+          expect(prices[`${family}.${size}`], `${region} ${family}.${size}`).toBeGreaterThan(0);
         }
       }
-      for (const name of [
-        't3.large',
-        't3.2xlarge',
-        'c5.large',
-        'c5.4xlarge',
-        'c5.9xlarge',
-        'g4dn.xlarge',
-        'g4dn.8xlarge',
-      ]) {
-        expect(table[name], `${region} ${name}`).toBeGreaterThan(0);
+      for (const name of ['t3.large', 't3.2xlarge', 'c5.large', 'c5.4xlarge', 'c5.9xlarge', 'g4dn.xlarge']) {
+        expect(prices[name], `${region} ${name}`).toBeGreaterThan(0);
       }
     }
   });
+
   it('sizes double in price within a family', () => {
-    const table = StaticOnDemandPrices['us-east-1'] ?? {};
-    expect(table['m5.xlarge']).toBe(2 * (table['m5.large'] ?? 0));
-    expect(table['m6g.8xlarge']).toBe(16 * (table['m6g.large'] ?? 0));
+    const { prices } = staticOnDemandPrices('us-east-1');
+    expect(prices['m5.xlarge']).toBe(2 * (prices['m5.large'] ?? 0));
+    expect(prices['m6g.8xlarge']).toBe(16 * (prices['m6g.large'] ?? 0));
+  });
+
+  it('a region the table lacks gets us-east-1 prices, marked inexact', () => {
+    const west = staticOnDemandPrices('us-west-2');
+    expect(west.exact).toBe(false);
+    expect(west.prices['m5.large']).toBe(0.096);
   });
 });

@@ -1,224 +1,31 @@
-/**
- * Public on-demand Linux prices (USD per hour, shared tenancy) for the common families, used
- * until the Pricing API answers and when it cannot be reached, and by the offline `aws` catalog.
- *
- * Source: the AWS price list for us-east-1 as published in July 2026 (the figures Karpenter's
- * generated pricing table carries for that date). us-west-2 lists the same prices as us-east-1
- * for every family here. Refresh both when AWS changes list prices.
- */
-export const StaticOnDemandPrices: Readonly<Record<string, Readonly<Record<string, number>>>> = {
-  'us-east-1': {
-    't3.medium': 0.0416,
-    't3.large': 0.0832,
-    't3.xlarge': 0.1664,
-    't3.2xlarge': 0.3328,
-    'm5.large': 0.096,
-    'm5.xlarge': 0.192,
-    'm5.2xlarge': 0.384,
-    'm5.4xlarge': 0.768,
-    'm5.8xlarge': 1.536,
-    'm5.12xlarge': 2.304,
-    'm5.16xlarge': 3.072,
-    'm6i.large': 0.096,
-    'm6i.xlarge': 0.192,
-    'm6i.2xlarge': 0.384,
-    'm6i.4xlarge': 0.768,
-    'm6i.8xlarge': 1.536,
-    'm6i.12xlarge': 2.304,
-    'm6i.16xlarge': 3.072,
-    'm7i.large': 0.1008,
-    'm7i.xlarge': 0.2016,
-    'm7i.2xlarge': 0.4032,
-    'm7i.4xlarge': 0.8064,
-    'm7i.8xlarge': 1.6128,
-    'm7i.12xlarge': 2.4192,
-    'm7i.16xlarge': 3.2256,
-    'c5.large': 0.085,
-    'c5.xlarge': 0.17,
-    'c5.2xlarge': 0.34,
-    'c5.4xlarge': 0.68,
-    'c5.9xlarge': 1.53,
-    'c5.12xlarge': 2.04,
-    'c6i.large': 0.085,
-    'c6i.xlarge': 0.17,
-    'c6i.2xlarge': 0.34,
-    'c6i.4xlarge': 0.68,
-    'c6i.8xlarge': 1.36,
-    'c6i.12xlarge': 2.04,
-    'c6i.16xlarge': 2.72,
-    'c7i.large': 0.08925,
-    'c7i.xlarge': 0.1785,
-    'c7i.2xlarge': 0.357,
-    'c7i.4xlarge': 0.714,
-    'c7i.8xlarge': 1.428,
-    'c7i.12xlarge': 2.142,
-    'c7i.16xlarge': 2.856,
-    'r5.large': 0.126,
-    'r5.xlarge': 0.252,
-    'r5.2xlarge': 0.504,
-    'r5.4xlarge': 1.008,
-    'r5.8xlarge': 2.016,
-    'r5.12xlarge': 3.024,
-    'r5.16xlarge': 4.032,
-    'r6i.large': 0.126,
-    'r6i.xlarge': 0.252,
-    'r6i.2xlarge': 0.504,
-    'r6i.4xlarge': 1.008,
-    'r6i.8xlarge': 2.016,
-    'r6i.12xlarge': 3.024,
-    'r6i.16xlarge': 4.032,
-    'm6g.medium': 0.0385,
-    'm6g.large': 0.077,
-    'm6g.xlarge': 0.154,
-    'm6g.2xlarge': 0.308,
-    'm6g.4xlarge': 0.616,
-    'm6g.8xlarge': 1.232,
-    'm6g.12xlarge': 1.848,
-    'm6g.16xlarge': 2.464,
-    'c6g.medium': 0.034,
-    'c6g.large': 0.068,
-    'c6g.xlarge': 0.136,
-    'c6g.2xlarge': 0.272,
-    'c6g.4xlarge': 0.544,
-    'c6g.8xlarge': 1.088,
-    'c6g.12xlarge': 1.632,
-    'c6g.16xlarge': 2.176,
-    'r6g.medium': 0.0504,
-    'r6g.large': 0.1008,
-    'r6g.xlarge': 0.2016,
-    'r6g.2xlarge': 0.4032,
-    'r6g.4xlarge': 0.8064,
-    'r6g.8xlarge': 1.6128,
-    'r6g.12xlarge': 2.4192,
-    'r6g.16xlarge': 3.2256,
-    'm7g.medium': 0.0408,
-    'm7g.large': 0.0816,
-    'm7g.xlarge': 0.1632,
-    'm7g.2xlarge': 0.3264,
-    'm7g.4xlarge': 0.6528,
-    'm7g.8xlarge': 1.3056,
-    'm7g.12xlarge': 1.9584,
-    'm7g.16xlarge': 2.6112,
-    'g4dn.xlarge': 0.526,
-    'g4dn.2xlarge': 0.752,
-    'g4dn.4xlarge': 1.204,
-    'g4dn.8xlarge': 2.176,
-    'g4dn.12xlarge': 3.912,
-    'g4dn.16xlarge': 4.352,
-  },
-  'us-west-2': {
-    't3.medium': 0.0416,
-    't3.large': 0.0832,
-    't3.xlarge': 0.1664,
-    't3.2xlarge': 0.3328,
-    'm5.large': 0.096,
-    'm5.xlarge': 0.192,
-    'm5.2xlarge': 0.384,
-    'm5.4xlarge': 0.768,
-    'm5.8xlarge': 1.536,
-    'm5.12xlarge': 2.304,
-    'm5.16xlarge': 3.072,
-    'm6i.large': 0.096,
-    'm6i.xlarge': 0.192,
-    'm6i.2xlarge': 0.384,
-    'm6i.4xlarge': 0.768,
-    'm6i.8xlarge': 1.536,
-    'm6i.12xlarge': 2.304,
-    'm6i.16xlarge': 3.072,
-    'm7i.large': 0.1008,
-    'm7i.xlarge': 0.2016,
-    'm7i.2xlarge': 0.4032,
-    'm7i.4xlarge': 0.8064,
-    'm7i.8xlarge': 1.6128,
-    'm7i.12xlarge': 2.4192,
-    'm7i.16xlarge': 3.2256,
-    'c5.large': 0.085,
-    'c5.xlarge': 0.17,
-    'c5.2xlarge': 0.34,
-    'c5.4xlarge': 0.68,
-    'c5.9xlarge': 1.53,
-    'c5.12xlarge': 2.04,
-    'c6i.large': 0.085,
-    'c6i.xlarge': 0.17,
-    'c6i.2xlarge': 0.34,
-    'c6i.4xlarge': 0.68,
-    'c6i.8xlarge': 1.36,
-    'c6i.12xlarge': 2.04,
-    'c6i.16xlarge': 2.72,
-    'c7i.large': 0.08925,
-    'c7i.xlarge': 0.1785,
-    'c7i.2xlarge': 0.357,
-    'c7i.4xlarge': 0.714,
-    'c7i.8xlarge': 1.428,
-    'c7i.12xlarge': 2.142,
-    'c7i.16xlarge': 2.856,
-    'r5.large': 0.126,
-    'r5.xlarge': 0.252,
-    'r5.2xlarge': 0.504,
-    'r5.4xlarge': 1.008,
-    'r5.8xlarge': 2.016,
-    'r5.12xlarge': 3.024,
-    'r5.16xlarge': 4.032,
-    'r6i.large': 0.126,
-    'r6i.xlarge': 0.252,
-    'r6i.2xlarge': 0.504,
-    'r6i.4xlarge': 1.008,
-    'r6i.8xlarge': 2.016,
-    'r6i.12xlarge': 3.024,
-    'r6i.16xlarge': 4.032,
-    'm6g.medium': 0.0385,
-    'm6g.large': 0.077,
-    'm6g.xlarge': 0.154,
-    'm6g.2xlarge': 0.308,
-    'm6g.4xlarge': 0.616,
-    'm6g.8xlarge': 1.232,
-    'm6g.12xlarge': 1.848,
-    'm6g.16xlarge': 2.464,
-    'c6g.medium': 0.034,
-    'c6g.large': 0.068,
-    'c6g.xlarge': 0.136,
-    'c6g.2xlarge': 0.272,
-    'c6g.4xlarge': 0.544,
-    'c6g.8xlarge': 1.088,
-    'c6g.12xlarge': 1.632,
-    'c6g.16xlarge': 2.176,
-    'r6g.medium': 0.0504,
-    'r6g.large': 0.1008,
-    'r6g.xlarge': 0.2016,
-    'r6g.2xlarge': 0.4032,
-    'r6g.4xlarge': 0.8064,
-    'r6g.8xlarge': 1.6128,
-    'r6g.12xlarge': 2.4192,
-    'r6g.16xlarge': 3.2256,
-    'm7g.medium': 0.0408,
-    'm7g.large': 0.0816,
-    'm7g.xlarge': 0.1632,
-    'm7g.2xlarge': 0.3264,
-    'm7g.4xlarge': 0.6528,
-    'm7g.8xlarge': 1.3056,
-    'm7g.12xlarge': 1.9584,
-    'm7g.16xlarge': 2.6112,
-    'g4dn.xlarge': 0.526,
-    'g4dn.2xlarge': 0.752,
-    'g4dn.4xlarge': 1.204,
-    'g4dn.8xlarge': 2.176,
-    'g4dn.12xlarge': 3.912,
-    'g4dn.16xlarge': 4.352,
-  },
-};
+import { type AwsCatalogData, readAwsCatalogData } from '../catalog/data.js';
 
-/** The region whose table serves regions the static table does not list. */
+/** The region whose prices serve regions the static table does not list. */
 export const StaticPricesFallbackRegion = 'us-east-1';
 
 /**
- * The static on-demand prices of a region, and whether they are that region's own (false: the
- * us-east-1 table stands in, which callers should log).
+ * The static on-demand Linux prices (USD per hour, shared tenancy) of a region, used until the
+ * Pricing API answers and when it cannot be reached, and whether they are that region's own
+ * (false: us-east-1's stand in, which callers should log). They are the offline catalog's table
+ * (data/aws-catalog.json): Karpenter's generated public price tables, which list us-east-1 and
+ * the GovCloud regions; see the provider README for the source and how to refresh it.
  */
-export function staticOnDemandPrices(region: string): {
+export function staticOnDemandPrices(
+  region: string,
+  data: AwsCatalogData = readAwsCatalogData(),
+): {
   readonly prices: Readonly<Record<string, number>>;
   readonly exact: boolean;
 } {
-  const own = StaticOnDemandPrices[region];
-  if (own !== undefined) return { prices: own, exact: true };
-  return { prices: StaticOnDemandPrices[StaticPricesFallbackRegion] ?? {}, exact: false };
+  const pricesOf = (r: string) => {
+    const prices: Record<string, number> = {};
+    for (const row of data.instanceTypes) {
+      const price = row.prices[r];
+      if (price !== undefined) prices[row.name] = price;
+    }
+    return prices;
+  };
+  const own = pricesOf(region);
+  if (Object.keys(own).length > 0) return { prices: own, exact: true };
+  return { prices: pricesOf(StaticPricesFallbackRegion), exact: false };
 }
