@@ -22,6 +22,33 @@ function nodewright(args: string[], stdin?: string) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
+describe('nodewright on another Node, and through bin/nodewright', () => {
+  // The system Node of the build machine (20): the bin must refuse it with the fix, not a stack.
+  const systemNode = '/usr/bin/node';
+
+  it('tells a user of Node 20 how to run it, in one line, exit 1', () => {
+    const version = spawnSync(systemNode, ['--version'], { encoding: 'utf8' });
+    if (version.error) throw new Error(`${systemNode} is needed for this test: ${version.error.message}`);
+    expect(version.stdout).toMatch(/^v2[0-3]\./);
+    const result = spawnSync(systemNode, [bin, 'validate', '-f', 'x'], { cwd: root, encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `nodewright needs Node 24 (this is Node ${version.stdout.trim().slice(1)}); run it through pnpm (pnpm -s nodewright ...), bin/nodewright, or install Node 24\n`,
+    );
+  });
+
+  it("runs the CLI on the project's Node from bin/nodewright, with the CLI's own stderr and exit code", () => {
+    const result = spawnSync(join(root, 'bin', 'nodewright'), ['validate', '-f', 'no-such-file.yaml'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: '/usr/bin:/bin' },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('no-such-file.yaml: cannot read: no such file or directory\n');
+  });
+});
+
 describe('nodewright (built bin.js)', () => {
   let dir: string;
   beforeAll(async () => {

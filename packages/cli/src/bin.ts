@@ -1,37 +1,11 @@
 #!/usr/bin/env node
-import { registerHooks } from 'node:module';
-import { ControllerNodeFlags, missingNodeFlags } from './operator/node-flags.js';
+import { nodeVersionProblem } from './node-version.js';
 
-const argv = process.argv.slice(2);
-
-// The controller is long-running: it runs under its heap flags (see ControllerNodeFlags). Node
-// takes them only at start, so the process replaces itself (same pid, same stdio) with one that
-// has them; where execve is missing (Windows) it runs with node's defaults.
-if (argv[0] === 'controller' && typeof process.execve === 'function') {
-  const missing = missingNodeFlags(ControllerNodeFlags, process.execArgv, process.env.NODE_OPTIONS);
-  const script = process.argv[1];
-  if (missing.length > 0 && script !== undefined) {
-    process.execve(
-      process.execPath,
-      [process.execPath, ...missing, ...process.execArgv, script, ...argv],
-      process.env,
-    );
-  }
+// Checked before the CLI is imported: on an older Node its imports fail at link time with a
+// SyntaxError stack that says nothing about the fix.
+const problem = nodeVersionProblem(process.versions.node);
+if (problem !== undefined) {
+  process.stderr.write(`${problem}\n`);
+  process.exit(1);
 }
-
-// `nodewright crds | head` closes the pipe early; that is the reader's choice, not an error.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw err;
-});
-
-// Commands that talk to a cluster use client-node's KubeConfig, which would otherwise load every
-// generated API client with it (see clientNodeSubsetHooks). Registered before anything loads it.
-registerHooks((await import('@nodewright/core/kube')).clientNodeSubsetHooks());
-
-const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd() };
-// The controller loads only its own command and the chosen provider's package (controller-main).
-process.exitCode =
-  argv[0] === 'controller'
-    ? await (await import('./controller-main.js')).controllerMain(argv.slice(1), io)
-    : await (await import('./main.js')).main(argv, io);
+await import('./entry.js');

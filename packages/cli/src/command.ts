@@ -43,6 +43,7 @@ export class UsageError extends Error {
 export const InputOptions = {
   filename: { type: 'string', short: 'f', multiple: true },
   recursive: { type: 'boolean', short: 'R' },
+  strict: { type: 'boolean' },
 } as const satisfies ParseArgsOptionsConfig;
 
 /** Help lines describing InputOptions, for a command's help text. */
@@ -51,7 +52,10 @@ export const InputOptionsHelp = `  -f, --filename FILE  Manifests to read; repea
                        JSON array; - reads standard input; a directory stands for its
                        *.yaml, *.yml and *.json files, in name order, not descending
                        into subdirectories.
-  -R, --recursive      Also read the subdirectories of directories given with -f.`;
+  -R, --recursive      Also read the subdirectories of directories given with -f.
+      --strict         Objects of kinds nodewright does not read (Deployment without
+                       --expand-workloads, Service, ConfigMap, ...) are errors; by
+                       default each is skipped with one line on stderr.`;
 
 /** The -f files of a command line; at least one is required. */
 export function requireFiles(values: OptionValues): string[] {

@@ -7,6 +7,7 @@ import {
   instanceTypeCatalogKind,
   KindRegistry,
   kubernetesKinds,
+  migrationHintFor,
   nodeClaimKind,
   nodePoolKind,
   nodePoolV1beta1Converter,
@@ -35,6 +36,12 @@ export function createCliServices(): CliServices {
     registry,
     convert: (objects) => convertManifests(objects, converters),
     unsupportedVersionHint: (apiVersion, kind) => convertHint(converters, apiVersion, kind),
+    fieldHint: (manifest, error) =>
+      migrationHintFor(
+        converters,
+        { apiVersion: manifest.apiVersion, kind: manifest.kind, value: manifest.object },
+        error.segments,
+      ),
     renderCrd: (definition) => renderCrdYaml(definition),
     crdFileName: (definition) => crdFileName(definition),
     fs: {

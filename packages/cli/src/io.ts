@@ -17,3 +17,29 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 export function writeLines(stream: { write(chunk: string): unknown }, lines: readonly string[]): void {
   if (lines.length > 0) stream.write(`${lines.join('\n')}\n`);
 }
+
+/** The longest message line printed; the rest of a longer one is cut (see capMessage). */
+export const MaxMessageLength = 400;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escaping them is the point
+const ControlCharacters = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+/**
+ * A message cut to `max` characters, saying how much was cut, so one bad input (a minified
+ * file, a value kilobytes long) cannot flood the terminal. Control characters are shown
+ * escaped, so a message never moves the cursor or rings the bell.
+ */
+export function capMessage(text: string, max = MaxMessageLength): string {
+  const clean = text.replace(ControlCharacters, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  if (clean.length <= max) return clean;
+  const cut = clean.length - max;
+  return `${clean.slice(0, max)}... (${cut} more characters)`;
+}
+
+/** Writes each message line, capped (capMessage), followed by a newline: for stderr. */
+export function writeErrors(stream: { write(chunk: string): unknown }, lines: readonly string[]): void {
+  writeLines(
+    stream,
+    lines.flatMap((line) => line.split('\n')).map((line) => capMessage(line)),
+  );
+}

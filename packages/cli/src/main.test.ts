@@ -199,14 +199,73 @@ describe('validate', () => {
     );
   });
 
-  it('reports an unknown kind', async () => {
-    await file('d.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n');
-    const { code, out, err } = await run(['validate', '-f', 'd.yaml']);
-    expect(code).toBe(1);
-    expect(out).toBe('');
-    expect(err).toBe(
+  it('skips a kind nodewright does not read with one line, and --strict makes it an error', async () => {
+    await file('d.yaml', `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n---\n${widget('a')}`);
+    const skipped = await run(['validate', '-f', 'd.yaml']);
+    expect(skipped.code).toBe(0);
+    expect(skipped.out).toBe('OK Widget/a\n');
+    expect(skipped.err).toBe(
+      'd.yaml: Deployment/web: skipped: Deployment (apps/v1) is not a kind nodewright reads (--strict makes this an error) (line 1)\n',
+    );
+    const strict = await run(['validate', '--strict', '-f', 'd.yaml']);
+    expect(strict.code).toBe(1);
+    expect(strict.err).toBe(
       'd.yaml: Deployment/web: kind: Deployment (apps/v1) is not a kind nodewright knows (known: Gadget, Pod, Widget) (line 2)\n',
     );
+  });
+
+  it('reports an unknown kind in an API group of its own kinds, with the kind meant', async () => {
+    await file('g.yaml', 'apiVersion: example.com/v1\nkind: Widgit\nmetadata: {name: w}\n');
+    const { code, err } = await run(['validate', '-f', 'g.yaml']);
+    expect(code).toBe(1);
+    expect(err).toBe(
+      'g.yaml: Widgit/w: kind: Widgit (example.com/v1) is not a kind nodewright knows (did you mean Widget? known: Gadget, Pod, Widget) (line 2)\n',
+    );
+  });
+
+  it('names the field a misspelt one means, and appends a migration hint', async () => {
+    await file(
+      'm.yaml',
+      'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: m}\nspec:\n  replicas: 1\n  zoens: [a]\n  size: 2\n',
+    );
+    const { code, err } = await run(['validate', '-f', 'm.yaml']);
+    expect(code).toBe(1);
+    expect(err).toBe(
+      [
+        'm.yaml: Widget/m: spec: unknown field "zoens" (did you mean "zones"?) (line 6)',
+        'm.yaml: Widget/m: spec: unknown field "size"; v1 calls it spec.replicas (line 7)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('refuses binary input in one line', async () => {
+    await writeFile(
+      join(dir, 'bin.yaml'),
+      Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, ...Array(5000).fill(0x41)]),
+    );
+    const { code, err } = await run(['validate', '-f', 'bin.yaml']);
+    expect(code).toBe(1);
+    expect(err).toBe('bin.yaml: binary data, not YAML or JSON text (control character 0x7f) (line 1)\n');
+  });
+
+  it('shows at most five YAML syntax errors of a file, and caps a long message', async () => {
+    await file('bad.yaml', `${'{a: [\n'.repeat(2)}${'x: : :\n'.repeat(20)}`);
+    const { code, err } = await run(['validate', '-f', 'bad.yaml']);
+    expect(code).toBe(1);
+    const lines = err.split('\n').filter(Boolean);
+    expect(lines.length).toBe(6);
+    expect(lines.at(-1)).toMatch(/^bad\.yaml: \d+ more YAML syntax errors not shown$/);
+    await file(
+      'long.yaml',
+      `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: l}\nspec: {replicas: 1, ${'q'.repeat(2000)}: 1}\n`,
+    );
+    const long = await run(['validate', '-f', 'long.yaml']);
+    expect(long.code).toBe(1);
+    expect(long.err).toMatch(
+      /^long\.yaml: Widget\/l: spec: unknown field "q+\.\.\. \(\d+ more characters\)\n$/,
+    );
+    expect(long.err.length).toBeLessThan(450);
   });
 
   it('reports an unknown apiVersion of a known kind, pointing at convert where it applies', async () => {

@@ -1,6 +1,6 @@
 import { parseCommandArgs } from './args.js';
 import { type Command, type CommandContext, UsageError } from './command.js';
-import type { CliIo } from './io.js';
+import { type CliIo, writeErrors } from './io.js';
 import type { CliServices } from './services.js';
 import { commandUsageError } from './usage.js';
 
@@ -33,11 +33,11 @@ export async function runCommand(
     return await command.run(args, context);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(commandUsageError(command, error.message));
+      writeErrors(io.stderr, [commandUsageError(command, error.message).trimEnd()]);
       return 2;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr.write(`nodewright ${command.name}: internal error: ${detail}\n`);
+    writeErrors(io.stderr, [`nodewright ${command.name}: internal error: ${detail}`]);
     return 1;
   }
 }

@@ -1,5 +1,5 @@
 import type { ConversionWarning, KindDefinition, KindRegistry } from '@nodewright/core/apis';
-import type { ManifestFs } from '@nodewright/core/manifests';
+import type { FieldError, Manifest, ManifestFs } from '@nodewright/core/manifests';
 
 /** What the commands need from the rest of nodewright; built by `createCliServices`. */
 export interface CliServices {
@@ -12,6 +12,11 @@ export interface CliServices {
   };
   /** Advice for an apiVersion the registry lacks (e.g. "run nodewright convert"), if any. */
   unsupportedVersionHint(apiVersion: string, kind: string): string | undefined;
+  /**
+   * Advice for a field error of a current-version object that an older version explains, e.g.
+   * `consolidationPolicy: WhenUnderutilized` in a v1 NodePool; undefined for none.
+   */
+  fieldHint(manifest: Manifest, error: FieldError): string | undefined;
   /** The CustomResourceDefinition of a kind, as a YAML document. */
   renderCrd(definition: KindDefinition): string;
   /** The file name `crds --out` writes a kind's CRD to. */

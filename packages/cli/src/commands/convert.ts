@@ -9,11 +9,10 @@ import {
   manifestOf,
   objectId,
   parseFieldPath,
-  parseManifests,
 } from '@nodewright/core/manifests';
 import { type Command, InputOptions, InputOptionsHelp } from '../command.js';
-import { noObjectsError, readInputs } from '../inputs.js';
-import { writeLines } from '../io.js';
+import { noObjectsError, parseInputs, readInputs } from '../inputs.js';
+import { writeErrors } from '../io.js';
 import { toYamlStream } from '../yaml-stream.js';
 
 /** How errors name a converted object no input object corresponds to. */
@@ -49,7 +48,7 @@ invalid, or the result does not validate; 2 usage error.
     const input = await readInputs(values, context);
     const empty = noObjectsError(input);
     if (input.errors.length > 0 || empty !== undefined) {
-      writeLines(io.stderr, empty === undefined ? input.errors.map(formatManifestError) : [empty]);
+      writeErrors(io.stderr, empty === undefined ? input.errors.map(formatManifestError) : [empty]);
       return 1;
     }
 
@@ -57,7 +56,7 @@ invalid, or the result does not validate; 2 usage error.
     const byId = new Map<string, Manifest>();
     for (const manifest of input.manifests) if (!byId.has(manifest.id)) byId.set(manifest.id, manifest);
 
-    writeLines(
+    writeErrors(
       io.stderr,
       result.warnings.map((w) => formatWarning(w, byId)),
     );
@@ -69,12 +68,11 @@ invalid, or the result does not validate; 2 usage error.
     );
     const headerErrors = converted.flatMap((c) => ('errors' in c ? c.errors : []));
     const manifests = converted.flatMap((c) => ('manifest' in c ? [c.manifest] : []));
-    const { errors } = parseManifests(services.registry, manifests, {
-      unsupportedVersionHint: (apiVersion, kind) => services.unsupportedVersionHint(apiVersion, kind),
-    });
+    // Objects of kinds nodewright does not read pass through as they are (--strict refuses them).
+    const { errors } = parseInputs(services, manifests, values);
     const problems = [...headerErrors, ...errors];
     if (problems.length > 0) {
-      writeLines(io.stderr, problems.map(formatManifestError));
+      writeErrors(io.stderr, problems.map(formatManifestError));
       return 1;
     }
     io.stdout.write(toYamlStream(result.objects));

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { systemErrorReason } from '@nodewright/core/manifests';
 import type { Command } from '../command.js';
-import { writeLines } from '../io.js';
+import { writeErrors, writeLines } from '../io.js';
 import { joinYamlDocuments } from '../yaml-stream.js';
 
 /** `nodewright crds`: the CustomResourceDefinitions of every kind nodewright ships one for. */
@@ -33,7 +33,7 @@ Exit status: 0 success; 1 a file could not be written; 2 usage error.
     try {
       await services.fs.mkdirp(resolve(io.cwd, out));
     } catch (error) {
-      writeLines(io.stderr, [`${out}: cannot create directory: ${systemErrorReason(error)}`]);
+      writeErrors(io.stderr, [`${out}: cannot create directory: ${systemErrorReason(error)}`]);
       return 1;
     }
     let failed = false;
@@ -43,7 +43,7 @@ Exit status: 0 success; 1 a file could not be written; 2 usage error.
         await services.fs.writeFile(resolve(io.cwd, path), services.renderCrd(definition));
         writeLines(io.stdout, [path]);
       } catch (error) {
-        writeLines(io.stderr, [`${path}: cannot write: ${systemErrorReason(error)}`]);
+        writeErrors(io.stderr, [`${path}: cannot write: ${systemErrorReason(error)}`]);
         failed = true;
       }
     }

@@ -6,6 +6,7 @@ import {
   instanceTypesFromCatalog,
 } from '@nodewright/core/catalog';
 import type { InstanceType } from '@nodewright/core/cloudprovider';
+import { systemErrorReason } from '@nodewright/core/manifests';
 import {
   BaselineAutoscalers,
   type BaselineResult,
@@ -18,7 +19,7 @@ import {
   type SimulationResult,
 } from '@nodewright/core/simulation';
 import { type Command, UsageError } from '../command.js';
-import { writeLines } from '../io.js';
+import { writeErrors } from '../io.js';
 import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
 
 /** What `simulate` is built from; the composition root passes the real ones. */
@@ -87,12 +88,12 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       try {
         text = await services.fs.readFile(path);
       } catch (err) {
-        writeLines(io.stderr, [`${file}: cannot read: ${(err as Error).message}`]);
+        writeErrors(io.stderr, [`${file}: cannot read: ${systemErrorReason(err)}`]);
         return 1;
       }
       const parsed = parseScenario(text, file);
       if (parsed.scenario === undefined) {
-        writeLines(io.stderr, parsed.errors.map(formatScenarioError));
+        writeErrors(io.stderr, parsed.errors.map(formatScenarioError));
         return 1;
       }
       const scenario = parsed.scenario;
@@ -101,7 +102,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       if (typeof scenario.catalog === 'string') {
         const provider = deps.catalogs.get(scenario.catalog);
         if (provider === undefined) {
-          writeLines(io.stderr, [
+          writeErrors(io.stderr, [
             `${file}: catalog: unknown catalog "${scenario.catalog}" (known: ${deps.catalogs.names().join(', ')})`,
           ]);
           return 1;
@@ -112,7 +113,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       } else {
         const built = instanceTypesFromCatalog(scenario.catalog);
         if (built.problems.length > 0) {
-          writeLines(
+          writeErrors(
             io.stderr,
             built.problems.map((p) => `${file}: catalog: ${describeCatalogProblem(p)}`),
           );

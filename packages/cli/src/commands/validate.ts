@@ -1,7 +1,7 @@
-import { formatManifestError, parseManifests } from '@nodewright/core/manifests';
+import { formatManifestError } from '@nodewright/core/manifests';
 import { type Command, InputOptions, InputOptionsHelp } from '../command.js';
-import { noObjectsError, readInputs } from '../inputs.js';
-import { writeLines } from '../io.js';
+import { noObjectsError, parseInputs, readInputs, skippedLine } from '../inputs.js';
+import { writeErrors, writeLines } from '../io.js';
 
 /** `nodewright validate`: every object against its kind's schema and CRD rules. */
 export const validateCommand: Command = {
@@ -16,9 +16,12 @@ line on stderr:
 
   FILE: Kind/name: field.path: message (line N)
 
-An unknown kind or apiVersion is an error, never skipped; karpenter.sh/v1beta1 objects
-are upgraded by "nodewright convert". Objects without a name show as
-Kind/<unnamed #N>, N being the object's position in its file.
+Objects of kinds nodewright does not read (Service, ConfigMap, ...) are skipped, one line
+each on stderr (--strict makes them errors); a kind in nodewright's own API groups that
+it does not know, and an unknown apiVersion of a known kind, are errors. Misspelt fields
+are named with the field meant; karpenter.sh/v1beta1 objects are upgraded by
+"nodewright convert", and v1beta1 fields in v1 objects say where v1 moved them. Objects
+without a name show as Kind/<unnamed #N>, N being the object's position in its file.
 
 Options:
 ${InputOptionsHelp}
@@ -31,18 +34,16 @@ Exit status: 0 all objects valid; 1 any object invalid or any input unreadable;
   async run({ values }, context) {
     const { io, services } = context;
     const input = await readInputs(values, context);
-    const { parsed, errors } = parseManifests(services.registry, input.manifests, {
-      unsupportedVersionHint: (apiVersion, kind) => services.unsupportedVersionHint(apiVersion, kind),
-    });
+    const { parsed, errors, skipped } = parseInputs(services, input.manifests, values);
     const problems = [...input.errors, ...errors];
     writeLines(
       io.stdout,
       parsed.map((p) => `OK ${p.manifest.id}`),
     );
-    writeLines(io.stderr, problems.map(formatManifestError));
+    writeErrors(io.stderr, [...skipped.map(skippedLine), ...problems.map(formatManifestError)]);
     const empty = noObjectsError(input);
     if (empty !== undefined) {
-      writeLines(io.stderr, [empty]);
+      writeErrors(io.stderr, [empty]);
       return 1;
     }
     return problems.length > 0 ? 1 : 0;

@@ -1,8 +1,8 @@
 import type { CatalogProviders } from '@nodewright/core/catalog';
-import { formatManifestError, type ParsedManifest, parseManifests } from '@nodewright/core/manifests';
+import { formatManifestError, type ParsedManifest } from '@nodewright/core/manifests';
 import type { CommandContext, OptionValues } from '../command.js';
-import { noObjectsError, readInputs } from '../inputs.js';
-import { writeLines } from '../io.js';
+import { noObjectsError, parseInputs, readInputs, skippedLine } from '../inputs.js';
+import { writeErrors } from '../io.js';
 import { buildSnapshot, type Snapshot } from './build-snapshot.js';
 import { readCatalogOptions, type SourcedCatalog } from './catalogs.js';
 
@@ -25,9 +25,8 @@ export async function readClusterSnapshot(
 ): Promise<ClusterRead | undefined> {
   const { io, services } = context;
   const input = await readInputs(values, context);
-  const { parsed, errors } = parseManifests(services.registry, input.manifests, {
-    unsupportedVersionHint: (apiVersion, kind) => services.unsupportedVersionHint(apiVersion, kind),
-  });
+  const { parsed, errors, skipped } = parseInputs(services, input.manifests, values);
+  writeErrors(io.stderr, skipped.map(skippedLine));
   const catalogValues = Array.isArray(values.catalog) ? values.catalog.map(String) : [];
   const catalogs = await readCatalogOptions(catalogValues, {
     providers: catalogProviders,
@@ -38,7 +37,7 @@ export async function readClusterSnapshot(
   const problems = [...input.errors, ...errors, ...catalogs.errors];
   const empty = noObjectsError(input);
   if (problems.length > 0 || empty !== undefined) {
-    writeLines(io.stderr, empty === undefined ? problems.map(formatManifestError) : [empty]);
+    writeErrors(io.stderr, empty === undefined ? problems.map(formatManifestError) : [empty]);
     return undefined;
   }
   const snapshot = buildSnapshot(parsed, {
@@ -46,7 +45,7 @@ export async function readClusterSnapshot(
     knownCatalogs: catalogProviders.names(),
   });
   if (snapshot.errors.length > 0) {
-    writeLines(io.stderr, snapshot.errors.map(formatManifestError));
+    writeErrors(io.stderr, snapshot.errors.map(formatManifestError));
     return undefined;
   }
   return { snapshot, parsed, catalogs: catalogs.catalogs };

@@ -66,6 +66,10 @@ export function fixtureServices(): CliServices {
       kind === 'Widget' && apiVersion === 'example.com/v1alpha1'
         ? 'run nodewright convert to upgrade it'
         : undefined,
+    fieldHint: (manifest, error) =>
+      manifest.kind === 'Widget' && error.path === 'spec' && error.message.includes('"size"')
+        ? 'v1 calls it spec.replicas'
+        : undefined,
     renderCrd: (definition) =>
       `kind: CustomResourceDefinition\nmetadata:\n  name: ${definition.crd?.plural}.${definition.crd?.group}\n`,
     crdFileName: (definition) => `${definition.crd?.group}_${definition.crd?.plural}.yaml`,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { closestName } from './suggest/closest.js';
+import { knownFieldsAt } from './suggest/schema-keys.js';
 
 type Issue = z.core.$ZodIssue;
 type Primitive = string | number | bigint | boolean | symbol | null | undefined;
@@ -76,10 +78,11 @@ export function formatObjectError(
  * actually wrong rather than every alternative's complaint. Unknown keys give one error per
  * key at the enclosing object's path. Order follows the issues; exact duplicates are dropped.
  */
-export function fieldErrors(issues: readonly Issue[]): FieldError[] {
+export function fieldErrors(issues: readonly Issue[], options: FieldErrorOptions = {}): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
-  for (const item of issues.flatMap((issue) => describe(issue, []))) {
+  const context: DescribeContext = { schema: options.schema };
+  for (const item of issues.flatMap((issue) => describe(issue, [], context))) {
     const fieldError: FieldError = { path: item.path, segments: item.segments, message: item.message };
     const key = `${fieldError.path}\u0000${fieldError.message}`;
     if (seen.has(key)) continue;
@@ -87,6 +90,18 @@ export function fieldErrors(issues: readonly Issue[]): FieldError[] {
     out.push(fieldError);
   }
   return out;
+}
+
+export interface FieldErrorOptions {
+  /**
+   * The schema the issues came from. With it, an unknown field names the known field it most
+   * likely misspells: `unknown field "consolidationPolcy" (did you mean "consolidationPolicy"?)`.
+   */
+  readonly schema?: z.ZodType;
+}
+
+interface DescribeContext {
+  readonly schema: z.ZodType | undefined;
 }
 
 /** A field error plus what union resolution needs to know about where it came from. */
@@ -104,20 +119,24 @@ function at(segments: readonly PropertyKey[], message: string, extra: Partial<De
   return { path: formatFieldPath(segments), segments, message, ...extra };
 }
 
-function describe(issue: Issue, prefix: readonly PropertyKey[]): Described[] {
+function describe(issue: Issue, prefix: readonly PropertyKey[], context: DescribeContext): Described[] {
   const segments = [...prefix, ...issue.path];
   const custom = !isZodDefaultMessage(issue);
   switch (issue.code) {
     case 'invalid_union':
-      return describeUnion(issue, segments);
+      return describeUnion(issue, segments, context);
     case 'invalid_key':
-      return issue.issues.flatMap((inner) => describe(inner, segments)).map((d) => prefixed(d, 'key'));
+      return issue.issues
+        .flatMap((inner) => describe(inner, segments, context))
+        .map((d) => prefixed(d, 'key'));
     case 'invalid_element':
-      return issue.issues.flatMap((inner) => describe(inner, segments)).map((d) => prefixed(d, 'element'));
+      return issue.issues
+        .flatMap((inner) => describe(inner, segments, context))
+        .map((d) => prefixed(d, 'element'));
     case 'unrecognized_keys':
       if (custom) return [at(segments, issue.message)];
       return issue.keys.map((key) => ({
-        ...at(segments, `unknown field ${JSON.stringify(key)}`),
+        ...at(segments, `unknown field ${JSON.stringify(key)}${didYouMean(context, segments, key)}`),
         segments: [...segments, key],
       }));
     case 'invalid_type': {
@@ -151,9 +170,16 @@ function prefixed(d: Described, what: string): Described {
   return { path: d.path, segments: d.segments, message };
 }
 
+function didYouMean(context: DescribeContext, segments: readonly PropertyKey[], key: string): string {
+  if (context.schema === undefined) return '';
+  const known = closestName(key, knownFieldsAt(context.schema, segments));
+  return known === undefined ? '' : ` (did you mean ${JSON.stringify(known)}?)`;
+}
+
 function describeUnion(
   issue: Extract<Issue, { code: 'invalid_union' }>,
   segments: PropertyKey[],
+  context: DescribeContext,
 ): Described[] {
   if (issue.errors.length === 0) {
     if ('options' in issue && issue.options && issue.options.length > 0) {
@@ -164,7 +190,9 @@ function describeUnion(
     if (issue.inclusive === false) return [at(segments, 'matches more than one of the allowed forms')];
     return [at(segments, isZodDefaultMessage(issue) ? 'is invalid' : issue.message)];
   }
-  const branches = issue.errors.map((branch) => branch.flatMap((inner) => describe(inner, segments)));
+  const branches = issue.errors.map((branch) =>
+    branch.flatMap((inner) => describe(inner, segments, context)),
+  );
   const depth = segments.length;
   const applicable = branches.filter(
     (branch) => !branch.every((d) => d.segments.length === depth && d.mismatch !== undefined),

@@ -6,4 +6,5 @@ export * from './field-errors.js';
 export * from './kind.js';
 export * from './kubernetes/index.js';
 export * from './labels.js';
+export * from './suggest/index.js';
 export * from './v1/index.js';

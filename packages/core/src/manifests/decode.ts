@@ -15,6 +15,7 @@ import {
   type ManifestSource,
   objectId,
 } from './manifest.js';
+import { binaryContentProblem } from './text-check.js';
 
 /**
  * Decodes the text of one input into objects. The text is a stream of YAML documents
@@ -25,6 +26,10 @@ import {
  * documents of the file are still decoded.
  */
 export function decodeManifests(file: string, text: string): ManifestSet {
+  const binary = binaryContentProblem(text);
+  if (binary !== undefined) {
+    return { manifests: [], errors: [{ file, message: binary.message, line: binary.line }] };
+  }
   const lines = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter: lines, prettyErrors: true });
   const manifests: Manifest[] = [];
@@ -33,9 +38,14 @@ export function decodeManifests(file: string, text: string): ManifestSet {
   const lineAt = (node: Node | null | undefined, fallback: number) =>
     node?.range ? lines.linePos(node.range[0]).line : fallback;
 
+  let syntaxErrors = 0;
   parsed.forEach((doc, document) => {
     if (doc.errors.length > 0) {
-      for (const error of doc.errors) errors.push(syntaxError(file, error.message, error.linePos?.[0]));
+      for (const error of doc.errors) {
+        syntaxErrors += 1;
+        if (syntaxErrors <= MaxSyntaxErrors)
+          errors.push(syntaxError(file, error.message, error.linePos?.[0]));
+      }
       return;
     }
     const root = doc.contents;
@@ -83,8 +93,15 @@ export function decodeManifests(file: string, text: string): ManifestSet {
       emit(node, raw, lineAt(node, docLine), i, list.inherit);
     });
   });
+  if (syntaxErrors > MaxSyntaxErrors) {
+    const more = syntaxErrors - MaxSyntaxErrors;
+    errors.push({ file, message: `${more} more YAML syntax error${more === 1 ? '' : 's'} not shown` });
+  }
   return { manifests, errors };
 }
+
+/** Syntax errors shown per file: past the first few, they mostly echo the first. */
+const MaxSyntaxErrors = 5;
 
 /**
  * A decoded object as a Manifest, or the errors saying why it is not one: an object must have

@@ -12,3 +12,4 @@ export * from './manifest.js';
 export * from './node-fs.js';
 export * from './parse.js';
 export * from './read.js';
+export * from './text-check.js';

@@ -1,5 +1,6 @@
-import { fieldErrors } from '../apis/field-errors.js';
+import { type FieldError, fieldErrors } from '../apis/field-errors.js';
 import type { KindDefinition, KindRegistry } from '../apis/kind.js';
+import { closestName } from '../apis/suggest/closest.js';
 import type { Manifest, ManifestError } from './manifest.js';
 
 /** A manifest of a known kind that passed its schema, with the parsed (defaulted) value. */
@@ -15,6 +16,24 @@ export interface ParseManifestsOptions {
    * `nodewright convert`; undefined for none.
    */
   readonly unsupportedVersionHint?: (apiVersion: string, kind: string) => string | undefined;
+  /**
+   * Skip objects of kinds nodewright does not read (a Deployment, a Service, a ConfigMap in a
+   * Helm render or `kubectl get all` output) instead of reporting them as errors. A kind in an
+   * API group of the registry's own kinds (`karpenter.sh/v1 NodePol`) is still an error, as is
+   * an unknown apiVersion of a known kind: those are mistakes, not other software's objects.
+   */
+  readonly skipUnknownKinds?: boolean;
+  /**
+   * Advice appended to a field error of a known kind, e.g. where v1 moved a v1beta1 field;
+   * undefined for none.
+   */
+  readonly fieldHint?: (manifest: Manifest, error: FieldError) => string | undefined;
+}
+
+/** An object left out because nodewright does not read its kind, and how to say so. */
+export interface SkippedManifest {
+  readonly manifest: Manifest;
+  readonly reason: string;
 }
 
 /**
@@ -26,13 +45,21 @@ export function parseManifests(
   registry: KindRegistry,
   manifests: readonly Manifest[],
   options: ParseManifestsOptions = {},
-): { parsed: ParsedManifest[]; errors: ManifestError[] } {
+): { parsed: ParsedManifest[]; errors: ManifestError[]; skipped: SkippedManifest[] } {
   const parsed: ParsedManifest[] = [];
   const errors: ManifestError[] = [];
+  const skipped: SkippedManifest[] = [];
   for (const manifest of manifests) {
     const definition = registry.get(manifest.apiVersion, manifest.kind);
     if (definition === undefined) {
-      errors.push(unknownType(registry, manifest, options));
+      if (options.skipUnknownKinds && isForeignKind(registry, manifest)) {
+        skipped.push({
+          manifest,
+          reason: `${manifest.kind} (${manifest.apiVersion}) is not a kind nodewright reads`,
+        });
+      } else {
+        errors.push(unknownType(registry, manifest, options));
+      }
       continue;
     }
     const result = definition.schema.safeParse(manifest.object);
@@ -40,11 +67,25 @@ export function parseManifests(
       parsed.push({ manifest, definition, value: result.data });
       continue;
     }
-    for (const error of fieldErrors(result.error.issues)) {
-      errors.push(at(manifest, error.path, error.message, error.segments));
+    for (const error of fieldErrors(result.error.issues, { schema: definition.schema })) {
+      const hint = options.fieldHint?.(manifest, error);
+      const message = hint === undefined ? error.message : `${error.message}; ${hint}`;
+      errors.push(at(manifest, error.path, message, error.segments));
     }
   }
-  return { parsed, errors };
+  return { parsed, errors, skipped };
+}
+
+/** Neither the kind nor the API group is one of the registry's: another program's object. */
+function isForeignKind(registry: KindRegistry, manifest: Manifest): boolean {
+  if (registry.versionsOf(manifest.kind).length > 0) return false;
+  const group = groupOfApiVersion(manifest.apiVersion);
+  return !registry.withCrds().some((d) => groupOfApiVersion(d.apiVersion) === group);
+}
+
+function groupOfApiVersion(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
 function unknownType(
@@ -55,10 +96,15 @@ function unknownType(
   const { apiVersion, kind } = manifest;
   const versions = registry.versionsOf(kind);
   if (versions.length === 0) {
-    const known = [...new Set(registry.all().map((d) => d.kind))].sort().join(', ');
-    return at(manifest, 'kind', `${kind} (${apiVersion}) is not a kind nodewright knows (known: ${known})`, [
+    const kinds = [...new Set(registry.all().map((d) => d.kind))].sort();
+    const meant = closestName(kind, kinds);
+    const guess = meant === undefined ? '' : `did you mean ${meant}? `;
+    return at(
+      manifest,
       'kind',
-    ]);
+      `${kind} (${apiVersion}) is not a kind nodewright knows (${guess}known: ${kinds.join(', ')})`,
+      ['kind'],
+    );
   }
   const hint = options.unsupportedVersionHint?.(apiVersion, kind);
   const message = `${kind} apiVersion ${apiVersion} is not supported (known: ${versions.sort().join(', ')})`;

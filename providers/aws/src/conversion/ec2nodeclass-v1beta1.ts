@@ -75,6 +75,21 @@ type Warn = (field: string, message: string) => void;
  */
 export const ec2NodeClassV1beta1Converter: Converter = {
   from: { apiVersion: EC2NodeClassV1beta1ApiVersion, kind: 'EC2NodeClass' },
+  migrationHints: {
+    apiVersion: EC2NodeClassV1ApiVersion,
+    hints: [
+      ...LegacySelectors.map(([mapKey, termsKey]) => ({
+        field: `spec.${mapKey}`,
+        hint: `v1 selects with spec.${termsKey}, a list of terms (nodewright convert rewrites the map)`,
+      })),
+      { field: 'spec.launchTemplateName', hint: 'launch templates are not supported since v1beta1' },
+      {
+        field: 'spec.amiFamily',
+        value: 'Ubuntu',
+        hint: 'v1 has no Ubuntu family: use AL2 with Ubuntu AMIs in amiSelectorTerms (nodewright convert does)',
+      },
+    ],
+  },
   convert(obj, ctx) {
     obj.apiVersion = EC2NodeClassV1ApiVersion;
     const aliasVersion = takeAliasVersion(obj);

@@ -68,9 +68,24 @@ export interface HandOffReceiver {
   ): JsonObject;
 }
 
+/**
+ * Advice for an object written for the target version that still uses the old version's
+ * form of a field (a v1 NodePool with `consolidationPolicy: WhenUnderutilized`): appended to
+ * the field's validation error.
+ */
+export interface MigrationHint {
+  /** The field, in Kubernetes notation (`spec.disruption.expireAfter`). */
+  readonly field: string;
+  /** Only when the field holds this value; any value when absent. */
+  readonly value?: string;
+  readonly hint: string;
+}
+
 /** Upgrades one apiVersion/kind. `convert` gets a private copy of the object it may mutate. */
 export interface Converter {
   readonly from: { readonly apiVersion: string; readonly kind: string };
+  /** The apiVersion the converter produces and the old fields explained for it. */
+  readonly migrationHints?: { readonly apiVersion: string; readonly hints: readonly MigrationHint[] };
   convert(obj: JsonObject, ctx: ConversionContext): JsonObject;
   /** Where data handed off by other converters lands, for the kind this converter produces. */
   readonly receives?: HandOffReceiver;

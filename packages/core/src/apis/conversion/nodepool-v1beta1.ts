@@ -1,5 +1,11 @@
 import { formatFieldPath } from '../field-errors.js';
-import { type Converter, type JsonObject, KubeletHandOffTopic, type ObjectAddress } from './converter.js';
+import {
+  type Converter,
+  type JsonObject,
+  KubeletHandOffTopic,
+  type MigrationHint,
+  type ObjectAddress,
+} from './converter.js';
 import { ensureObject, groupOf, objectAt, quote, stringAt } from './json.js';
 
 export const NodePoolV1beta1ApiVersion = 'karpenter.sh/v1beta1';
@@ -37,6 +43,7 @@ export interface NodePoolConversionOptions {
 export function createNodePoolV1beta1Converter(options: NodePoolConversionOptions): Converter {
   return {
     from: { apiVersion: NodePoolV1beta1ApiVersion, kind: 'NodePool' },
+    migrationHints: { apiVersion: NodePoolV1ApiVersion, hints: nodePoolMigrationHints(options) },
     convert(obj, ctx) {
       obj.apiVersion = NodePoolV1ApiVersion;
       const spec = objectAt(obj, 'spec');
@@ -88,6 +95,35 @@ export function createNodePoolV1beta1Converter(options: NodePoolConversionOption
       return obj;
     },
   };
+}
+
+const ConvertAdvice = 'nodewright convert upgrades a v1beta1 file';
+
+/** The v1beta1 NodePool fields a v1 NodePool may still carry, and what v1 made of each. */
+function nodePoolMigrationHints(options: NodePoolConversionOptions): MigrationHint[] {
+  return [
+    {
+      field: 'spec.disruption.consolidationPolicy',
+      value: 'WhenUnderutilized',
+      hint: `WhenUnderutilized is v1beta1's name: v1 calls it WhenEmptyOrUnderutilized (${ConvertAdvice})`,
+    },
+    {
+      field: 'spec.disruption.expireAfter',
+      hint: `v1 moved expireAfter to spec.template.spec.expireAfter (${ConvertAdvice})`,
+    },
+    {
+      field: 'spec.template.spec.kubelet',
+      hint: `v1 moved kubelet settings to the NodeClass (${options.defaultNodeClass.kind} spec.kubelet) (${ConvertAdvice})`,
+    },
+    {
+      field: 'spec.template.spec.resources',
+      hint: "v1 dropped it: a NodeClaim's requests come from its pods",
+    },
+    {
+      field: 'spec.template.spec.nodeClassRef.apiVersion',
+      hint: `v1 names the NodeClass by group (e.g. group: ${options.defaultNodeClass.group}), not apiVersion (${ConvertAdvice})`,
+    },
+  ];
 }
 
 /** The conversion with Karpenter AWS's default NodeClass, karpenter.k8s.aws EC2NodeClass. */

@@ -1,0 +1,2 @@
+export * from './closest.js';
+export * from './schema-keys.js';
