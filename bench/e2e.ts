@@ -291,6 +291,8 @@ function writeReport(
   const axes = {
     formatY: (v: number) => String(Math.round(v)),
     xLabel: (v: number) => `${Math.round(v)} s`,
+    xTicks: 'decimal' as const,
+    xTitle: 'seconds since the controller was ready',
     maxX: end,
   };
   const table = rows
@@ -318,10 +320,10 @@ ${lineChart(
       dashed: true,
     },
   ],
-  axes,
+  { ...axes, yTitle: 'MB' },
 )}
-${lineChart('Pods Running', [{ label: 'Running', colour: '#2ca02c', points: runningSeries }], axes)}
-${lineChart('Nodes', [{ label: 'nodes', colour: '#9467bd', points: nodeSeries }], axes)}
+${lineChart('Pods Running', [{ label: 'Running', colour: '#2ca02c', points: runningSeries }], { ...axes, yTitle: 'pods', minStepY: 1 })}
+${lineChart('Nodes', [{ label: 'nodes', colour: '#9467bd', points: nodeSeries }], { ...axes, yTitle: 'nodes', minStepY: 1 })}
 </body></html>
 `;
   mkdirSync(new URL('../reports/', import.meta.url), { recursive: true });

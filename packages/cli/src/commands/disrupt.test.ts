@@ -9,7 +9,7 @@ import { parseCommandArgs } from '../args.js';
 import { createCliServices } from '../compose.js';
 import { main } from '../main.js';
 import { fakeIo, tempDir } from '../testing/fake-io.js';
-import { createDisruptCommand, type DisruptReport } from './disrupt.js';
+import { createDisruptCommand, type DisruptReport, renderDisruptText } from './disrupt.js';
 
 const example = fileURLToPath(new URL('../../../../examples/disrupt', import.meta.url));
 
@@ -164,14 +164,37 @@ status:
     const { code, out } = await run(['disrupt', '-f', example, '--now', Monday2pm]);
     expect(code).toBe(0);
     expect(out).toContain(
-      'Command: multi-node-consolidation (Underutilized): delete: general-a, general-b; saves $0.384/h',
+      'Command: multi-node-consolidation (Underutilized): delete: general-a, general-b; saves $0.3840/h',
     );
     expect(out).toMatch(/^ {2}default\/web-7d9f6-x2k4p -> general-c$/m);
     expect(out).toMatch(
       /^general-c {2}default {3}blocked: pod default\/db-0 is protected by PodDisruptionBudget default\/db \(0 disruptions allowed\)$/m,
     );
     expect(out).toMatch(/^general-a {2}default {3}disruptable \(Underutilized\)$/m);
-    expect(out).toMatch(/^Summary: 6 managed nodes, 2 to disrupt, 4 blocked; saves \$0\.384\/h$/m);
+    expect(out).toMatch(/^Summary: 6 managed nodes, 2 to disrupt, 4 blocked; saves \$0\.3840\/h$/m);
+  });
+
+  it('says in a sentence that nothing is to be disrupted, and counts one node in the singular', () => {
+    const text = renderDisruptText({
+      commands: [],
+      candidates: [
+        {
+          node: 'n1',
+          nodePool: 'default',
+          disruptable: false,
+          blockedBy: 'consolidateAfter not yet passed',
+          reasons: [],
+        },
+      ],
+      budgets: [],
+      now: Monday2pm,
+      ignored: [],
+      notes: [],
+    });
+    expect(text).toContain(
+      'No command: neither emptiness, drift, nor multi-node or single-node consolidation found a node to disrupt now.\n',
+    );
+    expect(text).toMatch(/^Summary: 1 managed node, 0 to disrupt, 1 blocked$/m);
   });
 
   it('uses the clock when --now is not given', async () => {

@@ -10,6 +10,7 @@ import {
 import type { ParsedManifest } from '@nodewright/core/manifests';
 import { podKey } from '@nodewright/core/scheduling';
 import { type Command, InputOptions, InputOptionsHelp, UsageError } from '../command.js';
+import { formatPerHour, plural } from '../format/index.js';
 import type { IgnoredPod } from '../snapshot/build-snapshot.js';
 import { asCatalog, catalogInstanceTypes, type SourcedCatalog } from '../snapshot/catalogs.js';
 import { type NodeClaimJson, nodeClaimJson } from '../snapshot/claim-json.js';
@@ -106,28 +107,28 @@ export function disruptReport(
   };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 const ShownTypes = 5;
 
 /** The report for people: the command (if any) with its moves and replacements, then every node. */
 export function renderDisruptText(report: DisruptReport): string {
   const lines: string[] = [`Disruption pass at ${report.now}`, ''];
-  if (report.commands.length === 0) lines.push('No command: no method found nodes to disrupt now.', '');
+  if (report.commands.length === 0)
+    lines.push(
+      'No command: neither emptiness, drift, nor multi-node or single-node consolidation found a node to disrupt now.',
+      '',
+    );
   for (const c of report.commands) {
     const action =
       c.replacements.length === 0
         ? 'delete'
         : `replace with ${plural(c.replacements.length, 'new NodeClaim')}`;
     lines.push(
-      `Command: ${c.method} (${c.reason}): ${action}: ${c.candidates.join(', ')}; saves $${c.savingsPerHour}/h`,
+      `Command: ${c.method} (${c.reason}): ${action}: ${c.candidates.join(', ')}; saves ${formatPerHour(c.savingsPerHour)}`,
     );
     for (const [i, r] of c.replacements.entries()) {
       const more = r.instanceTypes.length - ShownTypes;
       const types = r.instanceTypes.slice(0, ShownTypes).join(', ') + (more > 0 ? ` and ${more} more` : '');
-      lines.push(`  replacement ${i} from NodePool ${r.nodePool}: $${r.price}/h, ${types}`);
+      lines.push(`  replacement ${i} from NodePool ${r.nodePool}: ${formatPerHour(r.price)}, ${types}`);
     }
     for (const m of c.moves) {
       lines.push(`  ${m.pod} -> ${m.node ?? `replacement ${m.replacement}`}`);
@@ -155,8 +156,9 @@ export function renderDisruptText(report: DisruptReport): string {
   const disrupted = report.commands.reduce((n, c) => n + c.candidates.length, 0);
   const saved = roundPrice(report.commands.reduce((s, c) => s + c.savingsPerHour, 0));
   const blocked = report.candidates.filter((n) => !n.disruptable).length;
+  const saves = report.commands.length === 0 ? '' : `; saves ${formatPerHour(saved)}`;
   lines.push(
-    `Summary: ${plural(report.candidates.length, 'managed node')}, ${disrupted} to disrupt, ${blocked} blocked; saves $${saved}/h`,
+    `Summary: ${plural(report.candidates.length, 'managed node')}, ${disrupted} to disrupt, ${blocked} blocked${saves}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -226,12 +226,12 @@ instanceTypes:
     const { code, out, err } = await run(['-f', 'in.yaml', '--catalog', 'kwok']);
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toMatch(/^NodeClaim 1 from NodePool default: 1 pod, [\d.]+\/h\n {2}instance types: /);
+    expect(out).toMatch(/^NodeClaim 1 from NodePool default: 1 pod, \$\d+\.\d{4}\/h\n {2}instance types: /);
     expect(out).toContain('\n  pods:           default/web\n');
     expect(out).toContain('\nExisting node node-a: default/api\n');
     expect(out).toMatch(/\nUnschedulable \(1\):\n {2}default\/huge: .*cpu/);
     expect(out).toMatch(
-      /\nSummary: 3 pending pods, 2 scheduled \(1 on 1 new NodeClaim, 1 on existing nodes\), 1 unschedulable\nPrice: [\d.]+\/h; lower bound [\d.]+\/h \(.+\), price\/lower bound \d\.\d\d\n$/,
+      /\nSummary: 3 pending pods, 2 scheduled \(1 on 1 new NodeClaim, 1 on existing nodes\), 1 unschedulable\nPrice: \$\d+\.\d{4}\/h for the new NodeClaims, \d\.\d\dx the lower bound \$\d+\.\d{4}\/h \(set by .+\): no packing of these pods onto new nodes can cost less\n$/,
     );
   });
 

@@ -66,6 +66,10 @@ describe('reasonColours', () => {
   });
 });
 
+/** The y tick labels: right-aligned texts left of the plot. */
+const yTicks = (svg: string) =>
+  [...svg.matchAll(/<text x="66" y="[\d.]+" text-anchor="end">([^<]*)<\/text>/g)].map((m) => m[1]);
+
 describe('disruptionChart', () => {
   it('draws a stacked bar segment per reason and bucket, titled with run, time and count', () => {
     const svg = disruptionChart([
@@ -78,7 +82,13 @@ describe('disruptionChart', () => {
       { run: 0, reason: 'drifted', count: 1 },
     ]);
     expect(svg).toContain('<title>nodewright 1:05–1:10: underutilized 3</title>');
-    expect(svg).toContain('Per 5 min.');
+    expect(svg).toContain('Each bar counts the nodes disrupted in 5 min, stacked by reason.');
+    // Whole-number ticks up to the tallest bar (4), the y axis titled with its unit.
+    expect(yTicks(svg)).toEqual(['0', '1', '2', '3', '4']);
+    expect(svg).toContain('>nodes disrupted per 5 min</text>');
+    expect(svg).toMatch(
+      /<rect x="[\d.]+" y="8" width="12" height="10" fill="#95a5a6"\/><text class="legend"[^>]*>empty<\/text>/,
+    );
     expect(svg).not.toMatch(/<script|https?:\/\//);
   });
 
@@ -95,7 +105,7 @@ describe('disruptionChart', () => {
     const x = (run: number) => Number(svg.match(new RegExp(`data-run="${run}"[^>]* x="([\\d.]+)"`))![1]);
     expect(x(1)).toBeGreaterThan(x(0));
     expect(svg).toMatch(/data-run="1"[^>]*fill-opacity="0.45"/);
-    expect(svg).toContain('right, lighter: cluster-autoscaler');
+    expect(svg).toContain('left nodewright, right (lighter) cluster-autoscaler.');
   });
 
   it('says so when nothing was disrupted', () => {

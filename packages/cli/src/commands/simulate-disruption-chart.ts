@@ -1,5 +1,6 @@
 import { addCounts, type FleetSample } from '@nodewright/core/simulation';
-import { chartAxes, chartFrame, chartSvg, escapeHtml } from './simulate-svg.js';
+import { hourTicks, niceTicks } from '../format/index.js';
+import { chartAxes, chartFrame, chartLegend, chartSvg, escapeHtml } from './simulate-svg.js';
 
 /** Disruptions in one stretch of simulated time, `from` inclusive to `to`, by reason. */
 export interface DisruptionBucket {
@@ -82,11 +83,9 @@ export function disruptionChart(runs: readonly DisruptionRun[]): string {
   const colours = reasonColours(buckets.flat().flatMap((b) => Object.keys(b.counts)));
   const total = (b: DisruptionBucket) => Object.values(b.counts).reduce((a, v) => a + v, 0);
   const highest = Math.max(0, ...buckets.flat().map(total));
-  // Integer ticks: every count up to 4, else quarters of a multiple of 4.
-  const maxY = highest <= 4 ? Math.max(1, highest) : Math.ceil(highest / 4) * 4;
-  const fractions =
-    maxY <= 4 ? Array.from({ length: maxY + 1 }, (_, i) => i / maxY) : [0, 0.25, 0.5, 0.75, 1];
-  const f = chartFrame(Math.ceil(hours / width - 1e-9) * width, maxY);
+  const yTicks = niceTicks(highest, { minStep: 1 });
+  const xTicks = hourTicks(Math.ceil(hours / width - 1e-9) * width);
+  const f = chartFrame(xTicks.max, yTicks.max);
   const share = 0.8 / runs.length;
   const bars = buckets
     .flatMap((run, r) =>
@@ -109,19 +108,25 @@ export function disruptionChart(runs: readonly DisruptionRun[]): string {
       }),
     )
     .join('');
-  const legend = colours
-    .map(
-      ([reason, colour], i) =>
-        `<rect x="${f.pad.l + i * 110}" y="8" width="10" height="10" fill="${colour}"/><text x="${f.pad.l + 14 + i * 110}" y="17">${escapeHtml(reason)}</text>`,
-    )
-    .join('');
+  const legend = chartLegend(
+    f,
+    colours.map(([reason, colour]) => ({ label: reason, colour, box: true })),
+  );
   const none =
     highest === 0
       ? `<text x="${(f.pad.l + f.width - f.pad.r) / 2}" y="${f.height / 2}" text-anchor="middle" fill="#888">no disruptions</text>`
       : '';
   const note =
     runs.length > 1
-      ? `<p class="note">Per ${span(width)}: ${runs.map((r, i) => `${i === 0 ? 'left' : 'right, lighter'}: ${escapeHtml(r.label)}`).join('; ')}.</p>`
-      : `<p class="note">Per ${span(width)}.</p>`;
-  return `${chartSvg('Disruptions by reason', f, chartAxes(f, (v) => String(Math.round(v)), fractions) + bars + legend + none)}${note}`;
+      ? `<p class="note">Each pair of bars counts the nodes disrupted in ${span(width)}, stacked by reason: ${runs.map((r, i) => `${i === 0 ? 'left' : 'right (lighter)'} ${escapeHtml(r.label)}`).join(', ')}.</p>`
+      : `<p class="note">Each bar counts the nodes disrupted in ${span(width)}, stacked by reason.</p>`;
+  const axes = chartAxes(f, {
+    x: xTicks,
+    y: yTicks,
+    formatY: (v) => String(v),
+    formatX: (v) => String(v),
+    xTitle: 'hours since the start',
+    yTitle: `nodes disrupted per ${span(width)}`,
+  });
+  return `${chartSvg('Disruptions by reason', f, axes + bars + legend + none)}${note}`;
 }

@@ -1,11 +1,8 @@
-import type {
-  FleetSample,
-  SimulationComparison,
-  SimulationResult,
-  SimulationSummary,
-} from '@nodewright/core/simulation';
+import type { FleetSample, SimulationResult, SimulationSummary } from '@nodewright/core/simulation';
+import { formatCost, formatDollarsForStep, formatPerHour, wrapText } from '../format/index.js';
 import { disruptionChart } from './simulate-disruption-chart.js';
-import { escapeHtml as html, lineChart } from './simulate-svg.js';
+import { interpretComparison, nodeGroupsText, summaryRuns, summarySections } from './simulate-summary.js';
+import { type ChartLine, escapeHtml as html, lineChart } from './simulate-svg.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const entries = (r: Readonly<Record<string, number>>) =>
@@ -17,155 +14,194 @@ const entries = (r: Readonly<Record<string, number>>) =>
 
 /** The summary as a few aligned lines for a terminal. */
 export function renderSimulationText(s: SimulationSummary): string {
+  const evicted = s.pods.evicted > 0 ? ` (${s.pods.evicted} of them recreated after an eviction)` : '';
   return `${[
     `scenario        ${s.scenario} (seed ${s.seed}, ${s.durationHours} h simulated)`,
     `nodes           launched ${s.nodes.launched}, terminated ${s.nodes.terminated}, peak ${s.nodes.peak}, at end ${s.nodes.atEnd}`,
-    `cost            ${s.cost.total.toFixed(2)} total, ${s.cost.averagePerHour.toFixed(3)}/h on average`,
+    `cost            ${formatCost(s.cost.total)} total, ${formatPerHour(s.cost.averagePerHour)} on average`,
     `utilisation     cpu ${pct(s.utilisation.cpu)}, memory ${pct(s.utilisation.memory)} (requests / allocatable, time-weighted)`,
-    `pods            ${s.pods.created} created, ${s.pods.scheduled} scheduled, ${s.pods.pendingAtEnd} pending at the end`,
+    `pods            ${s.pods.created} created${evicted}, ${s.pods.scheduled} scheduled, ${s.pods.pendingAtEnd} pending at the end`,
     `pending time    p50 ${s.pods.pendingSeconds.p50} s, p90 ${s.pods.pendingSeconds.p90} s, p99 ${s.pods.pendingSeconds.p99} s, max ${s.pods.pendingSeconds.max} s`,
     `disruptions     ${entries(s.disruptions)}`,
     `decisions       ${entries(s.decisions)}`,
   ].join('\n')}\n`;
 }
 
-const signed = (x: number, digits: number, unit = '') => `${x > 0 ? '+' : ''}${x.toFixed(digits)}${unit}`;
-
-/** The comparison of the two runs as lines (negative cost and pending deltas favour nodewright). */
-export function renderComparisonText(c: SimulationComparison): string[] {
-  return [
-    `cost delta      ${signed(c.costDeltaPercent, 1, ' %')} (nodewright vs baseline)`,
-    `utilisation     cpu ${signed(c.utilisationDelta.cpu * 100, 1, ' pts')}, memory ${signed(c.utilisationDelta.memory * 100, 1, ' pts')}`,
-    `pending time    p50 ${signed(c.pendingSecondsDelta.p50, 1, ' s')}, p90 ${signed(c.pendingSecondsDelta.p90, 1, ' s')}`,
-  ];
-}
-
-/** Without a baseline the summary's lines; with one, both runs side by side and the comparison. */
+/**
+ * With a baseline: the scenario, a table of both runs by section (headings nodewright, the
+ * baseline, difference), the node groups, each run's decisions and what the comparison means.
+ */
 export function renderSimulationResultText(result: SimulationResult): string {
   const base = result.baseline;
   if (base === undefined) return renderSimulationText(result.summary);
-  const left = renderSimulationText(result.summary).trimEnd().split('\n');
-  const right = renderSimulationText(base.summary).trimEnd().split('\n');
-  const width = Math.max(...left.map((l) => l.length - 16));
-  const rows = left.map((l, i) => {
-    const label = l.slice(0, 16);
-    const a = l.slice(16);
-    const b = (right[i] ?? '').slice(16);
-    return `${label}${a.padEnd(width)}  | ${b}`;
-  });
-  return `${[
-    `${''.padEnd(16)}${'nodewright'.padEnd(width)}  | ${base.autoscaler} (${base.nodeGroups.join(', ')})`,
-    ...rows,
-    '',
-    ...(result.comparison === undefined ? [] : renderComparisonText(result.comparison)),
-  ].join('\n')}\n`;
-}
-
-interface Line {
-  readonly label: string;
-  readonly colour: string;
-  readonly value: (s: FleetSample) => number;
-  /** Another run's series for this line (the baseline's), drawn dashed. */
-  readonly series?: readonly FleetSample[];
-}
-
-/** One inline SVG line chart of the series (hours along x); no scripts, no network. */
-function chart(
-  title: string,
-  series: readonly FleetSample[],
-  lines: readonly Line[],
-  format = (v: number) => String(v),
-): string {
-  return lineChart(
-    title,
-    lines.map((l) => ({
-      label: l.label,
-      colour: l.colour,
-      points: (l.series ?? series).map((s) => [s.hour, l.value(s)] as const),
-      ...(l.series === undefined ? {} : { dashed: true }),
-    })),
-    { formatY: format },
+  const s = result.summary;
+  const sections = summarySections(result);
+  const labelWidth = Math.max(...sections.flatMap((x) => x.rows.map((r) => r.label.length + 2)));
+  const widths = [0, 1].map((i) =>
+    Math.max(
+      i === 0 ? 'nodewright'.length : base.autoscaler.length,
+      ...sections.flatMap((x) => x.rows.map((r) => r.cells[i]?.length ?? 0)),
+    ),
   );
+  const row = (label: string, cells: readonly string[], difference = '') =>
+    `${label.padEnd(labelWidth)}  ${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ')}  ${difference}`.trimEnd();
+  const lines = [
+    `${s.scenario} (seed ${s.seed}, ${s.durationHours} h simulated), nodewright against ${base.autoscaler}`,
+    '',
+    row('', ['nodewright', base.autoscaler], 'difference'),
+  ];
+  for (const section of sections) {
+    lines.push(section.title);
+    for (const r of section.rows) lines.push(row(`  ${r.label}`, r.cells, r.difference));
+  }
+  lines.push(
+    '',
+    `${base.autoscaler} node groups: ${nodeGroupsText(base.nodeGroups)}`,
+    `decisions: nodewright ${entries(s.decisions)}; ${base.autoscaler} ${entries(base.summary.decisions)}`,
+    ...interpretComparison(result).flatMap((sentence) => ['', ...wrapText(sentence)]),
+  );
+  return `${lines.join('\n')}\n`;
 }
 
-/** The baseline's lines (drawn dashed), or none without a baseline. */
-function withBaseline(
-  series: readonly FleetSample[] | undefined,
-  lines: readonly Omit<Line, 'series'>[],
-): Line[] {
-  return series === undefined ? [] : lines.map((l) => ({ ...l, series }));
+/** The short name charts use for a baseline's lines, so legends fit. */
+const ShortNames: Readonly<Record<string, string>> = { 'cluster-autoscaler': 'CA' };
+
+/** One run as the charts draw it: nodewright's solid, the baseline's dashed. */
+interface ChartRun {
+  readonly label: string;
+  readonly series: readonly FleetSample[];
+  readonly summary: SimulationSummary;
+  readonly dashed: boolean;
+}
+
+/** One line per run of a value of the samples, labelled `label` (prefixed for the baseline). */
+function runLines(
+  runs: readonly ChartRun[],
+  label: string,
+  colour: string,
+  value: (s: FleetSample) => number,
+): ChartLine[] {
+  return runs.map((r) => ({
+    label: r.dashed ? `${r.label} ${label}` : label,
+    colour,
+    points: r.series.map((s) => [s.hour, value(s)] as const),
+    ...(r.dashed ? { dashed: true } : {}),
+  }));
+}
+
+const util = (s: FleetSample, r: 'cpu' | 'memory') => {
+  const [requested, allocatable] =
+    r === 'cpu' ? [s.cpuRequested, s.cpuAllocatable] : [s.memoryRequested, s.memoryAllocatable];
+  return allocatable === 0 ? 0 : requested / allocatable;
+};
+
+/**
+ * A run's nodes by capacity type: one line per capacity type it ran, and "all" only when it
+ * ran both (with one, "all" would lie hidden under it).
+ */
+function nodeLines(run: ChartRun): ChartLine[] {
+  const spot = run.series.some((s) => s.spotNodes > 0);
+  const onDemand = run.series.some((s) => s.onDemandNodes > 0);
+  const one: ChartRun[] = [run];
+  return [
+    ...(spot && onDemand ? runLines(one, 'all', '#333', (s) => s.nodes) : []),
+    ...(spot || !onDemand ? runLines(one, 'spot', '#e67e22', (s) => s.spotNodes) : []),
+    ...(onDemand ? runLines(one, 'on-demand', '#2980b9', (s) => s.onDemandNodes) : []),
+  ];
+}
+
+/** The summary as a table: a column per run, a difference column beside a baseline. */
+function summaryTable(result: SimulationResult): string {
+  const runs = summaryRuns(result);
+  const two = runs.length === 2;
+  const head = `<thead><tr><th></th>${runs.map((r) => `<th>${html(r.label)}</th>`).join('')}${two ? '<th>difference</th>' : ''}</tr></thead>`;
+  const span = runs.length + (two ? 2 : 1);
+  const body = summarySections(result)
+    .map(
+      (section) =>
+        `<tr class="section"><th colspan="${span}">${html(section.title)}</th></tr>` +
+        section.rows
+          .map(
+            (r) =>
+              `<tr><th>${html(r.label)}</th>${r.cells.map((c) => `<td>${html(c)}</td>`).join('')}${two ? `<td class="difference">${html(r.difference ?? '')}</td>` : ''}</tr>`,
+          )
+          .join(''),
+    )
+    .join('');
+  return `<table class="summary">${head}<tbody>${body}</tbody></table>`;
 }
 
 /**
- * A self-contained HTML page: the summary and charts of nodes by capacity type, cost, pods,
- * utilisation and disruptions by reason, the baseline's beside nodewright's when there is one.
+ * A self-contained HTML page: the summary table (both runs and their difference when there is
+ * a baseline, with what it means), then charts of nodes by capacity type, cost, pods,
+ * utilisation and disruptions by reason, the baseline's beside nodewright's.
  */
 export function renderSimulationHtml(result: SimulationResult): string {
-  const { summary, series } = result;
+  const { summary } = result;
   const base = result.baseline;
-  const rows = renderSimulationResultText(result)
-    .trimEnd()
-    .split('\n')
-    .map((l) => {
-      const k = l.slice(0, 16).trim();
-      const cells = l.slice(16).split('  | ');
-      return `<tr><th>${html(k)}</th>${cells.map((c) => `<td>${html(c.trim())}</td>`).join('')}</tr>`;
-    })
-    .join('');
-  const util = (s: FleetSample, r: 'cpu' | 'memory') =>
-    r === 'cpu'
-      ? s.cpuAllocatable === 0
-        ? 0
-        : s.cpuRequested / s.cpuAllocatable
-      : s.memoryAllocatable === 0
-        ? 0
-        : s.memoryRequested / s.memoryAllocatable;
+  const short = base === undefined ? '' : (ShortNames[base.autoscaler] ?? base.autoscaler);
+  const runs: ChartRun[] = [
+    { label: 'nodewright', series: result.series, summary, dashed: false },
+    ...(base === undefined
+      ? []
+      : [{ label: short, series: base.series, summary: base.summary, dashed: true }]),
+  ];
+  const hours = summary.durationHours;
+  const common = { maxX: hours, xTitle: 'hours since the start' };
+  const dollars = (v: number, step: number) => formatDollarsForStep(v, step);
+  const percent = (v: number) => `${Math.round(v * 100)} %`;
+  const meaning = interpretComparison(result);
+  const intro =
+    base === undefined
+      ? ''
+      : `<p>${html(base.autoscaler)} ran on the node groups ${html(nodeGroupsText(base.nodeGroups))}. In the charts nodewright's lines are solid, ${html(base.autoscaler)}'s (${html(short)}) dashed.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>nodewright simulate: ${html(summary.scenario)}</title>
-<style>body{font-family:sans-serif;margin:24px;max-width:800px}th{text-align:left;padding-right:16px;vertical-align:top}h2{font-size:15px;margin:24px 0 4px}.note{font-size:12px;color:#666;margin:2px 0}</style>
+<style>body{font-family:sans-serif;margin:24px;max-width:800px}table.summary{border-collapse:collapse;margin:8px 0}table.summary th,table.summary td{text-align:left;padding:2px 16px 2px 0;vertical-align:top}table.summary thead th{border-bottom:1px solid #999}table.summary tr.section th{padding-top:10px;font-size:13px;color:#444}table.summary tbody tr:not(.section) th{font-weight:normal;padding-left:12px}td.difference{color:#555}h2{font-size:15px;margin:24px 0 4px}.note{font-size:12px;color:#666;margin:2px 0}</style>
 </head><body>
 <h1>${html(summary.scenario)}</h1>
-<table>${rows}</table>
-${base === undefined ? '' : `<p>Solid lines: nodewright. Dashed: ${html(base.autoscaler)} on ${html(base.nodeGroups.join(', '))}.</p>`}
-${chart('Nodes by capacity type', series, [
-  { label: 'all', colour: '#333', value: (s) => s.nodes },
-  { label: 'spot', colour: '#e67e22', value: (s) => s.spotNodes },
-  { label: 'on-demand', colour: '#2980b9', value: (s) => s.onDemandNodes },
-  ...withBaseline(base?.series, [{ label: 'baseline all', colour: '#333', value: (s) => s.nodes }]),
-])}
-${chart(
+<p>Seed ${html(String(summary.seed))}, ${html(String(summary.durationHours))} h simulated${base === undefined ? '' : `, nodewright against ${html(base.autoscaler)}`}.</p>
+${summaryTable(result)}
+${meaning.length === 0 ? '' : `<div class="interpretation">${meaning.map((m) => `<p>${html(m)}</p>`).join('')}</div>`}
+${intro}
+${lineChart('Nodes by capacity type', runs.flatMap(nodeLines), {
+  ...common,
+  yTitle: 'nodes',
+  minStepY: 1,
+  marks: runs.map((r) => ({
+    value: r.summary.nodes.peak,
+    label: `${r.label} peak ${r.summary.nodes.peak}`,
+    colour: r.dashed ? '#888' : '#333',
+  })),
+})}
+<p class="note">Dotted: each run's peak from the summary, the most instances at once, counting those still launching; the lines count registered nodes once a minute, so they can stay just below it.</p>
+${lineChart(
   'Cost per hour',
-  series,
-  [
-    { label: 'cost/h', colour: '#27ae60', value: (s) => s.costPerHour },
-    ...withBaseline(base?.series, [
-      { label: 'baseline cost/h', colour: '#27ae60', value: (s) => s.costPerHour },
-    ]),
-  ],
-  (v) => v.toFixed(2),
+  runLines(runs, 'cost', '#27ae60', (s) => s.costPerHour),
+  {
+    ...common,
+    yTitle: '$ per hour',
+    formatY: dollars,
+  },
 )}
-${chart('Pods', series, [
-  { label: 'pending', colour: '#c0392b', value: (s) => s.podsPending },
-  { label: 'running', colour: '#8e44ad', value: (s) => s.podsRunning },
-  ...withBaseline(base?.series, [
-    { label: 'baseline pending', colour: '#c0392b', value: (s) => s.podsPending },
-  ]),
-])}
-${chart(
-  'Utilisation (requests / allocatable)',
-  series,
+${lineChart(
+  'Pods',
   [
-    { label: 'cpu', colour: '#16a085', value: (s) => util(s, 'cpu') },
-    { label: 'memory', colour: '#d35400', value: (s) => util(s, 'memory') },
-    ...withBaseline(base?.series, [
-      { label: 'baseline cpu', colour: '#16a085', value: (s) => util(s, 'cpu') },
-      { label: 'baseline memory', colour: '#d35400', value: (s) => util(s, 'memory') },
-    ]),
+    ...runLines(runs, 'running', '#8e44ad', (s) => s.podsRunning),
+    ...runLines(runs, 'pending', '#c0392b', (s) => s.podsPending),
   ],
-  (v) => `${Math.round(v * 100)}%`,
+  { ...common, yTitle: 'pods', minStepY: 1 },
+)}
+${lineChart(
+  'Utilisation (requests / allocatable)',
+  [
+    ...runLines(runs, 'cpu', '#16a085', (s) => util(s, 'cpu')),
+    ...runLines(runs, 'memory', '#d35400', (s) => util(s, 'memory')),
+  ],
+  { ...common, yTitle: '% of allocatable requested', maxY: 1, formatY: percent },
 )}
 ${disruptionChart([
-  { label: 'nodewright', series },
+  { label: 'nodewright', series: result.series },
   ...(base === undefined ? [] : [{ label: base.autoscaler, series: base.series }]),
 ])}
 </body></html>

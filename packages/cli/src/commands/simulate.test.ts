@@ -69,7 +69,7 @@ describe('nodewright simulate', () => {
     await writeFile(join(dir, 's.yaml'), scenario);
     const { code, out, err } = await run(['s.yaml', '-o', 'json', '--report', 'r.html']);
     expect(code).toBe(0);
-    expect(err).toMatch(/^simulated \d+\.\dh of 2\.0h: \d+ nodes, \d+ pods pending$/m);
+    expect(err).toMatch(/^simulated \d+\.\d h of 2\.0 h: \d+ nodes?, \d+ pods? pending$/m);
     const result = JSON.parse(out) as SimulationResult;
     expect(result.summary.scenario).toBe('cli-short');
     expect(result.summary.nodes.launched).toBeGreaterThan(0);
@@ -130,8 +130,8 @@ describe('nodewright simulate', () => {
       'r.html',
     ]);
     expect(code).toBe(0);
-    expect(err).toMatch(/^nodewright: simulated \d+\.\dh of 2\.0h/m);
-    expect(err).toMatch(/^cluster-autoscaler: simulated \d+\.\dh of 2\.0h/m);
+    expect(err).toMatch(/^nodewright: simulated \d+\.\d h of 2\.0 h/m);
+    expect(err).toMatch(/^cluster-autoscaler: simulated \d+\.\d h of 2\.0 h/m);
     const result = JSON.parse(out) as SimulationResult;
     const base = result.baseline!;
     expect(base.autoscaler).toBe('cluster-autoscaler');
@@ -149,7 +149,8 @@ describe('nodewright simulate', () => {
     );
     const html = await readFile(join(dir, 'r.html'), 'utf8');
     expect(html).toContain('stroke-dasharray');
-    expect(html).toContain('baseline cost/h');
+    expect(html).toContain('>CA cost</text>');
+    expect(html).toContain('<th>cluster-autoscaler</th><th>difference</th>');
     // The baseline's scale-downs are disruptions too, drawn beside nodewright's.
     const scaledDown = base.summary.events['scale-down'] ?? 0;
     expect(scaledDown).toBeGreaterThan(0);
@@ -160,12 +161,14 @@ describe('nodewright simulate', () => {
     expect(html).not.toMatch(/<script|https?:\/\//);
   }, 120_000);
 
-  it('prints both runs side by side in text', async () => {
+  it('prints both runs as a table with headings in text', async () => {
     await writeFile(join(dir, 's.yaml'), scenario);
     const { code, out } = await run(['s.yaml', '--baseline', 'cluster-autoscaler']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^ +nodewright +\| cluster-autoscaler \(default-on-demand: /m);
-    expect(out).toMatch(/^cost +[\d.]+ total, [\d.]+\/h on average +\| [\d.]+ total/m);
-    expect(out).toMatch(/^cost delta +[+-]?[\d.]+ % \(nodewright vs baseline\)$/m);
+    expect(out).toMatch(/^ +nodewright +cluster-autoscaler +difference$/m);
+    expect(out).toMatch(/^ {2}total +\$\d+\.\d\d +\$\d+\.\d\d +[+-]?\d+\.\d %$/m);
+    expect(out).toMatch(/^ {2}launched +\d+ +\d+ +([+-]\d+|=)$/m);
+    expect(out).toMatch(/^cluster-autoscaler node groups: default-on-demand \(/m);
+    expect(out).toMatch(/^Cost: nodewright \$\d+\.\d\d, cluster-autoscaler \$\d+\.\d\d: /m);
   }, 120_000);
 });

@@ -19,7 +19,8 @@ import {
   type SimulationResult,
 } from '@nodewright/core/simulation';
 import { type Command, UsageError } from '../command.js';
-import { writeErrors } from '../io.js';
+import { plural } from '../format/index.js';
+import { writeErrors, writeLines } from '../io.js';
 import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
 
 /** What `simulate` is built from; the composition root passes the real ones. */
@@ -124,7 +125,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       }
       const progress = (prefix: string) => (p: SimulationProgress) =>
         io.stderr.write(
-          `${prefix}simulated ${(p.simulatedMs / HOUR).toFixed(1)}h of ${(p.durationMs / HOUR).toFixed(1)}h: ${p.nodes} nodes, ${p.podsPending} pods pending\n`,
+          `${prefix}simulated ${(p.simulatedMs / HOUR).toFixed(1)} h of ${(p.durationMs / HOUR).toFixed(1)} h: ${plural(p.nodes, 'node')}, ${plural(p.podsPending, 'pod')} pending\n`,
         );
       const own = await deps.run({
         scenario,

@@ -142,7 +142,7 @@ describe('renderScheduleText', () => {
         notes: ['NodePool x is not used: it is being deleted'],
       }),
     );
-    expect(text).toBe(`NodeClaim 1 from NodePool default: 2 pods, 0.03/h
+    expect(text).toBe(`NodeClaim 1 from NodePool default: 2 pods, $0.0300/h
   instance types: c-2x, c-4x
   requirements:   karpenter.sh/nodepool In [default]; node.kubernetes.io/instance-type In [c-2x, c-4x]; topology.kubernetes.io/zone In [zone-a]
   requests:       cpu=1600m memory=2148Mi pods=3
@@ -159,7 +159,7 @@ Ignored (1):
 Note: NodePool x is not used: it is being deleted
 
 Summary: 4 pending pods, 3 scheduled (2 on 1 new NodeClaim, 1 on existing nodes), 1 unschedulable
-Price: 0.03/h; lower bound 0.025/h (cpu), price/lower bound 1.20
+Price: $0.0300/h for the new NodeClaims, 1.20x the lower bound $0.0250/h (set by cpu): no packing of these pods onto new nodes can cost less
 `);
   });
 
@@ -175,6 +175,34 @@ Price: 0.03/h; lower bound 0.025/h (cpu), price/lower bound 1.20
       ),
     );
     expect(text).toContain('  instance types: t-0, t-1, t-2, t-3, t-4 and 3 more\n');
-    expect(text).toContain('Price: 0.03/h; lower bound 0/h (cpu)\n');
+    expect(text).toContain(
+      'Price: $0.0300/h for the new NodeClaims; lower bound $0.0000/h (set by cpu): no packing of these pods onto new nodes can cost less\n',
+    );
+  });
+
+  it('speaks of one pod and one claim in the singular, and says when nothing new is bought', () => {
+    const { functions } = recordingBound(0.02);
+    const one = scheduleReport(
+      { ...input, pods: [web1] },
+      { newClaims: [{ ...result.newClaims[0]!, pods: [web1] }], existing: [], unschedulable: [] },
+      functions,
+      { ignored: [], notes: [] },
+    );
+    const text = renderScheduleText(one);
+    expect(text).toContain('NodeClaim 1 from NodePool default: 1 pod, $0.0300/h\n');
+    expect(text).toContain('Summary: 1 pending pod, 1 scheduled (1 on 1 new NodeClaim), 0 unschedulable\n');
+    const none = renderScheduleText(
+      scheduleReport(
+        { ...input, pods: [api] },
+        { newClaims: [], existing: [{ name: 'node-a', pods: [api] }], unschedulable: [] },
+        functions,
+        {
+          ignored: [],
+          notes: [],
+        },
+      ),
+    );
+    expect(none).toContain('Summary: 1 pending pod, 1 scheduled (1 on existing nodes), 0 unschedulable\n');
+    expect(none).toContain('Price: $0.0000/h: no new NodeClaims to buy\n');
   });
 });

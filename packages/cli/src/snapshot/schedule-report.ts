@@ -1,6 +1,7 @@
 import type { Pod } from '@nodewright/core/apis';
 import type { InstanceType } from '@nodewright/core/cloudprovider';
 import type { ResourceList, SolverInput, SolverResult } from '@nodewright/core/scheduling';
+import { formatPerHour, plural } from '../format/index.js';
 import type { IgnoredPod } from './build-snapshot.js';
 import { type NodeClaimJson, nodeClaimJson } from './claim-json.js';
 import { podId } from './pod-role.js';
@@ -94,7 +95,7 @@ export function renderScheduleText(report: ScheduleReport): string {
     const more = claim.instanceTypes.length - ShownTypes;
     const types = claim.instanceTypes.slice(0, ShownTypes).join(', ') + (more > 0 ? ` and ${more} more` : '');
     lines.push(
-      `NodeClaim ${i + 1} from NodePool ${claim.nodePool}: ${claim.pods.length} pod${plural(claim.pods.length)}, ${formatPrice(claim.price)}/h`,
+      `NodeClaim ${i + 1} from NodePool ${claim.nodePool}: ${plural(claim.pods.length, 'pod')}, ${formatPerHour(claim.price)}`,
       `  instance types: ${types}`,
       `  requirements:   ${claim.requirements.map(requirementText).join('; ')}`,
       `  requests:       ${Object.entries(claim.requests)
@@ -121,19 +122,37 @@ export function renderScheduleText(report: ScheduleReport): string {
   for (const note of report.notes) lines.push(`Note: ${note}`);
   if (report.notes.length > 0) lines.push('');
 
+  lines.push(summaryLine(report), priceLine(report.summary));
+  return `${lines.join('\n')}\n`;
+}
+
+function summaryLine(report: ScheduleReport): string {
   const s = report.summary;
   const onClaims = report.nodeClaims.reduce((n, c) => n + c.pods.length, 0);
-  lines.push(
-    `Summary: ${s.pods} pending pod${plural(s.pods)}, ${s.scheduled} scheduled (${onClaims} on ${s.nodeClaims} new NodeClaim${plural(s.nodeClaims)}, ${s.scheduled - onClaims} on existing nodes), ${report.unschedulable.length} unschedulable`,
-  );
-  const ratio =
-    s.lowerBoundPerHour !== null && s.lowerBoundPerHour > 0
-      ? `, price/lower bound ${(s.pricePerHour / s.lowerBoundPerHour).toFixed(2)}`
-      : '';
-  const by = s.lowerBoundBy.length > 0 ? ` (${s.lowerBoundBy.join(' and ')})` : '';
-  const lower = s.lowerBoundPerHour === null ? 'none' : `${formatPrice(s.lowerBoundPerHour)}/h${by}`;
-  lines.push(`Price: ${formatPrice(s.pricePerHour)}/h; lower bound ${lower}${ratio}`);
-  return `${lines.join('\n')}\n`;
+  const onExisting = s.scheduled - onClaims;
+  const where = [
+    ...(s.nodeClaims > 0 ? [`${onClaims} on ${plural(s.nodeClaims, 'new NodeClaim')}`] : []),
+    ...(onExisting > 0 ? [`${onExisting} on existing nodes`] : []),
+  ];
+  const placed = where.length === 0 ? '' : ` (${where.join(', ')})`;
+  return `Summary: ${plural(s.pods, 'pending pod')}, ${s.scheduled} scheduled${placed}, ${report.unschedulable.length} unschedulable`;
+}
+
+/**
+ * The price of the new NodeClaims beside the lower bound, the ratio spelt out: a reader should
+ * not have to know that the bound is what no placement can beat.
+ */
+function priceLine(s: ScheduleReport['summary']): string {
+  const price = formatPerHour(s.pricePerHour);
+  if (s.nodeClaims === 0) return `Price: ${price}: no new NodeClaims to buy`;
+  if (s.lowerBoundPerHour === null)
+    return `Price: ${price} for the new NodeClaims; no lower bound (no instance type holds these pods)`;
+  const bound = formatPerHour(s.lowerBoundPerHour, { round: 'down' });
+  const by = s.lowerBoundBy.length > 0 ? ` (set by ${s.lowerBoundBy.join(' and ')})` : '';
+  const meaning = `${bound}${by}: no packing of these pods onto new nodes can cost less`;
+  if (s.lowerBoundPerHour <= 0) return `Price: ${price} for the new NodeClaims; lower bound ${meaning}`;
+  const ratio = s.pricePerHour / s.lowerBoundPerHour;
+  return `Price: ${price} for the new NodeClaims, ${ratio.toFixed(2)}x the lower bound ${meaning}`;
 }
 
 function requirementText(r: {
@@ -150,12 +169,4 @@ function requirementText(r: {
 function abbreviate(values: readonly string[]): string {
   const more = values.length - ShownTypes;
   return values.slice(0, ShownTypes).join(', ') + (more > 0 ? ` and ${more} more` : '');
-}
-
-function formatPrice(price: number): string {
-  return Number(price.toFixed(PriceDecimals)).toString();
-}
-
-function plural(n: number): string {
-  return n === 1 ? '' : 's';
 }

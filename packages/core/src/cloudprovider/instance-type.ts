@@ -129,7 +129,7 @@ export function truncateInstanceTypes(
   if (!check.satisfied) {
     return {
       ok: false,
-      reason: `minValues requirement not met: ${check.key} needs ${check.minValues} distinct values, the cheapest ${kept.length} instance types offer ${check.found}`,
+      reason: `minValues requirement not met: ${check.key} needs ${check.minValues} distinct values, ${kept.length === 1 ? 'the one instance type offers' : `the cheapest ${kept.length} instance types offer`} ${check.found}`,
     };
   }
   return { ok: true, types: kept };

@@ -72,7 +72,10 @@ interface Drain {
   readonly since: number;
 }
 
-/** What the autoscaler did, by kind: scale-ups, nodes added, scale-downs, blocked drains, failures. */
+/** The count of pods a scale-down evicted (each eviction the API server accepted). */
+export const EvictedCount = 'pods-evicted';
+
+/** What the autoscaler did, by kind: scale-ups, nodes added, scale-downs, blocked drains, evictions, failures. */
 export type ClusterAutoscalerCounts = Map<string, number>;
 
 /**
@@ -432,6 +435,7 @@ export class ClusterAutoscalerSimulator {
     for (const p of pods) {
       try {
         await cluster.evict({ namespace: p.metadata.namespace ?? 'default', name: p.metadata.name ?? '' });
+        this.#count(EvictedCount);
       } catch (err) {
         if (isNotFound(err)) continue;
         if (!isTooManyRequests(err)) throw err;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeInstanceType } from '../../testing/fake-instance-types.js';
 import { parseScenario } from '../scenario/parse-scenario.js';
-import { chooseNodeGroups, HeadroomPods, NodeGroupLabel } from './node-groups.js';
+import { chooseNodeGroups, HeadroomPods, NodeGroupLabel, nodeGroupName } from './node-groups.js';
 
 const types = [
   fakeInstanceType({ name: 'tiny', cpu: '1', memory: '2Gi', price: 0.02 }),
@@ -53,6 +53,16 @@ describe('chooseNodeGroups', () => {
     ]);
     expect(groups[0]?.labels).toEqual({ team: 'web', [NodeGroupLabel]: 'web-on-demand' });
     expect(groups[0]?.maxSize).toBe(1000);
+  });
+
+  it('names a group after its NodePool alone when the NodePool already names the capacity type', () => {
+    expect(nodeGroupName('spot', 'spot')).toBe('spot');
+    expect(nodeGroupName('on-demand', 'on-demand')).toBe('on-demand');
+    expect(nodeGroupName('batch-spot', 'spot')).toBe('batch-spot');
+    expect(nodeGroupName('spot-web', 'spot')).toBe('spot-web');
+    expect(nodeGroupName('spot', 'on-demand')).toBe('spot-on-demand');
+    expect(nodeGroupName('spotty', 'spot')).toBe('spotty-spot');
+    expect(nodeGroupName('web', 'spot')).toBe('web-spot');
   });
 
   it('defaults to on-demand and sizes the group from the cpu limit', () => {

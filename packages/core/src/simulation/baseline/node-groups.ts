@@ -7,7 +7,7 @@ import type { Scenario, ScenarioPodTemplate } from '../scenario/scenario-schema.
 
 /** One Cluster Autoscaler node group: an autoscaling group of one instance type and capacity type. */
 export interface NodeGroup {
-  /** `<nodePool>-<capacityType>`. */
+  /** See nodeGroupName: `<nodePool>-<capacityType>`, or the NodePool's name when it already says it. */
   readonly name: string;
   readonly nodePool: string;
   readonly capacityType: string;
@@ -27,6 +27,20 @@ export const NodeGroupLabel = 'nodewright.dev/node-group';
  * groups for several pods per node; with one, every pod would get its own node.
  */
 export const HeadroomPods = 4;
+
+/**
+ * A node group's name (pure): `<nodePool>-<capacityType>` (`web-spot`), or just the NodePool's
+ * name when that already names the capacity type as a word (`spot`, `batch-spot`,
+ * `on-demand-web`), so a NodePool called `spot` gives `spot`, not `spot-spot`.
+ */
+export function nodeGroupName(nodePool: string, capacityType: string): string {
+  const says =
+    nodePool === capacityType ||
+    nodePool.endsWith(`-${capacityType}`) ||
+    nodePool.startsWith(`${capacityType}-`) ||
+    nodePool.includes(`-${capacityType}-`);
+  return says ? nodePool : `${nodePool}-${capacityType}`;
+}
 
 const cores = (pod: ScenarioPodTemplate) => parseResourceList(pod.requests).get('cpu')?.toNumber() ?? 0;
 const bytes = (pod: ScenarioPodTemplate) => parseResourceList(pod.requests).get('memory')?.toNumber() ?? 0;
@@ -59,7 +73,7 @@ function cheapestPrice(type: InstanceType, capacityType: string): number | undef
  * (pure): one per NodePool and capacity type its requirements allow (spot, on-demand), each of
  * ONE instance type — the cheapest the NodePool's requirements admit whose allocatable holds
  * `HeadroomPods` of the NodePool's largest pod (by cpu and by memory; NodePools no pod selects
- * size for the scenario's largest pod). Size 0..the number of such nodes the NodePool's cpu limit
+ * size for the scenario's largest pod), named by nodeGroupName. Size 0..the number of such nodes the NodePool's cpu limit
  * allows (1000 without one). Groups are ordered by NodePool weight, then name.
  */
 export function chooseNodeGroups(scenario: Scenario, instanceTypes: readonly InstanceType[]): NodeGroup[] {
@@ -109,14 +123,18 @@ export function chooseNodeGroups(scenario: Scenario, instanceTypes: readonly Ins
       const perNode = best.type.allocatable.get('cpu')?.toNumber() ?? 1;
       const maxSize =
         cpuLimit === undefined ? 1000 : Math.max(1, Math.floor(cpuLimit / Math.max(perNode, 1e-9)));
+      // A short name another group already has (`spot-on-demand` from NodePool `spot`, then NodePool
+      // `spot-on-demand` itself) stays long.
+      const short = nodeGroupName(name, capacityType);
+      const group = out.some((g) => g.name === short) ? `${name}-${capacityType}` : short;
       out.push({
-        name: `${name}-${capacityType}`,
+        name: group,
         nodePool: name,
         capacityType,
         instanceType: best.type,
         labels: {
           ...(pool.spec.template.metadata?.labels ?? {}),
-          [NodeGroupLabel]: `${name}-${capacityType}`,
+          [NodeGroupLabel]: group,
         },
         taints: pool.spec.template.spec.taints ?? [],
         minSize: 0,

@@ -18,7 +18,11 @@ import {
   summariseRun,
   watchPodTimes,
 } from '../runner/scenario-driver.js';
-import { type ClusterAutoscalerOptions, ClusterAutoscalerSimulator } from './cluster-autoscaler.js';
+import {
+  type ClusterAutoscalerOptions,
+  ClusterAutoscalerSimulator,
+  EvictedCount,
+} from './cluster-autoscaler.js';
 import { chooseNodeGroups, type NodeGroup } from './node-groups.js';
 
 /** The baseline autoscalers `nodewright simulate --baseline` knows. */
@@ -133,6 +137,7 @@ export async function runClusterAutoscalerBaseline(
       disruptions: disrupted(),
       decisions: ca.decisions,
       events: ca.counts,
+      evicted: ca.counts.get(EvictedCount) ?? 0,
     }),
     series,
   };

@@ -4,6 +4,7 @@ import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import { DisruptionController } from '../../disruption/controller/disruption-controller.js';
 import { disruptionMetrics } from '../../disruption/controller/metrics.js';
 import { lifecycleControllers } from '../../lifecycle/controllers.js';
+import { EventReasons } from '../../lifecycle/events.js';
 import { lifecycleMetrics } from '../../lifecycle/metrics.js';
 import { NodeClaims, NodePools } from '../../lifecycle/resource-types.js';
 import type { EventRecorder, PublishedEvent } from '../../operator/runtime/event-recorder.js';
@@ -206,6 +207,8 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
       disruptions,
       decisions,
       events: events.counts,
+      // The termination controller publishes Evicted for every eviction the API server accepts.
+      evicted: events.counts.get(EventReasons.Evicted) ?? 0,
     }),
     series,
   };

@@ -39,6 +39,11 @@ export interface SimulationSummary {
     readonly created: number;
     readonly scheduled: number;
     readonly pendingAtEnd: number;
+    /**
+     * Pods evicted through the Eviction API (node drains: disruption, interruption, CA's
+     * scale-down); their Deployments recreate them, so each is also one of `created`.
+     */
+    readonly evicted: number;
     /** From creation to binding, seconds; pods still pending at the end count until the end. */
     readonly pendingSeconds: {
       readonly p50: number;
@@ -220,6 +225,8 @@ export interface SummaryInputs {
   readonly disruptions: ReadonlyMap<string, number>;
   readonly decisions: ReadonlyMap<string, number>;
   readonly events: ReadonlyMap<string, number>;
+  /** Evictions the run's autoscaler made that the API server accepted. */
+  readonly evicted: number;
 }
 
 /** The summary of one run (pure over its inputs): ledger, series and pod times. */
@@ -274,6 +281,7 @@ export function summariseRun(i: SummaryInputs): SimulationSummary {
       created: created.size,
       scheduled: [...created.keys()].filter((uid) => bound.has(uid)).length,
       pendingAtEnd: series.at(-1)?.podsPending ?? 0,
+      evicted: i.evicted,
       pendingSeconds: {
         p50: round(quantile(waits, 0.5), 1),
         p90: round(quantile(waits, 0.9), 1),
