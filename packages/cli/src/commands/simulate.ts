@@ -20,7 +20,7 @@ import {
 } from '@nodewright/core/simulation';
 import { type Command, UsageError } from '../command.js';
 import { plural } from '../format/index.js';
-import { writeErrors, writeLines } from '../io.js';
+import { writeErrors } from '../io.js';
 import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
 
 /** What `simulate` is built from; the composition root passes the real ones. */
