@@ -6,7 +6,7 @@ import {
   type EC2NodeClassInput,
   parseAwsSettings,
 } from '@nodewright/aws';
-import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks';
+import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
 import { CapacityTypes, Labels, type NodePool } from '@nodewright/core/apis';
 import { type Clock, SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
