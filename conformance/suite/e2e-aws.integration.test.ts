@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EC2NodeClasses } from '@nodewright/aws';
 import { KubeletHarness } from '@nodewright/conformance/harness';
-import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks';
+import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
 import { SystemTimers } from '@nodewright/core/clock';
 import {
   Deployments,
@@ -29,6 +29,7 @@ import {
   startE2EEnvironment,
 } from './src/e2e/index.js';
 import { awsE2ETarget, awsMockCloud } from './src/providers/aws-e2e-target.js';
+import { repositoryE2EOptions } from './src/providers/report-dir.js';
 import { waitUntil } from './src/wait-until.js';
 
 // The cluster end-to-end suite for the AWS provider against the EC2/Pricing/SQS mock started in
@@ -42,6 +43,7 @@ const provided = inject('nodewrightCluster');
 const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 describeClusterE2E(awsE2ETarget(), {
+  ...repositoryE2EOptions(),
   ...(provided.external ? { externalKubeconfig: provided.kubeconfigPath } : {}),
   ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
 });

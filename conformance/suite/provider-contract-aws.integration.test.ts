@@ -1,10 +1,10 @@
 import { EC2NodeClasses, ec2NodeClassKind } from '@nodewright/aws';
+import { contractCluster, describeProviderContract } from '@nodewright/conformance';
 import type { KindDefinition } from '@nodewright/core/apis';
 import type { ClientNodeCluster } from '@nodewright/core/kube';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { contractCluster } from './src/provider-contract/contract-cluster.js';
-import { describeProviderContract } from './src/provider-contract/describe-provider-contract.js';
 import { awsHarness } from './src/providers/aws-harness.js';
+import { ConformanceReportDir } from './src/providers/report-dir.js';
 
 // The provider contract for AWS on the real control plane the integration globalSetup starts:
 // the real SDK clients against a fresh EC2/Pricing/SQS/IAM mock per test, and the EC2NodeClass
@@ -36,4 +36,5 @@ describeProviderContract(
       return cluster;
     },
   }),
+  { report: { dir: ConformanceReportDir } },
 );

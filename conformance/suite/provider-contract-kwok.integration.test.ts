@@ -1,11 +1,11 @@
+import { contractCluster, describeProviderContract } from '@nodewright/conformance';
 import { Labels } from '@nodewright/core/apis';
 import { type ClientNodeCluster, Nodes } from '@nodewright/core/kube';
 import { KWOKNodeClasses, type KwokNode, kwokNodeClassKind } from '@nodewright/kwok';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ContractClaims } from './src/provider-contract/contract-claims.js';
-import { contractCluster } from './src/provider-contract/contract-cluster.js';
-import { describeProviderContract } from './src/provider-contract/describe-provider-contract.js';
 import { kwokHarness } from './src/providers/kwok-harness.js';
+import { ConformanceReportDir } from './src/providers/report-dir.js';
 
 // The provider contract for KWOK on the real control plane the integration globalSetup starts:
 // Nodes are created through ClientNodeCluster, and kwok (which manages the annotated ones) keeps
@@ -34,6 +34,7 @@ describeProviderContract(
       return cluster;
     },
   }),
+  { report: { dir: ConformanceReportDir } },
 );
 
 describe('kwok provider on kube-apiserver + kwok', () => {

@@ -1,8 +1,10 @@
 export { compareVerdicts, type Disagreement, type SideVerdict } from './differential.js';
+export * from './e2e/index.js';
 export { canonicalFieldPath, schemaAt } from './field-path.js';
 export { type Agreement, messageAgreement } from './message-agreement.js';
 export * from './provider-contract/index.js';
 export { type RawRequestOptions, type RawResponse, rawRequest, warningsOf } from './raw-request.js';
+export * from './report/index.js';
 export { type ResourcePaths, resourcePaths } from './resource-paths.js';
 export { judgeRejection, type RuleVerdict } from './rule-verdict.js';
 export { type Rejection, type ResponseLike, rejectionOf, type ServerCause } from './server-rejection.js';

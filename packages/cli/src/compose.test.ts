@@ -7,6 +7,7 @@ import { parseAllDocuments, parseDocument } from 'yaml';
 import { createCliServices } from './compose.js';
 import { main } from './main.js';
 import { fakeIo, tempDir } from './testing/fake-io.js';
+import { InTreeProviders } from './testing/in-tree-providers.js';
 
 // The real composition: the kinds, CRDs and converters the shipped CLI uses.
 
@@ -47,7 +48,7 @@ spec:
 
 describe('createCliServices', () => {
   it('knows the contract kinds at their versions', () => {
-    const { registry } = createCliServices();
+    const { registry } = createCliServices(InTreeProviders);
     const known = registry.all().map((d) => `${d.apiVersion} ${d.kind}`);
     expect(known).toEqual(
       expect.arrayContaining([
@@ -67,7 +68,7 @@ describe('createCliServices', () => {
   });
 
   it('points old NodePool versions at convert', () => {
-    const services = createCliServices();
+    const services = createCliServices(InTreeProviders);
     expect(services.unsupportedVersionHint('karpenter.sh/v1beta1', 'NodePool')).toBe(
       'run nodewright convert to upgrade it',
     );

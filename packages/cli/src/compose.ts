@@ -1,5 +1,4 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { ec2NodeClassKind, ec2NodeClassV1beta1Converter } from '@nodewright/aws';
 import {
   type Converter,
   convertManifests,
@@ -14,24 +13,27 @@ import {
   renderCrdYaml,
 } from '@nodewright/core/apis';
 import { nodeManifestFs } from '@nodewright/core/manifests';
-import { kwokNodeClassKind } from '@nodewright/kwok';
+import type { ProviderPlugin } from '@nodewright/core/plugin';
 import type { CliServices } from './services.js';
 
 /**
  * The CLI's composition root: the kinds it knows (Kubernetes built-ins, nodewright's own
- * kinds, and each provider's NodeClass), the converters `convert` applies, and the real file
- * system. Provider packages contribute their kinds here and nowhere else.
+ * kinds, and each provider's NodeClass kinds), the converters `convert` applies (core's and the
+ * providers'), and the real file system. Providers contribute through their plug-in objects
+ * (see providers/builtin-providers.ts and `--provider-module`) and nowhere else.
  */
-export function createCliServices(): CliServices {
+export function createCliServices(providers: readonly ProviderPlugin[]): CliServices {
   const registry = new KindRegistry([
     ...kubernetesKinds,
     nodePoolKind,
     nodeClaimKind,
     instanceTypeCatalogKind,
-    ec2NodeClassKind,
-    kwokNodeClassKind,
+    ...providers.flatMap((p) => p.kinds),
   ]);
-  const converters: readonly Converter[] = [nodePoolV1beta1Converter, ec2NodeClassV1beta1Converter];
+  const converters: readonly Converter[] = [
+    nodePoolV1beta1Converter,
+    ...providers.flatMap((p) => p.converters ?? []),
+  ];
   return {
     registry,
     convert: (objects) => convertManifests(objects, converters),

@@ -3,24 +3,13 @@
  * (this module already needs Node 24's node:module registerHooks).
  */
 import { registerHooks } from 'node:module';
-import { ControllerNodeFlags, missingNodeFlags } from './operator/node-flags.js';
+import { relaunchWithControllerFlags } from './operator/relaunch.js';
 
 const argv = process.argv.slice(2);
 
 // The controller is long-running: it runs under its heap flags (see ControllerNodeFlags). Node
-// takes them only at start, so the process replaces itself (same pid, same stdio) with one that
-// has them; where execve is missing (Windows) it runs with node's defaults.
-if (argv[0] === 'controller' && typeof process.execve === 'function') {
-  const missing = missingNodeFlags(ControllerNodeFlags, process.execArgv, process.env.NODE_OPTIONS);
-  const script = process.argv[1];
-  if (missing.length > 0 && script !== undefined) {
-    process.execve(
-      process.execPath,
-      [process.execPath, ...missing, ...process.execArgv, script, ...argv],
-      process.env,
-    );
-  }
-}
+// takes them only at start, so the process replaces itself with one that has them.
+if (argv[0] === 'controller') relaunchWithControllerFlags(process.argv[1], argv);
 
 // `nodewright crds | head` closes the pipe early; that is the reader's choice, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -1,24 +1,64 @@
-import type { Command } from './command.js';
-import { commands } from './commands/index.js';
+import type { ProviderPlugin } from '@nodewright/core/plugin';
+import { type Command, UsageError } from './command.js';
+import { createCommands } from './commands/index.js';
 import { createCliServices } from './compose.js';
 import type { CliIo } from './io.js';
+import { BuiltinProviders, type ProviderSource } from './providers/builtin-providers.js';
+import type { ModuleImporter } from './providers/provider-module.js';
+import { splitProviderModuleArgs } from './providers/provider-module-args.js';
+import { loadProviderSet, type ProviderSet, soleModule } from './providers/provider-set.js';
 import { runCommand } from './run-command.js';
 import type { CliServices } from './services.js';
 import { topLevelUsage } from './usage.js';
 
 export type { CliIo } from './io.js';
 
+/** Where `main` finds providers; the defaults are the real ones. */
+export interface MainProviders {
+  /** Default BuiltinProviders. */
+  readonly builtins?: readonly ProviderSource[];
+  /** How `--provider-module` modules are imported; default `import()`. */
+  readonly importer?: ModuleImporter;
+}
+
 /**
  * Runs one `nodewright` command line and returns its exit status: 0 success, 1 invalid
  * input or problems found, 2 usage error. Everything goes through `io`; `services` defaults
- * to the real composition and is built only when a command runs.
+ * to the real composition over the loaded providers and is built only when a command runs.
+ * `--provider-module SPEC` (any command, repeatable) adds an out-of-tree provider's kinds,
+ * converters and catalogs to the built-in ones.
  */
 export async function main(
   argv: string[],
   io: CliIo,
-  services: () => CliServices = createCliServices,
+  services: (providers: readonly ProviderPlugin[]) => CliServices = createCliServices,
+  providerSources: MainProviders = {},
 ): Promise<number> {
-  const [name, ...rest] = argv;
+  let split: { modules: string[]; rest: string[] };
+  try {
+    split = splitProviderModuleArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`nodewright: ${error.message}\n${topLevelUsage(createCommands([]))}`);
+    return 2;
+  }
+  let providers: ProviderSet;
+  try {
+    const options = {
+      builtins: providerSources.builtins ?? BuiltinProviders,
+      modules: split.modules,
+      cwd: io.cwd,
+      ...(providerSources.importer === undefined ? {} : { importer: providerSources.importer }),
+    };
+    providers = await loadProviderSet(options);
+  } catch (error) {
+    io.stderr.write(
+      `nodewright: --provider-module ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+  const commands = createCommands(providers.all, soleModule(providers));
+  const [name, ...rest] = split.rest;
   if (name === undefined) {
     io.stderr.write(topLevelUsage(commands));
     return 2;
@@ -28,21 +68,21 @@ export async function main(
     return 0;
   }
   if (name === 'help') {
-    const command = find(rest[0]!);
-    if (command === undefined || rest.length > 1) return unknownCommand(io, rest.join(' '));
+    const command = find(commands, rest[0]!);
+    if (command === undefined || rest.length > 1) return unknownCommand(io, commands, rest.join(' '));
     io.stdout.write(command.help);
     return 0;
   }
-  const command = find(name);
-  if (command === undefined) return unknownCommand(io, name);
-  return runCommand(command, rest, io, services);
+  const command = find(commands, name);
+  if (command === undefined) return unknownCommand(io, commands, name);
+  return runCommand(command, rest, io, () => services(providers.all));
 }
 
-function find(name: string): Command | undefined {
+function find(commands: readonly Command[], name: string): Command | undefined {
   return commands.find((c) => c.name === name);
 }
 
-function unknownCommand(io: CliIo, name: string): number {
+function unknownCommand(io: CliIo, commands: readonly Command[], name: string): number {
   const what = name.startsWith('-') ? `unknown option '${name}'` : `unknown command '${name}'`;
   io.stderr.write(`nodewright: ${what}\n${topLevelUsage(commands)}`);
   return 2;

@@ -10,4 +10,6 @@ export * from './nodeclass/index.js';
 export * from './ports.js';
 export * from './pricing/index.js';
 export * from './provider/index.js';
+/** The plug-in object (`--provider aws`, `--provider-module @nodewright/aws`). */
+export { awsProviderPlugin as default } from './provider/plugin.js';
 export * from './sdk/index.js';

@@ -98,7 +98,7 @@ beforeEach(async () => {
       unavailableOfferings: new UnavailableOfferingsCache(clock),
     },
     settings,
-    awsClients(settings),
+    await awsClients(settings),
   );
 });
 

@@ -7,8 +7,10 @@ import { type ProcessMemory, parseProcStatCpuSeconds, parseProcStatus } from './
 
 /** How to start one `nodewright controller` process. */
 export interface ControllerSpec {
-  /** The built CLI: `packages/cli/dist/bin.js`. */
+  /** The controller's entry script: the built CLI's `bin.js`, or a provider's own binary. */
   readonly binPath: string;
+  /** The argument before the flags; default `controller`; null for a binary of its own (runController). */
+  readonly subcommand?: string | null;
   /** The Node binary to run it with. Default: the one running this process. */
   readonly nodePath?: string;
   readonly provider: string;
@@ -43,8 +45,9 @@ export interface ControllerExit {
 
 /** The argv after the script path, exactly as cli-flags.md spells the flags. */
 export function controllerArgs(spec: ControllerSpec): string[] {
+  const subcommand = spec.subcommand === undefined ? 'controller' : spec.subcommand;
   const args = [
-    'controller',
+    ...(subcommand === null ? [] : [subcommand]),
     '--provider',
     spec.provider,
     '--kubeconfig',

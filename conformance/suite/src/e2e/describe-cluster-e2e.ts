@@ -1,6 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { KubeletHarness } from '@nodewright/conformance/harness';
 import { generateCrd, type KindDefinition, nodeClaimKind, nodePoolKind } from '@nodewright/core/apis';
 import { SystemTimers } from '@nodewright/core/clock';
@@ -14,15 +12,17 @@ import {
   resourceType,
   type UntypedObject,
 } from '@nodewright/core/kube';
-import { decodeManifests } from '@nodewright/core/manifests';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { rawRequest } from '../raw-request.js';
+import type { Clause } from '../report/clause-report.js';
+import { clauseRecorder, type ReportOptions } from '../report/record-clauses.js';
 import { type Rejection, rejectionOf } from '../server-rejection.js';
 import { waitUntil } from '../wait-until.js';
 import { formatClaimTrail, type TrailSubject } from './claim-trail.js';
+import { resolveCliBin } from './cli-bin.js';
 import { ControllerProcess } from './controller-process.js';
 import { type E2EEnvironment, startE2EEnvironment } from './environment.js';
-import { readExampleNodePools } from './example-nodepools.js';
+import type { ExampleNodePool } from './example-nodepools.js';
 import {
   type LeaderElectionTiming,
   type LeaseTimes,
@@ -49,17 +49,79 @@ import {
 } from './observe.js';
 import type { ClusterE2ETarget, MockCloud } from './target.js';
 
+/**
+ * The cluster end-to-end suite's clauses, in the order they run: each is one test of
+ * `describeClusterE2E` and one row of its report.
+ */
+export const ClusterE2EClauses: readonly Clause[] = [
+  {
+    id: 'crds-established',
+    title: 'applies the CRDs: NodePool, NodeClaim and the provider NodeClass kinds become Established',
+  },
+  {
+    id: 'example-nodepools-accepted',
+    title: 'accepts every example NodePool (server-side validation, strict fields, dry run)',
+  },
+  {
+    id: 'invalid-nodepools-refused',
+    title: 'refuses invalid variants of the example NodePools with a readable message naming the field',
+  },
+  {
+    id: 'controller-serves',
+    title: 'starts the controller: it leads, serves health, readiness and Prometheus metrics',
+  },
+  {
+    id: 'provisioning',
+    title: 'provisions a Deployment: pods Pending -> NodeClaims -> Nodes -> pods Running via kube-scheduler',
+  },
+  {
+    id: 'consolidation-under-pdb',
+    title: 'consolidates after a scale-down while the PDB keeps its minimum available',
+  },
+  {
+    id: 'drift-within-budget',
+    title: 'replaces drifted nodes after a NodePool edit, one at a time as the budget allows',
+  },
+  { id: 'expiration', title: 'replaces a node when its NodeClaim reaches expireAfter' },
+  {
+    id: 'do-not-disrupt',
+    title: 'holds a node annotated karpenter.sh/do-not-disrupt, and removes it once the annotation goes',
+  },
+  { id: 'nodepool-deletion', title: 'deleting a NodePool removes its NodeClaims and Nodes' },
+  {
+    id: 'leader-failover',
+    title:
+      'fails over: a standby takes the Lease once it expired, within two retry rounds, after the leader is killed, with no double launch',
+  },
+];
+
 /** How to run the suite. */
 export interface ClusterE2EOptions {
   /** A cluster to use instead of starting one (NODEWRIGHT_KUBECONFIG); default: start one. */
   readonly externalKubeconfig?: string;
-  /** The built CLI; default `packages/cli/dist/bin.js` of this repository. */
+  /**
+   * The controller's entry script, run with node: default the `nodewright` bin of the
+   * `@nodewright/cli` package resolved from the current directory (see resolveCliBin). A
+   * provider's own binary (runController) is given here with `controllerSubcommand: null`.
+   */
   readonly binPath?: string;
+  /** The argument before the controller's flags; default `controller`; null for a binary of its own. */
+  readonly controllerSubcommand?: string | null;
+  /** `--provider-module` arguments for each controller (an out-of-tree provider run by the stock CLI). */
+  readonly providerModules?: readonly string[];
+  /**
+   * The NodePools whose acceptance and refused invalid variants are checked; default one pool of
+   * the target's own (`singleType`). This repository passes its examples (readExampleNodePools).
+   */
+  readonly exampleNodePools?: () => Promise<readonly ExampleNodePool[]>;
+  /** `binary` (default) or `k3s`: the cluster started when no `externalKubeconfig` is given. */
+  readonly clusterTarget?: 'binary' | 'k3s';
+  /** Write `cluster-e2e-<name>.json` / `.md` (which clauses passed) here after the run. */
+  readonly report?: ReportOptions;
   /** Keep controller logs and the cluster directory after the run. */
   readonly keep?: boolean;
 }
 
-const RepoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const CrdType = resourceType({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
@@ -96,7 +158,16 @@ const LeaseRequestAllowanceMs = 1_000;
  */
 export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2EOptions = {}): void {
   describe(`cluster end-to-end: ${target.name}`, () => {
-    const binPath = options.binPath ?? join(RepoRoot, 'packages/cli/dist/bin.js');
+    const exampleNodePools =
+      options.exampleNodePools ??
+      (async (): Promise<ExampleNodePool[]> => [
+        {
+          id: `NodePool/${target.provider}-example (the target's own)`,
+          manifest: nodePoolManifest(poolOptions(`${target.provider}-example`)) as Record<string, unknown>,
+        },
+      ]);
+    const clause = clauseRecorder('cluster-e2e', target.name, ClusterE2EClauses, options.report);
+    const binPath = options.binPath ?? resolveCliBin(process.cwd());
     const leaseId = `nodewright-e2e-${target.provider}`;
     const podCpu = `${Math.floor(target.singleType.allocatableMilliCpu * 0.4)}m`;
     const controllers: ControllerProcess[] = [];
@@ -113,6 +184,8 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         identity,
         leaderElectionId: leaseId,
         settings: { ...target.settings, ...mock?.settings },
+        ...(options.controllerSubcommand === undefined ? {} : { subcommand: options.controllerSubcommand }),
+        extraArgs: (options.providerModules ?? []).flatMap((m) => ['--provider-module', m]),
         logFile: join(env.workDir, `${identity}.log`),
         registry: env.processes,
       });
@@ -207,6 +280,9 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         name: target.provider,
         ...(options.externalKubeconfig ? { externalKubeconfig: options.externalKubeconfig } : {}),
         ...(options.keep ? { keep: true } : {}),
+        ...(options.clusterTarget === undefined
+          ? {}
+          : { env: { NODEWRIGHT_CLUSTER: options.clusterTarget } }),
       });
       if (target.mockCloud) {
         mock = await target.mockCloud();
@@ -242,14 +318,11 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
       await env?.stop();
     });
 
-    it('applies the CRDs: NodePool, NodeClaim and the provider NodeClass kinds become Established', async () => {
-      const crdDir = join(RepoRoot, 'packages/core/crds');
-      const crds: UntypedObject[] = [];
-      for (const file of (await readdir(crdDir)).filter((f) => f.endsWith('.yaml')).sort()) {
-        const set = decodeManifests(file, await readFile(join(crdDir, file), 'utf8'));
-        expect(set.errors, file).toEqual([]);
-        crds.push(...set.manifests.map((m) => m.object as UntypedObject));
-      }
+    clause('crds-established', async () => {
+      // core's CRDs as generated; the committed packages/core/crds files equal them (crd-files.test.ts).
+      const crds: UntypedObject[] = [nodePoolKind, nodeClaimKind].map(
+        (k) => generateCrd(k) as unknown as UntypedObject,
+      );
       const kinds: readonly KindDefinition[] = [nodePoolKind, nodeClaimKind, ...target.nodeClassKinds];
       for (const kind of target.nodeClassKinds) crds.push(generateCrd(kind) as unknown as UntypedObject);
       const names = crds.map((c) => c.metadata.name as string);
@@ -266,8 +339,8 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
       }
     });
 
-    it('accepts every example NodePool (server-side validation, strict fields, dry run)', async () => {
-      const examples = await readExampleNodePools(RepoRoot);
+    clause('example-nodepools-accepted', async () => {
+      const examples = await exampleNodePools();
       expect(examples.length).toBeGreaterThan(0);
       for (const example of examples) {
         const response = await rawRequest(
@@ -284,8 +357,8 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
       }
     });
 
-    it('refuses invalid variants of the example NodePools with a readable message naming the field', async () => {
-      const examples = await readExampleNodePools(RepoRoot);
+    clause('invalid-nodepools-refused', async () => {
+      const examples = await exampleNodePools();
       for (const example of examples) {
         for (const variant of invalidNodePoolVariants(example.manifest)) {
           const response = await rawRequest(
@@ -310,373 +383,411 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
       }
     });
 
-    it('starts the controller: it leads, serves health, readiness and Prometheus metrics', async () => {
-      leader = startController('e2e-a');
-      await leader.waitForLog(
-        (e) => e.message === 'became leader' && e.identity === 'e2e-a',
-        'leadership',
-        60_000,
-      );
-      await wait(
-        'readyz 200',
-        60_000,
-        () => leader!.http('health', '/readyz'),
-        (r) => r.status === 200,
-      );
-      expect((await leader.http('health', '/healthz')).status).toBe(200);
-      const metrics = await leader.http('metrics', '/metrics');
-      expect(metrics.status).toBe(200);
-      expect(metrics.body).toMatch(/^process_resident_memory_bytes /m);
-      expect(metrics.body).toMatch(/^# TYPE karpenter_\w+ /m);
-      const lease = await env.cluster.get<UntypedObject>(Leases, { namespace: 'kube-system', name: leaseId });
-      expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe('e2e-a');
-    }, 90_000);
+    clause(
+      'controller-serves',
+      async () => {
+        leader = startController('e2e-a');
+        await leader.waitForLog(
+          (e) => e.message === 'became leader' && e.identity === 'e2e-a',
+          'leadership',
+          60_000,
+        );
+        await wait(
+          'readyz 200',
+          60_000,
+          () => leader!.http('health', '/readyz'),
+          (r) => r.status === 200,
+        );
+        expect((await leader.http('health', '/healthz')).status).toBe(200);
+        const metrics = await leader.http('metrics', '/metrics');
+        expect(metrics.status).toBe(200);
+        expect(metrics.body).toMatch(/^process_resident_memory_bytes /m);
+        expect(metrics.body).toMatch(/^# TYPE karpenter_\w+ /m);
+        const lease = await env.cluster.get<UntypedObject>(Leases, {
+          namespace: 'kube-system',
+          name: leaseId,
+        });
+        expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe('e2e-a');
+      },
+      90_000,
+    );
 
-    it('provisions a Deployment: pods Pending -> NodeClaims -> Nodes -> pods Running via kube-scheduler', async () => {
-      await env.cluster.apply(target.nodeClassType, target.nodeClass('e2e'), Manager);
-      await env.cluster.apply(
-        NodePoolType,
-        nodePoolManifest(poolOptions('e2e-main', { budgets: [{ nodes: '1' }] })),
-        Manager,
-      );
-      await wait(
-        'NodePool e2e-main Ready',
-        30_000,
-        () => env.cluster.get<Observed>(NodePoolType, { name: 'e2e-main' }),
-        (p) => conditionIsTrue(p, 'Ready'),
-      );
-      await env.cluster.create(
-        Deployments,
-        deploymentManifest({
-          name: 'inflate',
-          namespace: env.namespace,
-          replicas: 6,
-          nodePool: 'e2e-main',
-          requests: { cpu: podCpu, memory: '256Mi' },
-        }),
-      );
-      // kube-scheduler marks them Unschedulable (no node matches yet); that is what the
-      // provisioner reacts to. Seen while polling, since binding clears it.
-      let sawUnschedulable = false;
-      const pods = await wait(
-        '6 inflate pods Running',
-        90_000,
-        async () => {
-          const current = await podsOf('inflate');
-          if (current.some(isUnschedulablePod)) sawUnschedulable = true;
-          return current;
-        },
-        (p) => p.length === 6 && p.every(isRunningPod),
-      );
-      expect(sawUnschedulable, 'no pod was ever marked Unschedulable').toBe(true);
-      const nodes = await nodesOf('e2e-main');
-      // Pods may run a moment before the claims' status (providerID, Ready) catches up.
-      const claims = await wait(
-        "every e2e-main NodeClaim Ready with its Node's providerID",
-        30_000,
-        () => claimsOf('e2e-main'),
-        (c) =>
-          c.length === nodes.length &&
-          c.every((claim) => conditionIsTrue(claim, 'Ready') && claim.status?.providerID !== undefined),
-      );
-      // Two pods fit a node and a third does not: three nodes, unless the batch window split the burst.
-      const trail = trailOf({ nodePool: 'e2e-main' });
-      expect(claims.length, trail).toBeGreaterThanOrEqual(3);
-      expect(claims.length, trail).toBeLessThanOrEqual(6);
-      expect(nodes.map((n) => n.spec?.providerID).sort()).toEqual(
-        claims.map((c) => c.status?.providerID).sort(),
-      );
-      const nodeNames = new Set(nodes.map((n) => n.metadata.name));
-      for (const pod of pods)
-        expect(nodeNames.has(pod.spec?.nodeName as string), pod.metadata.name).toBe(true);
-      // Order of events, to the second the API server stamps.
-      const firstClaim = Math.min(...claims.map((c) => Date.parse(c.metadata.creationTimestamp as string)));
-      const firstNode = Math.min(...nodes.map((n) => Date.parse(n.metadata.creationTimestamp as string)));
-      const firstPod = Math.min(...pods.map((p) => Date.parse(p.metadata.creationTimestamp as string)));
-      expect(firstPod).toBeLessThanOrEqual(firstClaim);
-      expect(firstClaim).toBeLessThanOrEqual(firstNode);
-    }, 120_000);
+    clause(
+      'provisioning',
+      async () => {
+        await env.cluster.apply(target.nodeClassType, target.nodeClass('e2e'), Manager);
+        await env.cluster.apply(
+          NodePoolType,
+          nodePoolManifest(poolOptions('e2e-main', { budgets: [{ nodes: '1' }] })),
+          Manager,
+        );
+        await wait(
+          'NodePool e2e-main Ready',
+          30_000,
+          () => env.cluster.get<Observed>(NodePoolType, { name: 'e2e-main' }),
+          (p) => conditionIsTrue(p, 'Ready'),
+        );
+        await env.cluster.create(
+          Deployments,
+          deploymentManifest({
+            name: 'inflate',
+            namespace: env.namespace,
+            replicas: 6,
+            nodePool: 'e2e-main',
+            requests: { cpu: podCpu, memory: '256Mi' },
+          }),
+        );
+        // kube-scheduler marks them Unschedulable (no node matches yet); that is what the
+        // provisioner reacts to. Seen while polling, since binding clears it.
+        let sawUnschedulable = false;
+        const pods = await wait(
+          '6 inflate pods Running',
+          90_000,
+          async () => {
+            const current = await podsOf('inflate');
+            if (current.some(isUnschedulablePod)) sawUnschedulable = true;
+            return current;
+          },
+          (p) => p.length === 6 && p.every(isRunningPod),
+        );
+        expect(sawUnschedulable, 'no pod was ever marked Unschedulable').toBe(true);
+        const nodes = await nodesOf('e2e-main');
+        // Pods may run a moment before the claims' status (providerID, Ready) catches up.
+        const claims = await wait(
+          "every e2e-main NodeClaim Ready with its Node's providerID",
+          30_000,
+          () => claimsOf('e2e-main'),
+          (c) =>
+            c.length === nodes.length &&
+            c.every((claim) => conditionIsTrue(claim, 'Ready') && claim.status?.providerID !== undefined),
+        );
+        // Two pods fit a node and a third does not: three nodes, unless the batch window split the burst.
+        const trail = trailOf({ nodePool: 'e2e-main' });
+        expect(claims.length, trail).toBeGreaterThanOrEqual(3);
+        expect(claims.length, trail).toBeLessThanOrEqual(6);
+        expect(nodes.map((n) => n.spec?.providerID).sort()).toEqual(
+          claims.map((c) => c.status?.providerID).sort(),
+        );
+        const nodeNames = new Set(nodes.map((n) => n.metadata.name));
+        for (const pod of pods)
+          expect(nodeNames.has(pod.spec?.nodeName as string), pod.metadata.name).toBe(true);
+        // Order of events, to the second the API server stamps.
+        const firstClaim = Math.min(...claims.map((c) => Date.parse(c.metadata.creationTimestamp as string)));
+        const firstNode = Math.min(...nodes.map((n) => Date.parse(n.metadata.creationTimestamp as string)));
+        const firstPod = Math.min(...pods.map((p) => Date.parse(p.metadata.creationTimestamp as string)));
+        expect(firstPod).toBeLessThanOrEqual(firstClaim);
+        expect(firstClaim).toBeLessThanOrEqual(firstNode);
+      },
+      120_000,
+    );
 
-    it('consolidates after a scale-down while the PDB keeps its minimum available', async () => {
-      await env.cluster.apply(
-        PodDisruptionBudgets,
-        pdbManifest({ name: 'inflate', namespace: env.namespace, app: 'inflate', minAvailable: 2 }),
-        Manager,
-      );
-      const before = (await nodesOf('e2e-main')).filter(isLive).length;
-      await scale('inflate', 3);
-      // One pod of each doubled-up node goes (ReplicaSet ranking), leaving three half-empty
-      // nodes; one pod must move for a node to go, which needs an eviction under the PDB.
-      // NodeClaims too: a Node goes first and its NodeClaim follows once the instance is gone.
-      const settled = wait(
-        'e2e-main down to 2 nodes and 2 NodeClaims with 3 pods Running',
-        150_000,
-        async () => ({
-          nodes: await nodesOf('e2e-main'),
-          claims: await claimsOf('e2e-main'),
-          pods: await podsOf('inflate'),
-        }),
-        (s) =>
-          s.nodes.length === 2 &&
-          s.claims.length === 2 &&
-          s.nodes.every(isLive) &&
-          s.pods.length === 3 &&
-          s.pods.every(isRunningPod),
-      );
-      const running = await sampleWhile(async () => {
-        const pods = await podsOf('inflate');
-        return pods.filter(isRunningPod).length;
-      }, settled);
-      await settled;
-      expect(before).toBeGreaterThanOrEqual(3);
-      // After the scale-down settles (3 pods), a voluntary eviction may never leave fewer than 2.
-      const afterScaleDown = running.slice(running.findIndex((n) => n <= 3));
-      expect(Math.min(...afterScaleDown)).toBeGreaterThanOrEqual(2);
-      expect((await claimsOf('e2e-main')).length, trailOf({ nodePool: 'e2e-main' })).toBe(2);
-    }, 180_000);
+    clause(
+      'consolidation-under-pdb',
+      async () => {
+        await env.cluster.apply(
+          PodDisruptionBudgets,
+          pdbManifest({ name: 'inflate', namespace: env.namespace, app: 'inflate', minAvailable: 2 }),
+          Manager,
+        );
+        const before = (await nodesOf('e2e-main')).filter(isLive).length;
+        await scale('inflate', 3);
+        // One pod of each doubled-up node goes (ReplicaSet ranking), leaving three half-empty
+        // nodes; one pod must move for a node to go, which needs an eviction under the PDB.
+        // NodeClaims too: a Node goes first and its NodeClaim follows once the instance is gone.
+        const settled = wait(
+          'e2e-main down to 2 nodes and 2 NodeClaims with 3 pods Running',
+          150_000,
+          async () => ({
+            nodes: await nodesOf('e2e-main'),
+            claims: await claimsOf('e2e-main'),
+            pods: await podsOf('inflate'),
+          }),
+          (s) =>
+            s.nodes.length === 2 &&
+            s.claims.length === 2 &&
+            s.nodes.every(isLive) &&
+            s.pods.length === 3 &&
+            s.pods.every(isRunningPod),
+        );
+        const running = await sampleWhile(async () => {
+          const pods = await podsOf('inflate');
+          return pods.filter(isRunningPod).length;
+        }, settled);
+        await settled;
+        expect(before).toBeGreaterThanOrEqual(3);
+        // After the scale-down settles (3 pods), a voluntary eviction may never leave fewer than 2.
+        const afterScaleDown = running.slice(running.findIndex((n) => n <= 3));
+        expect(Math.min(...afterScaleDown)).toBeGreaterThanOrEqual(2);
+        expect((await claimsOf('e2e-main')).length, trailOf({ nodePool: 'e2e-main' })).toBe(2);
+      },
+      180_000,
+    );
 
-    it('replaces drifted nodes after a NodePool edit, one at a time as the budget allows', async () => {
-      const old = new Set((await nodesOf('e2e-main')).map((n) => n.metadata.name));
-      expect(old.size).toBe(2);
-      await env.cluster.patch(
-        NodePoolType,
-        { name: 'e2e-main' },
-        {
-          spec: { template: { metadata: { labels: { [RevisionLabel]: '2' } } } },
-        },
-      );
-      const replaced = wait(
-        'every e2e-main node replaced by one with the new label, 3 pods Running on them',
-        200_000,
-        async () => ({ nodes: await nodesOf('e2e-main'), pods: await podsOf('inflate') }),
-        (s) =>
-          s.nodes.length > 0 &&
-          s.nodes.every(
-            (n) => isLive(n) && n.metadata.labels?.[RevisionLabel] === '2' && !old.has(n.metadata.name),
-          ) &&
-          s.pods.length === 3 &&
-          s.pods.every((p) => isRunningPod(p) && !old.has(p.spec?.nodeName as string)),
-      );
-      const disrupting = await sampleWhile(
-        async () => disruptingNodes(await nodesOf('e2e-main')).length,
-        replaced,
-      );
-      await replaced;
-      expect(Math.max(...disrupting)).toBeLessThanOrEqual(1);
-      // A replaced Node goes first and its NodeClaim (Drifted) follows once the instance is gone,
-      // so the old claims may still be there for a moment: wait for them to go, and for every
-      // claim left (the replacements) not to be Drifted.
-      await wait(
-        'only e2e-main NodeClaims that are not Drifted, none being deleted',
-        60_000,
-        () => claimsOf('e2e-main'),
-        (claims) =>
-          claims.length > 0 &&
-          claims.every((c) => c.metadata.deletionTimestamp === undefined && !conditionIsTrue(c, 'Drifted')),
-      );
-    }, 300_000);
+    clause(
+      'drift-within-budget',
+      async () => {
+        const old = new Set((await nodesOf('e2e-main')).map((n) => n.metadata.name));
+        expect(old.size).toBe(2);
+        await env.cluster.patch(
+          NodePoolType,
+          { name: 'e2e-main' },
+          {
+            spec: { template: { metadata: { labels: { [RevisionLabel]: '2' } } } },
+          },
+        );
+        const replaced = wait(
+          'every e2e-main node replaced by one with the new label, 3 pods Running on them',
+          200_000,
+          async () => ({ nodes: await nodesOf('e2e-main'), pods: await podsOf('inflate') }),
+          (s) =>
+            s.nodes.length > 0 &&
+            s.nodes.every(
+              (n) => isLive(n) && n.metadata.labels?.[RevisionLabel] === '2' && !old.has(n.metadata.name),
+            ) &&
+            s.pods.length === 3 &&
+            s.pods.every((p) => isRunningPod(p) && !old.has(p.spec?.nodeName as string)),
+        );
+        const disrupting = await sampleWhile(
+          async () => disruptingNodes(await nodesOf('e2e-main')).length,
+          replaced,
+        );
+        await replaced;
+        expect(Math.max(...disrupting)).toBeLessThanOrEqual(1);
+        // A replaced Node goes first and its NodeClaim (Drifted) follows once the instance is gone,
+        // so the old claims may still be there for a moment: wait for them to go, and for every
+        // claim left (the replacements) not to be Drifted.
+        await wait(
+          'only e2e-main NodeClaims that are not Drifted, none being deleted',
+          60_000,
+          () => claimsOf('e2e-main'),
+          (claims) =>
+            claims.length > 0 &&
+            claims.every((c) => c.metadata.deletionTimestamp === undefined && !conditionIsTrue(c, 'Drifted')),
+        );
+      },
+      300_000,
+    );
 
-    it('replaces a node when its NodeClaim reaches expireAfter', async () => {
-      await env.cluster.apply(
-        NodePoolType,
-        nodePoolManifest(poolOptions('e2e-expire', { expireAfter: '30s' })),
-        Manager,
-      );
-      await env.cluster.create(
-        Deployments,
-        deploymentManifest({
-          name: 'expire',
-          namespace: env.namespace,
-          replicas: 1,
-          nodePool: 'e2e-expire',
-          requests: { cpu: podCpu, memory: '256Mi' },
-        }),
-      );
-      const [first] = await wait(
-        'a NodeClaim for the expire pod',
-        60_000,
-        () => claimsOf('e2e-expire'),
-        (c) => c.length === 1,
-      );
-      const firstName = first?.metadata.name as string;
-      const after = await wait(
-        `NodeClaim ${firstName} expired and the pod Running on its replacement`,
-        120_000,
-        async () => ({
-          claims: await claimsOf('e2e-expire'),
-          pods: await podsOf('expire'),
-          nodes: await nodesOf('e2e-expire'),
-        }),
-        (s) =>
-          !s.claims.some((c) => c.metadata.name === firstName) &&
-          s.pods.length === 1 &&
-          s.pods.every(isRunningPod) &&
-          s.nodes.some((n) => n.metadata.name === s.pods[0]?.spec?.nodeName),
-      );
-      const ages = after.claims.map((c) => Date.parse(c.metadata.creationTimestamp as string));
-      expect(Math.min(...ages)).toBeGreaterThanOrEqual(
-        Date.parse(first?.metadata.creationTimestamp as string),
-      );
-      await deleteQuietly(Deployments, 'expire', env.namespace);
-      await deleteQuietly(NodePoolType, 'e2e-expire');
-    }, 180_000);
+    clause(
+      'expiration',
+      async () => {
+        await env.cluster.apply(
+          NodePoolType,
+          nodePoolManifest(poolOptions('e2e-expire', { expireAfter: '30s' })),
+          Manager,
+        );
+        await env.cluster.create(
+          Deployments,
+          deploymentManifest({
+            name: 'expire',
+            namespace: env.namespace,
+            replicas: 1,
+            nodePool: 'e2e-expire',
+            requests: { cpu: podCpu, memory: '256Mi' },
+          }),
+        );
+        const [first] = await wait(
+          'a NodeClaim for the expire pod',
+          60_000,
+          () => claimsOf('e2e-expire'),
+          (c) => c.length === 1,
+        );
+        const firstName = first?.metadata.name as string;
+        const after = await wait(
+          `NodeClaim ${firstName} expired and the pod Running on its replacement`,
+          120_000,
+          async () => ({
+            claims: await claimsOf('e2e-expire'),
+            pods: await podsOf('expire'),
+            nodes: await nodesOf('e2e-expire'),
+          }),
+          (s) =>
+            !s.claims.some((c) => c.metadata.name === firstName) &&
+            s.pods.length === 1 &&
+            s.pods.every(isRunningPod) &&
+            s.nodes.some((n) => n.metadata.name === s.pods[0]?.spec?.nodeName),
+        );
+        const ages = after.claims.map((c) => Date.parse(c.metadata.creationTimestamp as string));
+        expect(Math.min(...ages)).toBeGreaterThanOrEqual(
+          Date.parse(first?.metadata.creationTimestamp as string),
+        );
+        await deleteQuietly(Deployments, 'expire', env.namespace);
+        await deleteQuietly(NodePoolType, 'e2e-expire');
+      },
+      180_000,
+    );
 
-    it('holds a node annotated karpenter.sh/do-not-disrupt, and removes it once the annotation goes', async () => {
-      await env.cluster.apply(
-        NodePoolType,
-        nodePoolManifest(
-          poolOptions('e2e-hold', { consolidationPolicy: 'WhenEmpty', consolidateAfter: '0s' }),
-        ),
-        Manager,
-      );
-      await env.cluster.create(
-        Deployments,
-        deploymentManifest({
-          name: 'hold',
-          namespace: env.namespace,
-          replicas: 1,
-          nodePool: 'e2e-hold',
-          requests: { cpu: podCpu, memory: '256Mi' },
-        }),
-      );
-      const [pod] = await wait(
-        'the hold pod Running',
-        90_000,
-        () => podsOf('hold'),
-        (p) => p.length === 1 && p.every(isRunningPod),
-      );
-      const nodeName = pod?.spec?.nodeName as string;
-      await env.cluster.patch(
-        Nodes,
-        { name: nodeName },
-        { metadata: { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } } },
-      );
-      await deleteQuietly(Deployments, 'hold', env.namespace);
-      await wait(
-        'the hold pod gone',
-        30_000,
-        () => podsOf('hold'),
-        (p) => p.length === 0,
-      );
-      // Empty with consolidateAfter 0s: unheld, it would be tainted within one disruption
-      // poll (10 s) and gone after validation (15 s). Watch for longer than both.
-      const heldFor = new Promise((r) => setTimeout(r, 30_000));
-      const samples = await sampleWhile(async () => {
-        const node = await env.cluster.get<Observed>(Nodes, { name: nodeName }).catch(() => undefined);
-        return node !== undefined && isLive(node) && !hasTaint(node, 'karpenter.sh/disrupted');
-      }, heldFor);
-      expect(samples.every(Boolean), `node ${nodeName} was disrupted despite do-not-disrupt`).toBe(true);
-      await env.cluster.patch(
-        Nodes,
-        { name: nodeName },
-        { metadata: { annotations: { 'karpenter.sh/do-not-disrupt': null } } },
-      );
-      // The Node goes first; its NodeClaim follows once the instance is confirmed gone.
-      await wait(
-        `empty node ${nodeName} and its NodeClaim consolidated once released`,
-        90_000,
-        async () => ({ claims: await claimsOf('e2e-hold'), nodes: await nodesOf('e2e-hold') }),
-        (s) => s.claims.length === 0 && s.nodes.length === 0,
-      );
-      await deleteQuietly(NodePoolType, 'e2e-hold');
-    }, 200_000);
+    clause(
+      'do-not-disrupt',
+      async () => {
+        await env.cluster.apply(
+          NodePoolType,
+          nodePoolManifest(
+            poolOptions('e2e-hold', { consolidationPolicy: 'WhenEmpty', consolidateAfter: '0s' }),
+          ),
+          Manager,
+        );
+        await env.cluster.create(
+          Deployments,
+          deploymentManifest({
+            name: 'hold',
+            namespace: env.namespace,
+            replicas: 1,
+            nodePool: 'e2e-hold',
+            requests: { cpu: podCpu, memory: '256Mi' },
+          }),
+        );
+        const [pod] = await wait(
+          'the hold pod Running',
+          90_000,
+          () => podsOf('hold'),
+          (p) => p.length === 1 && p.every(isRunningPod),
+        );
+        const nodeName = pod?.spec?.nodeName as string;
+        await env.cluster.patch(
+          Nodes,
+          { name: nodeName },
+          { metadata: { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } } },
+        );
+        await deleteQuietly(Deployments, 'hold', env.namespace);
+        await wait(
+          'the hold pod gone',
+          30_000,
+          () => podsOf('hold'),
+          (p) => p.length === 0,
+        );
+        // Empty with consolidateAfter 0s: unheld, it would be tainted within one disruption
+        // poll (10 s) and gone after validation (15 s). Watch for longer than both.
+        const heldFor = new Promise((r) => setTimeout(r, 30_000));
+        const samples = await sampleWhile(async () => {
+          const node = await env.cluster.get<Observed>(Nodes, { name: nodeName }).catch(() => undefined);
+          return node !== undefined && isLive(node) && !hasTaint(node, 'karpenter.sh/disrupted');
+        }, heldFor);
+        expect(samples.every(Boolean), `node ${nodeName} was disrupted despite do-not-disrupt`).toBe(true);
+        await env.cluster.patch(
+          Nodes,
+          { name: nodeName },
+          { metadata: { annotations: { 'karpenter.sh/do-not-disrupt': null } } },
+        );
+        // The Node goes first; its NodeClaim follows once the instance is confirmed gone.
+        await wait(
+          `empty node ${nodeName} and its NodeClaim consolidated once released`,
+          90_000,
+          async () => ({ claims: await claimsOf('e2e-hold'), nodes: await nodesOf('e2e-hold') }),
+          (s) => s.claims.length === 0 && s.nodes.length === 0,
+        );
+        await deleteQuietly(NodePoolType, 'e2e-hold');
+      },
+      200_000,
+    );
 
-    it('deleting a NodePool removes its NodeClaims and Nodes', async () => {
-      expect((await nodesOf('e2e-main')).length).toBeGreaterThan(0);
-      // With no NodePool left, evicted pods cannot reschedule, so the earlier test's PDB
-      // (minAvailable 2 of 3) would block the drain for good, as it would in Karpenter.
-      await deleteQuietly(PodDisruptionBudgets, 'inflate', env.namespace);
-      await env.cluster.delete(NodePoolType, { name: 'e2e-main' });
-      await wait(
-        'e2e-main NodeClaims and Nodes gone',
-        120_000,
-        async () => ({ claims: await claimsOf('e2e-main'), nodes: await nodesOf('e2e-main') }),
-        (s) => s.claims.length === 0 && s.nodes.length === 0,
-      );
-      await deleteQuietly(Deployments, 'inflate', env.namespace);
-    }, 150_000);
+    clause(
+      'nodepool-deletion',
+      async () => {
+        expect((await nodesOf('e2e-main')).length).toBeGreaterThan(0);
+        // With no NodePool left, evicted pods cannot reschedule, so the earlier test's PDB
+        // (minAvailable 2 of 3) would block the drain for good, as it would in Karpenter.
+        await deleteQuietly(PodDisruptionBudgets, 'inflate', env.namespace);
+        await env.cluster.delete(NodePoolType, { name: 'e2e-main' });
+        await wait(
+          'e2e-main NodeClaims and Nodes gone',
+          120_000,
+          async () => ({ claims: await claimsOf('e2e-main'), nodes: await nodesOf('e2e-main') }),
+          (s) => s.claims.length === 0 && s.nodes.length === 0,
+        );
+        await deleteQuietly(Deployments, 'inflate', env.namespace);
+      },
+      150_000,
+    );
 
-    it('fails over: a standby takes the Lease once it expired, within two retry rounds, after the leader is killed, with no double launch', async () => {
-      const first = leader;
-      if (!first) throw new Error('no leader from the earlier test');
-      const standby = startController('e2e-b');
-      await standby.waitForLog(
-        (e) => e.message === 'waiting for leadership' && e.identity === 'e2e-b',
-        'standing by',
-        60_000,
-      );
-      await env.cluster.apply(NodePoolType, nodePoolManifest(poolOptions('e2e-failover')), Manager);
-      await env.cluster.create(
-        Deployments,
-        deploymentManifest({
-          name: 'failover',
-          namespace: env.namespace,
-          replicas: 3,
-          nodePool: 'e2e-failover',
-          requests: { cpu: podCpu, memory: '256Mi' },
-          onePodPerNode: true,
-        }),
-      );
-      // Kill the leader mid-provisioning: its NodeClaims exist, their launches may not.
-      await wait(
-        'the leader to create a NodeClaim',
-        60_000,
-        () => claimsOf('e2e-failover'),
-        (c) => c.length > 0,
-      );
-      await first.kill();
-      const killedAt = Date.now();
-      const takeover = await leaseTakeover(first.spec.identity, 'e2e-b');
-      await standby.waitForLog(
-        (e) => e.message === 'became leader' && e.identity === 'e2e-b',
-        'takeover',
-        60_000,
-      );
-      const killToLeaderMs = Date.now() - killedAt;
-      const sinceLastRenewMs = takeover.acquiredMs - takeover.lastRenewMs;
-      const window = takeoverWindow(LeaderElection, LeaseRequestAllowanceMs);
-      console.info(
-        JSON.stringify({
-          message: 'leader failover measured',
-          'last-renew-to-acquire-ms': sinceLastRenewMs,
-          'kill-to-became-leader-ms': killToLeaderMs,
-          'last-renew-to-kill-ms': killedAt - takeover.lastRenewMs,
-          'guaranteed-ms': window,
-        }),
-      );
-      leader = standby;
-      // Every claim and Node the pool ever had, so the trail also covers those gone by now.
-      const seenClaims = new Set<string>();
-      const seenNodes = new Set<string>();
-      const trail = () => trailOf({ nodePool: 'e2e-failover', nodeClaims: seenClaims, nodes: seenNodes });
-      const done = wait(
-        '3 failover pods Running',
-        120_000,
-        async () => ({ pods: await podsOf('failover'), claims: await claimsOf('e2e-failover') }),
-        (s) => s.pods.length === 3 && s.pods.every(isRunningPod),
-      ).catch((error: Error) => {
-        throw new Error(`${error.message}\n${trail()}`, { cause: error });
-      });
-      const claimCounts = await sampleWhile(async () => {
-        const [claims, nodes] = await Promise.all([claimsOf('e2e-failover'), nodesOf('e2e-failover')]);
-        for (const c of claims) seenClaims.add(c.metadata.name as string);
-        for (const n of nodes) seenNodes.add(n.metadata.name as string);
-        return claims.length;
-      }, done);
-      await done;
-      // Never before the lease expired for the standby (exact: both stamps are on the Lease), and
-      // within two retry rounds after that (see takeoverWindow).
-      expect(sinceLastRenewMs).toBeGreaterThanOrEqual(window.earliestMs);
-      expect(sinceLastRenewMs).toBeLessThanOrEqual(window.latestMs);
-      // One pod per node: exactly three launches however the work was split between the replicas.
-      expect(Math.max(...claimCounts), trail()).toBe(3);
-      expect((await claimsOf('e2e-failover')).length, trail()).toBe(3);
-      expect((await nodesOf('e2e-failover')).length, trail()).toBe(3);
-      // Graceful shutdown releases the Lease. (afterAll cleans up a supplied cluster.)
-      const exit = await standby.stop();
-      expect(exit).toEqual({ code: 0, signal: null });
-      const lease = await env.cluster.get<UntypedObject>(Leases, { namespace: 'kube-system', name: leaseId });
-      expect((lease.spec as { holderIdentity?: string }).holderIdentity ?? '').not.toBe('e2e-b');
-    }, 240_000);
+    clause(
+      'leader-failover',
+      async () => {
+        const first = leader;
+        if (!first) throw new Error('no leader from the earlier test');
+        const standby = startController('e2e-b');
+        await standby.waitForLog(
+          (e) => e.message === 'waiting for leadership' && e.identity === 'e2e-b',
+          'standing by',
+          60_000,
+        );
+        await env.cluster.apply(NodePoolType, nodePoolManifest(poolOptions('e2e-failover')), Manager);
+        await env.cluster.create(
+          Deployments,
+          deploymentManifest({
+            name: 'failover',
+            namespace: env.namespace,
+            replicas: 3,
+            nodePool: 'e2e-failover',
+            requests: { cpu: podCpu, memory: '256Mi' },
+            onePodPerNode: true,
+          }),
+        );
+        // Kill the leader mid-provisioning: its NodeClaims exist, their launches may not.
+        await wait(
+          'the leader to create a NodeClaim',
+          60_000,
+          () => claimsOf('e2e-failover'),
+          (c) => c.length > 0,
+        );
+        await first.kill();
+        const killedAt = Date.now();
+        const takeover = await leaseTakeover(first.spec.identity, 'e2e-b');
+        await standby.waitForLog(
+          (e) => e.message === 'became leader' && e.identity === 'e2e-b',
+          'takeover',
+          60_000,
+        );
+        const killToLeaderMs = Date.now() - killedAt;
+        const sinceLastRenewMs = takeover.acquiredMs - takeover.lastRenewMs;
+        const window = takeoverWindow(LeaderElection, LeaseRequestAllowanceMs);
+        console.info(
+          JSON.stringify({
+            message: 'leader failover measured',
+            'last-renew-to-acquire-ms': sinceLastRenewMs,
+            'kill-to-became-leader-ms': killToLeaderMs,
+            'last-renew-to-kill-ms': killedAt - takeover.lastRenewMs,
+            'guaranteed-ms': window,
+          }),
+        );
+        leader = standby;
+        // Every claim and Node the pool ever had, so the trail also covers those gone by now.
+        const seenClaims = new Set<string>();
+        const seenNodes = new Set<string>();
+        const trail = () => trailOf({ nodePool: 'e2e-failover', nodeClaims: seenClaims, nodes: seenNodes });
+        const done = wait(
+          '3 failover pods Running',
+          120_000,
+          async () => ({ pods: await podsOf('failover'), claims: await claimsOf('e2e-failover') }),
+          (s) => s.pods.length === 3 && s.pods.every(isRunningPod),
+        ).catch((error: Error) => {
+          throw new Error(`${error.message}\n${trail()}`, { cause: error });
+        });
+        const claimCounts = await sampleWhile(async () => {
+          const [claims, nodes] = await Promise.all([claimsOf('e2e-failover'), nodesOf('e2e-failover')]);
+          for (const c of claims) seenClaims.add(c.metadata.name as string);
+          for (const n of nodes) seenNodes.add(n.metadata.name as string);
+          return claims.length;
+        }, done);
+        await done;
+        // Never before the lease expired for the standby (exact: both stamps are on the Lease), and
+        // within two retry rounds after that (see takeoverWindow).
+        expect(sinceLastRenewMs).toBeGreaterThanOrEqual(window.earliestMs);
+        expect(sinceLastRenewMs).toBeLessThanOrEqual(window.latestMs);
+        // One pod per node: exactly three launches however the work was split between the replicas.
+        expect(Math.max(...claimCounts), trail()).toBe(3);
+        expect((await claimsOf('e2e-failover')).length, trail()).toBe(3);
+        expect((await nodesOf('e2e-failover')).length, trail()).toBe(3);
+        // Graceful shutdown releases the Lease. (afterAll cleans up a supplied cluster.)
+        const exit = await standby.stop();
+        expect(exit).toEqual({ code: 0, signal: null });
+        const lease = await env.cluster.get<UntypedObject>(Leases, {
+          namespace: 'kube-system',
+          name: leaseId,
+        });
+        expect((lease.spec as { holderIdentity?: string }).holderIdentity ?? '').not.toBe('e2e-b');
+      },
+      240_000,
+    );
   });
 }

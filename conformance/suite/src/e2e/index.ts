@@ -1,4 +1,5 @@
 export * from './claim-trail.js';
+export * from './cli-bin.js';
 export * from './cluster-choice.js';
 export * from './controller-process.js';
 export * from './describe-cluster-e2e.js';

@@ -6,7 +6,9 @@ import {
   isNodeClassNotReady,
 } from '@nodewright/core/cloudprovider';
 import { fits, parseResourceList } from '@nodewright/core/scheduling';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
+import type { Clause } from '../report/clause-report.js';
+import { clauseRecorder, type ReportOptions } from '../report/record-clauses.js';
 import { backoffProblems } from './backoff.js';
 import { ContractClaims, requestsOf, requirementsOf } from './contract-claims.js';
 import { ContractGarbageCollectionGrace, ContractGarbageCollector } from './garbage-collection-pass.js';
@@ -63,6 +65,78 @@ function describeError(err: unknown): string {
 }
 
 /**
+ * The provider contract's clauses, in the order they run: each is one test of
+ * `describeProviderContract` and one row of its report.
+ */
+export const ProviderContractClauses: readonly Clause[] = [
+  {
+    id: 'instance-types',
+    title:
+      'getInstanceTypes: every type defines the well-known labels, allocatable <= capacity, offerings carry zone, capacity type and a positive price',
+  },
+  {
+    id: 'create-cheapest',
+    title: 'create returns a hydrated NodeClaim on the cheapest compatible available offering',
+  },
+  {
+    id: 'get-list-delete',
+    title: 'get and list find the instance; delete ends it, then answers NodeClaimNotFound every time',
+  },
+  {
+    id: 'get-unknown',
+    title: 'get of an unknown providerID answers NodeClaimNotFound',
+  },
+  {
+    id: 'create-idempotent',
+    title: 'the same NodeClaim created twice yields one instance',
+  },
+  {
+    id: 'insufficient-capacity',
+    title:
+      'insufficient capacity: InsufficientCapacity, the offering marked unavailable, the next create avoids it',
+  },
+  {
+    id: 'nodeclass-not-ready',
+    title: 'a NodeClass that is not Ready: NodeClassNotReady, nothing launched',
+  },
+  {
+    id: 'retry-throttled',
+    title: 'throttled cloud calls are retried with growing backoff and create still succeeds',
+  },
+  {
+    id: 'retry-server-errors',
+    title: 'failing (5xx) cloud calls are retried with growing backoff and create still succeeds',
+  },
+  {
+    id: 'drift',
+    title: 'drift: not drifted at launch, drifted after the NodeClass changes',
+  },
+  {
+    id: 'orphan-listed',
+    title: 'list finds an orphaned instance (for garbage collection) and get resolves it',
+  },
+  {
+    id: 'gc-orphan-instance',
+    title:
+      'garbage collection: an instance with no NodeClaim is terminated after its grace period; a claimed one stays',
+  },
+  {
+    id: 'gc-missing-instance',
+    title: 'garbage collection: a NodeClaim whose instance is gone is deleted after its grace period',
+  },
+  {
+    id: 'nodeclass-kinds',
+    title: 'names its NodeClass kinds and repair policies',
+  },
+];
+
+/** How `describeProviderContract` runs. */
+export interface ProviderContractOptions {
+  /** Write `provider-contract-<name>.json` / `.md` (which clauses passed) here after the run. */
+  readonly report?: ReportOptions;
+}
+
+/**
  * The provider contract (packages/core/src/cloudprovider/cloud-provider.ts) as vitest checks,
  * run against the fixture a provider's harness builds: instance types well-formed; create
  * hydrates, honours the claim's requirements and picks the cheapest compatible available
@@ -70,10 +144,14 @@ function describeError(err: unknown): string {
  * NodeClaim name; insufficient capacity and NodeClass readiness errors; retries of throttled and
  * failing cloud calls, each retry after a longer wait; drift; orphans found by list; core's
  * garbage collection ending an unclaimed instance and deleting a claim whose instance is gone.
- * Call it from the provider's test file.
+ * Call it from the provider's test file; `options.report` writes which clauses passed.
  */
-export function describeProviderContract(harness: ProviderContractHarness): void {
+export function describeProviderContract(
+  harness: ProviderContractHarness,
+  options: ProviderContractOptions = {},
+): void {
   describe(`provider contract: ${harness.name}`, () => {
+    const clause = clauseRecorder('provider-contract', harness.name, ProviderContractClauses, options.report);
     let fx: ProviderContractFixture;
     let claims: ContractClaims;
 
@@ -85,13 +163,13 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       await fx?.teardown();
     });
 
-    it('getInstanceTypes: every type defines the well-known labels, allocatable <= capacity, offerings carry zone, capacity type and a positive price', async () => {
+    clause('instance-types', async () => {
       const types = await fx.provider.getInstanceTypes(fx.nodePool);
       expect(instanceTypeProblems(types)).toEqual([]);
       expect(types.some((t) => t.offerings.some((o) => o.available))).toBe(true);
     });
 
-    it('create returns a hydrated NodeClaim on the cheapest compatible available offering', async () => {
+    clause('create-cheapest', async () => {
       const claim = claims.claim();
       const types = await fx.provider.getInstanceTypes(fx.nodePool);
       const expected = compatibleOfferings(types, requirementsOf(claim), requestsOf(claim));
@@ -113,7 +191,7 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       expect(chosen?.price).toBe(expected[0]?.price);
     });
 
-    it('get and list find the instance; delete ends it, then answers NodeClaimNotFound every time', async () => {
+    clause('get-list-delete', async () => {
       const created = await fx.provider.create(claims.claim());
       const providerID = created.status!.providerID!;
       const got = await fx.provider.get(providerID);
@@ -126,13 +204,13 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       expect((await fx.provider.list()).map((c) => c.status?.providerID)).not.toContain(providerID);
     });
 
-    it('get of an unknown providerID answers NodeClaimNotFound', async () => {
+    clause('get-unknown', async () => {
       const created = await fx.provider.create(claims.claim());
       const unknown = `${created.status!.providerID!}-missing`;
       expect(isNodeClaimNotFound(await thrown(fx.provider.get(unknown)))).toBe(true);
     });
 
-    it('the same NodeClaim created twice yields one instance', async () => {
+    clause('create-idempotent', async () => {
       const claim = claims.claim();
       const first = await fx.provider.create(claim);
       const second = await fx.provider.create(structuredClone(claim));
@@ -143,7 +221,7 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       expect(listed).toHaveLength(1);
     });
 
-    it('insufficient capacity: InsufficientCapacity, the offering marked unavailable, the next create avoids it', async () => {
+    clause('insufficient-capacity', async () => {
       const probe = claims.claim();
       const types = await fx.provider.getInstanceTypes(fx.nodePool);
       const [cheapest] = compatibleOfferings(types, requirementsOf(probe), requestsOf(probe));
@@ -167,7 +245,7 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       expect(next.status?.providerID ?? '').not.toBe('');
     });
 
-    it('a NodeClass that is not Ready: NodeClassNotReady, nothing launched', async () => {
+    clause('nodeclass-not-ready', async () => {
       const before = (await fx.provider.list()).length;
       await fx.faults.nodeClassNotReady();
       const err = await thrown(fx.provider.create(claims.claim()));
@@ -175,26 +253,22 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       expect(await fx.provider.list()).toHaveLength(before);
     });
 
-    it.each([
-      ['throttled', (count: number) => fx.faults.throttle(count)],
-      ['failing (5xx)', (count: number) => fx.faults.serverErrors(count)],
-    ] as const)(
-      '%s cloud calls are retried with growing backoff and create still succeeds',
-      async (_, fault) => {
-        const calls = fx.apiCalls();
-        const waits = fx.retryDelays().length;
-        fault(2);
-        const created = await fx.provider.create(claims.claim());
-        expect(created.status?.providerID ?? '').not.toBe('');
-        expect(fx.apiCalls() - calls).toBeGreaterThanOrEqual(3);
-        // Two failed attempts of one call: it waited before each retry, longer the second time.
-        const delays = fx.retryDelays().slice(waits);
-        expect(delays.length, `waits before retries: ${delays.join(', ')}`).toBeGreaterThanOrEqual(2);
-        expect(backoffProblems(delays)).toEqual([]);
-      },
-    );
+    const retried = async (fault: (count: number) => void) => {
+      const calls = fx.apiCalls();
+      const waits = fx.retryDelays().length;
+      fault(2);
+      const created = await fx.provider.create(claims.claim());
+      expect(created.status?.providerID ?? '').not.toBe('');
+      expect(fx.apiCalls() - calls).toBeGreaterThanOrEqual(3);
+      // Two failed attempts of one call: it waited before each retry, longer the second time.
+      const delays = fx.retryDelays().slice(waits);
+      expect(delays.length, `waits before retries: ${delays.join(', ')}`).toBeGreaterThanOrEqual(2);
+      expect(backoffProblems(delays)).toEqual([]);
+    };
+    clause('retry-throttled', () => retried((count) => fx.faults.throttle(count)));
+    clause('retry-server-errors', () => retried((count) => fx.faults.serverErrors(count)));
 
-    it('drift: not drifted at launch, drifted after the NodeClass changes', async () => {
+    clause('drift', async () => {
       const created = await fx.provider.create(claims.claim());
       expect(await fx.provider.isDrifted(created)).toBeUndefined();
       await fx.faults.drift(created);
@@ -202,13 +276,13 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       expect(typeof reason === 'string' && reason.length > 0, `drift reason ${String(reason)}`).toBe(true);
     });
 
-    it('list finds an orphaned instance (for garbage collection) and get resolves it', async () => {
+    clause('orphan-listed', async () => {
       const providerID = await fx.faults.launchOrphan();
       expect((await fx.provider.list()).map((c) => c.status?.providerID)).toContain(providerID);
       expect((await fx.provider.get(providerID)).status?.providerID).toBe(providerID);
     });
 
-    it('garbage collection: an instance with no NodeClaim is terminated after its grace period; a claimed one stays', async () => {
+    clause('gc-orphan-instance', async () => {
       const gc = new ContractGarbageCollector(fx.provider);
       const claimed = await fx.provider.create(claims.claim());
       await gc.track(claimed);
@@ -222,7 +296,7 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       expect(await gc.claimNames()).toEqual([claimed.metadata.name]);
     });
 
-    it('garbage collection: a NodeClaim whose instance is gone is deleted after its grace period', async () => {
+    clause('gc-missing-instance', async () => {
       const gc = new ContractGarbageCollector(fx.provider);
       const created = await fx.provider.create(claims.claim());
       await gc.track(created);
@@ -234,7 +308,7 @@ export function describeProviderContract(harness: ProviderContractHarness): void
       expect(await gc.claimNames()).toEqual([]);
     });
 
-    it('names its NodeClass kinds and repair policies', () => {
+    clause('nodeclass-kinds', () => {
       const [first] = fx.provider.supportedNodeClasses();
       expect(first?.group).toBe(fx.nodePool.spec.template.spec.nodeClassRef.group);
       expect(first?.kind).toBe(fx.nodePool.spec.template.spec.nodeClassRef.kind);

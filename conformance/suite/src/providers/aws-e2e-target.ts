@@ -1,5 +1,5 @@
 import { EC2NodeClasses, ec2NodeClassKind, kubeReservedMilliCpu } from '@nodewright/aws';
-import { type AwsMock, type AwsMockOptions, startAwsMock } from '@nodewright/conformance/mocks';
+import { type AwsMock, type AwsMockOptions, startAwsMock } from '@nodewright/conformance/mocks/aws';
 import type { KindDefinition } from '@nodewright/core/apis';
 import type { ResourceType, UntypedObject } from '@nodewright/core/kube';
 import type { ClusterE2ETarget, MockCloud } from '../e2e/target.js';

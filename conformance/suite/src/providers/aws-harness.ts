@@ -6,7 +6,7 @@ import {
   type EC2NodeClassInput,
   parseAwsSettings,
 } from '@nodewright/aws';
-import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks';
+import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
 import { CapacityTypes, Labels, type NodePool } from '@nodewright/core/apis';
 import { type Clock, SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
@@ -153,7 +153,7 @@ export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness 
       const cluster: ClusterPort =
         (await options.cluster?.()) ?? new MemoryCluster({ clock, kinds: [EC2NodeClasses] });
       const settings = parseAwsSettings(mockAwsSettings(mock));
-      const clients = awsClients(settings);
+      const clients = await awsClients(settings);
       // EC2 is the service the faults throttle and fail; its SDK client's own strategy decides the waits.
       const retryDelays: number[] = [];
       recordRetryDelays(clients.ec2, (ms) => retryDelays.push(ms));

@@ -5,6 +5,7 @@ import { type Command, UsageError } from '../command.js';
 import { writeLines } from '../io.js';
 import { ControllerOptions, parseControllerFlags } from '../operator/flags.js';
 import { ControllerNodeFlags } from '../operator/node-flags.js';
+import { ProviderModuleHelp } from '../providers/provider-module-args.js';
 
 /** A KubeConfig, as core's loaders return it (the CLI does not depend on client-node itself). */
 export type LoadedKubeConfig = Awaited<ReturnType<typeof kubeConfigFromFile>>;
@@ -32,6 +33,8 @@ export interface ControllerCommandDependencies {
    * entry loads the chosen provider's package alone); default: the keys of `providers`.
    */
   readonly providerNames?: readonly string[];
+  /** The provider run without `--provider`: that of the one `--provider-module` given. */
+  readonly defaultProvider?: string;
   readonly runtime: () => ControllerRuntime;
   /** More controllers to run (the metrics controllers); see OperatorConfig. */
   readonly extraControllers?: OperatorConfig['extraControllers'];
@@ -67,6 +70,8 @@ releases the Lease, closes the provider and exits 0.
 
 Options:
   --provider NAME                   Cloud provider: ${names.join(', ') || '(none registered)'}.
+                                    Optional with exactly one --provider-module.
+${ProviderModuleHelp}
   --kubeconfig FILE                 Default: $KUBECONFIG, else the in-cluster config.
   --cluster-name NAME               Default "nodewright".
   --metrics-port N                  /metrics; default 8080 (0 = any free port).
@@ -96,6 +101,7 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
       const runtime = deps.runtime();
       const flags = parseControllerFlags(values, {
         kubeconfig: runtime.kubeconfigEnv(),
+        ...(deps.defaultProvider === undefined ? {} : { defaultProvider: deps.defaultProvider }),
         defaultIdentity: () => runtime.defaultIdentity(),
       });
       const plugin = deps.providers[flags.provider];

@@ -9,6 +9,7 @@ import { parseCommandArgs } from '../args.js';
 import { createCliServices } from '../compose.js';
 import { main } from '../main.js';
 import { fakeIo, tempDir } from '../testing/fake-io.js';
+import { InTreeProviders } from '../testing/in-tree-providers.js';
 import { createDisruptCommand, type DisruptReport, renderDisruptText } from './disrupt.js';
 
 const example = fileURLToPath(new URL('../../../../examples/disrupt', import.meta.url));
@@ -206,7 +207,7 @@ status:
     const io = fakeIo(dir);
     const code = await command.run(parseCommandArgs(['-f', example, '-o', 'json'], command.options), {
       io,
-      services: createCliServices(),
+      services: createCliServices(InTreeProviders),
     });
     expect(code).toBe(0);
     const report = JSON.parse(io.out()) as DisruptReport;

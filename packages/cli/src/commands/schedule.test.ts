@@ -10,6 +10,7 @@ import { UsageError } from '../command.js';
 import { createCliServices } from '../compose.js';
 import type { ScheduleReport } from '../snapshot/schedule-report.js';
 import { fakeIo, tempDir } from '../testing/fake-io.js';
+import { InTreeProviders } from '../testing/in-tree-providers.js';
 import { createScheduleCommand } from './schedule.js';
 
 const command = createScheduleCommand({
@@ -32,7 +33,10 @@ async function run(argv: string[], cwd = dir) {
   const io = fakeIo(cwd);
   let code: number;
   try {
-    code = await command.run(parseCommandArgs(argv, command.options), { io, services: createCliServices() });
+    code = await command.run(parseCommandArgs(argv, command.options), {
+      io,
+      services: createCliServices(InTreeProviders),
+    });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`${error.message}\n`);

@@ -8,6 +8,7 @@ import { parseCommandArgs } from '../args.js';
 import { UsageError } from '../command.js';
 import { createCliServices } from '../compose.js';
 import { fakeIo, tempDir } from '../testing/fake-io.js';
+import { InTreeProviders } from '../testing/in-tree-providers.js';
 import { createSimulateCommand } from './simulate.js';
 
 let tick = 0;
@@ -32,7 +33,7 @@ async function run(argv: string[]) {
   let code: number;
   try {
     const args = parseCommandArgs(argv, command.options, command.positionals);
-    code = await command.run(args, { io, services: createCliServices() });
+    code = await command.run(args, { io, services: createCliServices(InTreeProviders) });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`${error.message}\n`);

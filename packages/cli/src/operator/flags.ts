@@ -44,6 +44,8 @@ export interface ControllerFlags {
 export interface FlagEnvironment {
   /** `$KUBECONFIG`, if set. */
   readonly kubeconfig: string | undefined;
+  /** The provider when `--provider` is not given (the one `--provider-module`'s); else required. */
+  readonly defaultProvider?: string;
   /** Default identity: `<hostname>_<random 8 hex>`. */
   readonly defaultIdentity: () => string;
 }
@@ -54,7 +56,7 @@ export interface FlagEnvironment {
  * checked by the caller, which knows the registry.
  */
 export function parseControllerFlags(values: OptionValues, env: FlagEnvironment): ControllerFlags {
-  const provider = str(values.provider);
+  const provider = str(values.provider) ?? env.defaultProvider;
   if (provider === undefined || provider === '') throw new UsageError('--provider is required');
   const batchIdleMs = duration(values, 'batch-idle-duration', 1_000);
   const batchMaxMs = duration(values, 'batch-max-duration', 10_000);

@@ -7,6 +7,7 @@ import {
 import { formatResourceList } from '@nodewright/core/scheduling';
 import { describe, expect, it } from 'vitest';
 import { createCliServices } from '../compose.js';
+import { InTreeProviders } from '../testing/in-tree-providers.js';
 import { buildSnapshot } from './build-snapshot.js';
 
 /**
@@ -15,7 +16,7 @@ import { buildSnapshot } from './build-snapshot.js';
  */
 function parseYaml(text: string, file = 'input.yaml'): ParsedManifest[] {
   const decoded = decodeManifests(file, text);
-  const { parsed, errors } = parseManifests(createCliServices().registry, decoded.manifests);
+  const { parsed, errors } = parseManifests(createCliServices(InTreeProviders).registry, decoded.manifests);
   const problems = [...decoded.errors, ...errors];
   if (problems.length > 0) throw new Error(`fixture does not parse: ${JSON.stringify(problems)}`);
   return parsed;

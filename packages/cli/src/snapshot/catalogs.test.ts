@@ -5,6 +5,7 @@ import { CatalogProviders } from '@nodewright/core/catalog';
 import { formatManifestError, nodeManifestFs } from '@nodewright/core/manifests';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCliServices } from '../compose.js';
+import { InTreeProviders } from '../testing/in-tree-providers.js';
 import { catalogInstanceTypes, readCatalogOptions } from './catalogs.js';
 
 let dir: string;
@@ -33,7 +34,7 @@ const reader = () => ({
   providers: new CatalogProviders([
     { name: 'demo', description: 'a demo catalog', catalog: () => catalog('demo', 'd-2x') },
   ]),
-  registry: createCliServices().registry,
+  registry: createCliServices(InTreeProviders).registry,
   fs: nodeManifestFs,
   cwd: dir,
 });

@@ -1,3 +1,4 @@
+export * from './aws-clients.js';
 export * from './aws-cloud-provider.js';
 export * from './nodeclass-reader.js';
 export * from './plugin.js';

@@ -1,14 +1,10 @@
-import { EC2 } from '@aws-sdk/client-ec2';
-import { IAM } from '@aws-sdk/client-iam';
-import { Pricing } from '@aws-sdk/client-pricing';
-import { SQS } from '@aws-sdk/client-sqs';
-import { SSM } from '@aws-sdk/client-ssm';
 import type { KindDefinition } from '@nodewright/core/apis';
 import type { ProviderContext, ProviderInstance, ProviderPlugin } from '@nodewright/core/operator';
 import { ec2NodeClassKind } from '../apis/index.js';
+import { awsCatalogProvider, awsRegionCatalogProviders } from '../catalog/catalog.js';
+import { ec2NodeClassV1beta1Converter } from '../conversion/ec2nodeclass-v1beta1.js';
 import { Instances } from '../instance/instances.js';
 import { InstanceTypeProvider } from '../instancetype/provider.js';
-import type { InterruptionQueueApi } from '../interruption/sqs-source.js';
 import { SqsInterruptionSource } from '../interruption/sqs-source.js';
 import { deleteNodeClassLaunchTemplates } from '../launch/launch-template-cleanup.js';
 import { LaunchTemplates } from '../launch/launch-templates.js';
@@ -19,48 +15,10 @@ import { NodeClassResolver } from '../nodeclass/resolver.js';
 import { EC2NodeClassStatusController } from '../nodeclass/status-controller.js';
 import { EC2NodeClassTerminationController } from '../nodeclass/termination-controller.js';
 import { PricingProvider } from '../pricing/provider.js';
-import type { Ec2Api, IamApi, PricingApi, SsmApi } from '../sdk/index.js';
+import type { AwsClients } from './aws-clients.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
 import { EC2NodeClasses, NodeClassReader } from './nodeclass-reader.js';
 import { AwsSettingKeys, type AwsSettings, parseAwsSettings } from './settings.js';
-
-/** The SDK clients the provider talks through, built from the settings. */
-export interface AwsClients {
-  readonly ec2: Ec2Api;
-  readonly pricing: PricingApi;
-  readonly sqs: InterruptionQueueApi;
-  readonly iam: IamApi;
-  readonly ssm: SsmApi;
-  destroy(): void;
-}
-
-/** Real SDK clients for the settings: one endpoint for all five when set, static credentials when given. */
-export function awsClients(settings: AwsSettings): AwsClients {
-  const common = {
-    ...(settings.endpoint !== undefined ? { endpoint: settings.endpoint } : {}),
-    ...(settings.credentials !== undefined ? { credentials: settings.credentials } : {}),
-  };
-  const ec2 = new EC2({ ...common, region: settings.region });
-  const pricing = new Pricing({ ...common, region: settings.pricingRegion });
-  const sqs = new SQS({ ...common, region: settings.region });
-  // IAM is global; the SDK resolves its one endpoint from any commercial region.
-  const iam = new IAM({ ...common, region: settings.region });
-  const ssm = new SSM({ ...common, region: settings.region });
-  return {
-    ec2,
-    pricing,
-    sqs,
-    iam,
-    ssm,
-    destroy: () => {
-      ec2.destroy();
-      pricing.destroy();
-      sqs.destroy();
-      iam.destroy();
-      ssm.destroy();
-    },
-  };
-}
 
 /** Composes the provider from the context and clients (the seam tests and the conformance suite use). */
 export function createAwsProvider(
@@ -162,8 +120,12 @@ export const awsProviderPlugin: ProviderPlugin = {
   name: 'aws',
   kinds: [ec2NodeClassKind as KindDefinition],
   settings: AwsSettingKeys,
+  catalogs: [awsCatalogProvider, ...awsRegionCatalogProviders],
+  converters: [ec2NodeClassV1beta1Converter],
   async create(context) {
     const settings = parseAwsSettings(context.settings);
-    return createAwsProvider(context, settings, awsClients(settings));
+    // Imported here, not at the top: the SDK is loaded only when this provider runs.
+    const { awsClients } = await import('./aws-clients.js');
+    return createAwsProvider(context, settings, await awsClients(settings));
   },
 };

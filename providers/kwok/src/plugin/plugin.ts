@@ -3,6 +3,7 @@ import { readinessFromReadyCondition } from '@nodewright/core/lifecycle';
 import type { ProviderContext, ProviderInstance, ProviderPlugin } from '@nodewright/core/operator';
 import { SeededRandom } from '@nodewright/core/simulation';
 import { KWOKNodeClasses, kwokNodeClassKind } from '../apis/kind.js';
+import { kwokCatalogProvider } from '../catalog/provider.js';
 import { KwokCloudProvider } from '../cloudprovider/kwok-cloud-provider.js';
 import { KwokNodeLabels } from '../cloudprovider/labels.js';
 import { KwokNodeClassStatusController } from '../controllers/nodeclass-status-controller.js';
@@ -71,5 +72,6 @@ export const kwokProviderPlugin: ProviderPlugin = {
   name: 'kwok',
   kinds: [kwokNodeClassKind],
   settings: KwokSettingDescriptions,
+  catalogs: [kwokCatalogProvider],
   create: createKwokProvider,
 };

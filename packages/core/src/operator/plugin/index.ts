@@ -1,1 +1,2 @@
+export * from './plugin-shape.js';
 export * from './provider-plugin.js';

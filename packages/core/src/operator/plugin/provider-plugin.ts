@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import type { Converter } from '../../apis/conversion/converter.js';
 import type { KindDefinition } from '../../apis/kind.js';
+import type { CatalogProvider } from '../../catalog/catalog-provider.js';
 import type { Clock } from '../../clock/clock.js';
 import type { Timers } from '../../clock/timers.js';
 import type { CloudProvider } from '../../cloudprovider/cloud-provider.js';
@@ -53,17 +55,29 @@ export interface ProviderInstance {
 }
 
 /**
- * A provider package's entry point for composition roots (`nodewright controller`, the
- * conformance suite). The operator binds the built instance into its inversify container, so
- * core classes stay free of decorators.
+ * The plug-in object: everything nodewright needs from a provider package, as one value. A
+ * provider package's module default-exports it (`export default myProvider`), which is how
+ * `nodewright controller --provider-module <package|path>` and the in-tree providers are found
+ * alike; a provider's own binary passes it to `runController` from `@nodewright/cli`.
+ *
+ * Importing the module that holds it must stay cheap: the CLI imports every provider's plug-in
+ * object to learn their kinds and catalogs (`validate`, `crds`, `schedule --catalog`), so a cloud
+ * SDK is imported inside `create`, never at the top of the module. See docs/writing-a-provider.md.
  */
 export interface ProviderPlugin {
-  /** `aws`, `azure`, `gcp`, `kwok`: the value of `--provider`. */
+  /** `aws`, `azure`, `gcp`, `kwok`: the value of `--provider`; unique among loaded providers. */
   readonly name: string;
   /** NodeClass kinds the provider contributes; their CRDs are installed or checked at start. */
   readonly kinds: readonly KindDefinition[];
   /** Settings keys the provider accepts, with a one-line description each (for `--help`). */
   readonly settings: Readonly<Record<string, string>>;
+  /**
+   * Instance-type catalogs the provider ships, for `schedule`/`disrupt`/`simulate --catalog NAME`;
+   * each builds its catalog only when picked. Default none.
+   */
+  readonly catalogs?: readonly CatalogProvider[];
+  /** Converters from older API versions of the provider's kinds, for `nodewright convert`. Default none. */
+  readonly converters?: readonly Converter[];
   /** Builds the provider. May call the cloud (initial instance types, prices) before returning. */
   create(context: ProviderContext): Promise<ProviderInstance>;
 }

@@ -1,0 +1,2 @@
+export * from './clause-report.js';
+export * from './record-clauses.js';

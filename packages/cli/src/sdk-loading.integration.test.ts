@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Which cloud SDK modules the built CLI loads, seen by a resolve hook in the child process: a
+// provider's SDK is loaded only when that provider runs, so the commands that merely read a
+// provider's kinds or catalogs, and a controller running another provider, never load it.
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
+
+/** Records every resolved @aws-sdk package into $SDK_TRACE when the process exits. */
+const TraceHook = `import { registerHooks } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const seen = new Set();
+registerHooks({
+  resolve(specifier, context, next) {
+    const result = next(specifier, context);
+    const match = /\\/@aws-sdk\\/([^/]+)\\//.exec(result.url);
+    if (match) seen.add(match[1]);
+    return result;
+  },
+});
+process.on('exit', () => writeFileSync(process.env.SDK_TRACE, JSON.stringify([...seen].sort())));
+`;
+
+describe('cloud SDKs are loaded only by the provider that needs them (built bin.js)', () => {
+  let dir: string;
+  let hook: string;
+  let n = 0;
+
+  /** Runs node with the trace hook; returns the exit status and the @aws-sdk packages loaded. */
+  const traced = async (args: string[], cwd = root) => {
+    const trace = join(dir, `trace-${++n}.json`);
+    const result = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, SDK_TRACE: trace, KUBECONFIG: '' },
+    });
+    if (result.error) throw result.error;
+    const sdk = existsSync(trace) ? (JSON.parse(await readFile(trace, 'utf8')) as string[]) : ['<no trace>'];
+    return { code: result.status, err: result.stderr, sdk };
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(bin)) throw new Error(`${bin} does not exist: run pnpm build first`);
+    dir = await mkdtemp(join(tmpdir(), 'nodewright-sdk-'));
+    hook = join(dir, 'trace-hook.mjs');
+    await writeFile(hook, TraceHook);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the hook sees the AWS SDK when AWS clients are built (the control)', async () => {
+    const script = `const { awsClients } = await import('@nodewright/aws'); (await awsClients({ region: 'us-west-2', pricingRegion: 'us-east-1' })).destroy();`;
+    const { code, sdk, err } = await traced(
+      ['--input-type=module', '-e', script],
+      join(root, 'providers', 'aws'),
+    );
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(sdk).toEqual(expect.arrayContaining(['client-ec2', 'client-pricing', 'client-sqs']));
+  });
+
+  it.each([
+    ['validate (EC2NodeClasses included)', ['validate', '-f', 'examples/nodepools/aws']],
+    ['schedule --catalog kwok', ['schedule', '-f', 'examples/schedule', '--catalog', 'kwok']],
+    ['schedule --catalog aws', ['schedule', '-f', 'examples/schedule', '--catalog', 'aws']],
+    ['crds', ['crds']],
+    ['convert', ['convert', '-f', 'examples/convert']],
+  ])('%s loads no @aws-sdk module', async (_, args) => {
+    const { code, sdk, err } = await traced([bin, ...args]);
+    expect(code, err).toBe(0);
+    expect(sdk).toEqual([]);
+  });
+
+  it('controller --provider kwok loads no @aws-sdk module (it stops at the missing kubeconfig)', async () => {
+    const { code, sdk, err } = await traced([
+      bin,
+      'controller',
+      '--provider',
+      'kwok',
+      '--kubeconfig',
+      join(dir, 'none'),
+    ]);
+    expect(err).toContain('cannot load kubeconfig');
+    expect(code).toBe(1);
+    expect(sdk).toEqual([]);
+  });
+});
