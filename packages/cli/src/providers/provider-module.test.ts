@@ -66,7 +66,7 @@ describe('--provider-module on the manifest commands', () => {
 
   it('validate knows the module provider kinds only with the flag', async () => {
     imported = [];
-    const without = await run(['validate', '-f', 'class.yaml']);
+    const without = await run(['validate', '-f', 'class.yaml', '--strict']);
     expect(without.code).toBe(1);
     expect(without.err).toContain('MyNodeClass');
     const withModule = await run(['validate', '-f', 'class.yaml', '--provider-module', './mycloud.mjs']);
@@ -86,7 +86,9 @@ describe('--provider-module on the manifest commands', () => {
   it('schedule --catalog picks a catalog the module provider ships', async () => {
     const without = await run(['schedule', '-f', 'pods.yaml', '-f', 'pools.yaml', '--catalog', 'mycloud']);
     expect(without.code).toBe(1);
-    expect(without.err).toContain('no catalog is named mycloud (known: aws, kwok)');
+    expect(without.err).toContain(
+      'no catalog is named mycloud (known: aws, aws:us-east-1, aws:us-gov-east-1, aws:us-gov-west-1, kwok)',
+    );
     const withModule = await run([
       '--provider-module',
       './mycloud.mjs',
