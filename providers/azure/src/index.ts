@@ -1,1 +1,3 @@
 export * from './apis/index.js';
+export * from './catalog/index.js';
+export * from './pricing/index.js';
