@@ -1,1 +1,2 @@
 export * from './aws/index.js';
+export * from './azure/index.js';

@@ -63,6 +63,7 @@ describe('createCliServices', () => {
         'karpenter.sh/v1 NodeClaim',
         'nodewright.dev/v1alpha1 InstanceTypeCatalog',
         'karpenter.k8s.aws/v1 EC2NodeClass',
+        'karpenter.azure.com/v1beta1 AKSNodeClass',
       ]),
     );
   });
@@ -110,6 +111,23 @@ describe('nodewright with the real kinds', () => {
     const converted = await run(['convert', '-f', join(examples, 'convert')]);
     expect(converted.code).toBe(0);
     expect(converted.out).toMatch(/^apiVersion: karpenter.sh\/v1$/m);
+  });
+
+  it('reports an AKSNodeClass schema error at its field path and line', async () => {
+    const nodeClass = [
+      'apiVersion: karpenter.azure.com/v1beta1',
+      'kind: AKSNodeClass',
+      'metadata: {name: default}',
+      'spec:',
+      '  imageFamily: Ubuntu2404',
+      '  osDiskSizeGB: 16',
+    ].join('\n');
+    await writeFile(join(dir, 'aks.yaml'), nodeClass);
+    const { code, err } = await run(['validate', '-f', 'aks.yaml']);
+    expect(code).toBe(1);
+    expect(err).toMatch(
+      /^aks\.yaml: AKSNodeClass\/default: spec\.osDiskSizeGB: must be at least 30 \(line 6\)$/m,
+    );
   });
 
   it('reports a NodePool schema error at its field path and line', async () => {

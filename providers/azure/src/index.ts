@@ -1,2 +1,3 @@
-// Placeholder until this package's issue lands; see DESIGN.md.
-export {};
+export * from './apis/index.js';
+export * from './catalog/index.js';
+export * from './pricing/index.js';

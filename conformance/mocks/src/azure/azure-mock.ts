@@ -1,0 +1,142 @@
+import { Agent } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { SKU_FACTS, type SkuFact, STATIC_PRICES } from '@nodewright/azure';
+import type { ArmContext } from './arm/context.js';
+import { AsyncOperations } from './arm/operations.js';
+import { ArmState } from './arm/state.js';
+import { removeVm } from './compute/virtual-machines.js';
+import { AzureFaults } from './faults/faults.js';
+import { nonVmSkus, type ResourceSku, resourceSku, type SkuRestriction } from './seed/resource-skus.js';
+import { type RetailPriceItem, retailPriceItems } from './seed/retail-prices.js';
+import { createArmServer } from './server/https.js';
+import { createMockCertificates } from './server/tls.js';
+
+/** How to start an Azure mock; everything has a default. */
+export interface AzureMockOptions {
+  readonly subscriptionId?: string;
+  /** The node resource group (default `MC_nodewright_nodewright_eastus`). */
+  readonly resourceGroup?: string;
+  /** eastus (default) or westus2. */
+  readonly location?: string;
+  /** The VM sizes offered (default: every shipped size). */
+  readonly skus?: readonly SkuFact[];
+  /** Polls an async operation answers InProgress before it ends (default 1). */
+  readonly pollsPerOperation?: number;
+  readonly skuPageSize?: number;
+  readonly pricePageSize?: number;
+}
+
+/** A running ARM mock on loopback over TLS, with handles to its state and faults. */
+export interface AzureMock {
+  /** `https://127.0.0.1:port`, for the SDK clients' `endpoint` and the Retail Prices base URL. */
+  readonly endpoint: string;
+  readonly subscriptionId: string;
+  readonly resourceGroup: string;
+  readonly location: string;
+  /** The CA that signed the mock's certificate. */
+  readonly caPem: string;
+  /** An HTTPS agent trusting that CA, for the SDK clients' `agent` option. */
+  readonly agent: Agent;
+  /** A TokenCredential the SDKs accept. */
+  readonly credential: { getToken(): Promise<{ token: string; expiresOnTimestamp: number }> };
+  readonly state: ArmState;
+  readonly faults: AzureFaults;
+  readonly operations: AsyncOperations;
+  /** The SKUs the mock lists, restrictions included. */
+  skus(): readonly ResourceSku[];
+  /** Restricts a size for the subscription: in the whole location, or in some zones. */
+  restrictSku(size: string, zones?: readonly string[]): void;
+  /**
+   * Evicts a running Spot VM as the platform does: it goes (eviction policy Delete), its NICs
+   * and OS disk with it where their deleteOption says so, and its name is recorded in
+   * `state.evicted`. Throws for a VM that is not a running Spot VM.
+   */
+  evict(name: string): void;
+  close(): Promise<void>;
+}
+
+/** Starts an ARM mock (Compute, Network, Retail Prices) on an ephemeral loopback port. */
+export async function startAzureMock(options: AzureMockOptions = {}): Promise<AzureMock> {
+  const subscriptionId = options.subscriptionId ?? '00000000-0000-0000-0000-000000000000';
+  const location = options.location ?? 'eastus';
+  const resourceGroup = options.resourceGroup ?? `MC_nodewright_nodewright_${location}`;
+  const facts = options.skus ?? SKU_FACTS;
+  const restrictions = new Map<string, SkuRestriction[]>();
+  const skus = () => [
+    ...facts.map((f) => resourceSku(f, location, restrictions.get(f.name) ?? [])),
+    ...nonVmSkus(location),
+  ];
+  const prices: RetailPriceItem[] = Object.entries(STATIC_PRICES).flatMap(([region, table]) =>
+    facts.flatMap((f) =>
+      table[f.name] === undefined ? [] : retailPriceItems(f.name, region, table[f.name]!),
+    ),
+  );
+  const certificates = await createMockCertificates();
+  const state = new ArmState();
+  const faults = new AzureFaults();
+  const pollsPerOperation = options.pollsPerOperation ?? 1;
+  const operations = new AsyncOperations(() => pollsPerOperation);
+  const ctx: { -readonly [K in keyof ArmContext]: ArmContext[K] } = {
+    subscriptionId,
+    location,
+    origin: '',
+    state,
+    faults,
+    operations,
+    skus,
+    prices,
+    skuPageSize: options.skuPageSize ?? 10,
+    pricePageSize: options.pricePageSize ?? 100,
+  };
+  const server = createArmServer(ctx, certificates);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  ctx.origin = `https://127.0.0.1:${port}`;
+  const agent = new Agent({ ca: certificates.caPem, keepAlive: true });
+  return {
+    endpoint: ctx.origin,
+    subscriptionId,
+    resourceGroup,
+    location,
+    caPem: certificates.caPem,
+    agent,
+    credential: {
+      getToken: async () => ({ token: 'mock-token', expiresOnTimestamp: Date.now() + 3_600_000 }),
+    },
+    state,
+    faults,
+    operations,
+    skus,
+    restrictSku(size, zones) {
+      const list = restrictions.get(size) ?? [];
+      list.push(
+        zones === undefined
+          ? {
+              type: 'Location',
+              values: [location],
+              restrictionInfo: { locations: [location] },
+              reasonCode: 'NotAvailableForSubscription',
+            }
+          : {
+              type: 'Zone',
+              values: [location],
+              restrictionInfo: { locations: [location], zones },
+              reasonCode: 'NotAvailableForSubscription',
+            },
+      );
+      restrictions.set(size, list);
+    },
+    evict(name) {
+      const key = ArmState.key(resourceGroup, name);
+      const running = state.running.get(key);
+      if (running?.priority !== 'Spot') throw new Error(`azure mock: ${name} is not a running Spot VM`);
+      state.evicted.push(name);
+      removeVm(ctx, resourceGroup, name);
+    },
+    close: async () => {
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

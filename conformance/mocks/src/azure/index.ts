@@ -1,0 +1,6 @@
+export type { ArmResource, VmRecord } from './arm/state.js';
+export { ArmState } from './arm/state.js';
+export * from './azure-mock.js';
+export * from './faults/faults.js';
+export type { ResourceSku, SkuRestriction } from './seed/resource-skus.js';
+export type { RetailPriceItem } from './seed/retail-prices.js';
