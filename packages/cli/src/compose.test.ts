@@ -62,6 +62,7 @@ describe('createCliServices', () => {
         'karpenter.sh/v1 NodeClaim',
         'nodewright.dev/v1alpha1 InstanceTypeCatalog',
         'karpenter.k8s.aws/v1 EC2NodeClass',
+        'karpenter.k8s.gcp/v1alpha1 GCENodeClass',
       ]),
     );
   });
@@ -218,6 +219,7 @@ describe('nodewright with the real kinds', () => {
         'nodepools.karpenter.sh',
         'nodeclaims.karpenter.sh',
         'ec2nodeclasses.karpenter.k8s.aws',
+        'gcenodeclasses.karpenter.k8s.gcp',
       ]),
     );
   });

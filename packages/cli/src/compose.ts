@@ -14,6 +14,7 @@ import {
 } from '@nodewright/core/apis';
 import { nodeManifestFs } from '@nodewright/core/manifests';
 import { kwokNodeClassKind } from '@nodewright/kwok';
+import { gcpCliKinds } from './gcp-registration.js';
 import type { CliServices } from './services.js';
 
 /**
@@ -29,6 +30,7 @@ export function createCliServices(): CliServices {
     instanceTypeCatalogKind,
     ec2NodeClassKind,
     kwokNodeClassKind,
+    ...gcpCliKinds,
   ]);
   const converters: readonly Converter[] = [nodePoolV1beta1Converter, ec2NodeClassV1beta1Converter];
   return {
