@@ -1,1 +1,2 @@
 export * from './aws/index.js';
+export * as gcp from './gcp/index.js';
