@@ -1,2 +1,3 @@
 export * from './aws/index.js';
 export * from './azure/index.js';
+export * as gcp from './gcp/index.js';

@@ -64,6 +64,7 @@ describe('createCliServices', () => {
         'nodewright.dev/v1alpha1 InstanceTypeCatalog',
         'karpenter.k8s.aws/v1 EC2NodeClass',
         'karpenter.azure.com/v1beta1 AKSNodeClass',
+        'karpenter.k8s.gcp/v1alpha1 GCENodeClass',
       ]),
     );
   });
@@ -237,6 +238,7 @@ describe('nodewright with the real kinds', () => {
         'nodepools.karpenter.sh',
         'nodeclaims.karpenter.sh',
         'ec2nodeclasses.karpenter.k8s.aws',
+        'gcenodeclasses.karpenter.k8s.gcp',
       ]),
     );
   });

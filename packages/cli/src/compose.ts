@@ -14,6 +14,7 @@ import {
 } from '@nodewright/core/apis';
 import { nodeManifestFs } from '@nodewright/core/manifests';
 import type { ProviderPlugin } from '@nodewright/core/plugin';
+import { gcpCliKinds } from './gcp-registration.js';
 import { azureKinds } from './providers/azure.js';
 import type { CliServices } from './services.js';
 
@@ -31,8 +32,9 @@ export function createCliServices(providers: readonly ProviderPlugin[]): CliServ
     nodeClaimKind,
     instanceTypeCatalogKind,
     ...providers.flatMap((p) => p.kinds),
-    // AKSNodeClass validates before the Azure provider ships its plug-in object.
+    // AKSNodeClass and GCENodeClass validate before those providers ship plug-in objects.
     ...azureKinds,
+    ...gcpCliKinds,
   ]);
   const converters: readonly Converter[] = [
     nodePoolV1beta1Converter,

@@ -1,2 +1,1 @@
-// Placeholder until this package's issue lands; see DESIGN.md.
-export {};
+export * from './apis/index.js';

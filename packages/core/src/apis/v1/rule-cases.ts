@@ -62,6 +62,28 @@ export function valueCase(
   };
 }
 
+/**
+ * A case that merges `valid`, then `invalid`, into the spec of a fresh `base()`: for rules
+ * relating several fields of a NodeClass spec.
+ */
+export function specCase(
+  base: () => { readonly spec: object },
+  rule: string,
+  valid: object,
+  invalid: object,
+  where: string,
+  message: string,
+): RuleCase {
+  const spec = base().spec;
+  return {
+    rule,
+    valid: withValue(base(), ['spec'], { ...spec, ...valid }),
+    invalid: withValue(base(), ['spec'], { ...spec, ...invalid }),
+    path: where,
+    message,
+  };
+}
+
 /** A case that sets one value of the example NodePool to something valid, then invalid. */
 function npCase(
   rule: string,

@@ -1,0 +1,10 @@
+export {
+  ComputeState,
+  DefaultGceTimings,
+  type GceTimings,
+  type MockInstance,
+  type MockOperation,
+} from './compute/state.js';
+export * from './faults/faults.js';
+export * from './gcp-mock.js';
+export * from './seed/index.js';

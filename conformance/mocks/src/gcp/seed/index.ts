@@ -1,0 +1,3 @@
+export * from './images.js';
+export * from './machine-types.js';
+export * from './skus.js';
