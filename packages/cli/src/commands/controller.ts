@@ -72,7 +72,7 @@ Options:
   --provider NAME                   Cloud provider: ${names.join(', ') || '(none registered)'}.
                                     Optional with exactly one --provider-module.
 ${ProviderModuleHelp}
-  --kubeconfig FILE                 Default: $KUBECONFIG, else the in-cluster config.
+  --kubeconfig FILE                 Default: $KUBECONFIG, else ~/.kube/config, else the in-cluster config.
   --cluster-name NAME               Default "nodewright".
   --metrics-port N                  /metrics; default 8080 (0 = any free port).
   --health-port N                   /healthz and /readyz; default 8081 (0 = any free port).
@@ -121,8 +121,12 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
       try {
         kubeConfig = await runtime.loadKubeConfig(flags.kubeconfig);
       } catch (err) {
-        const where = flags.kubeconfig ?? 'the in-cluster config';
-        return fail(`cannot load kubeconfig ${where}: ${err instanceof Error ? err.message : String(err)}`);
+        const reason = err instanceof Error ? err.message : String(err);
+        return fail(
+          flags.kubeconfig === undefined
+            ? `cannot load kubeconfig: ${reason}`
+            : `cannot load kubeconfig ${flags.kubeconfig}: ${reason}`,
+        );
       }
       const logger = createLogger({
         level: flags.logLevel,

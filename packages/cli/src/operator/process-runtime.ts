@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { delimiter } from 'node:path';
+import { existsSync } from 'node:fs';
+import { homedir, hostname } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { defaultKubeConfig, kubeConfigFromFile } from '@nodewright/core/kube';
 import type { ControllerRuntime } from '../commands/controller.js';
+import { missingKubeConfigReason, ServiceAccountTokenPath } from './kubeconfig-sources.js';
 
 /**
  * The real process behind `nodewright controller`: wall-clock time, `$KUBECONFIG`, the host
@@ -17,10 +19,23 @@ export function processControllerRuntime(): ControllerRuntime {
     defaultIdentity: () => `${hostname()}_${randomBytes(4).toString('hex')}`,
     // Without a file, loadFromDefault finds the in-cluster service account in a pod; it also
     // merges a $KUBECONFIG list (a:b), which a single-file load cannot read.
-    loadKubeConfig: (path) =>
-      path === undefined || (path === process.env.KUBECONFIG && path.includes(delimiter))
+    async loadKubeConfig(path) {
+      if (path === undefined) {
+        const homeConfigPath = join(homedir(), '.kube', 'config');
+        const reason = missingKubeConfigReason({
+          kubeconfigEnv: process.env.KUBECONFIG,
+          homeConfigPath,
+          homeConfigExists: existsSync(homeConfigPath),
+          serviceHostSet: (process.env.KUBERNETES_SERVICE_HOST ?? '') !== '',
+          serviceAccountTokenExists: existsSync(ServiceAccountTokenPath),
+        });
+        if (reason !== undefined) throw new Error(reason);
+        return defaultKubeConfig();
+      }
+      return path === process.env.KUBECONFIG && path.includes(delimiter)
         ? defaultKubeConfig()
-        : kubeConfigFromFile(path),
+        : kubeConfigFromFile(path);
+    },
     onShutdownSignal(handler) {
       const listener = (signal: NodeJS.Signals) => handler(signal);
       process.on('SIGTERM', listener);
