@@ -80,6 +80,17 @@ const expectations: Record<string, (r: Run, c: DocumentedCommand) => void> = {
     );
   },
   'schedule -f examples/schedule --catalog kwok': (r) => expectScheduleExample(r),
+  'schedule -f examples/workloads/chart.yaml -f examples/nodepools/aws/general-purpose.yaml --catalog aws --expand-workloads':
+    (r) => {
+      // The README says stderr counts each workload's pods and names what was skipped.
+      expect(r.code).toBe(0);
+      expect(r.err).toContain('Deployment/web: expanded into 6 pending pods (replicas 6)');
+      expect(r.err).toContain('StatefulSet/redis: expanded into 3 pending pods (replicas 3)');
+      expect(r.err).toContain('CronJob/nightly-report: expanded into 2 pending pods (parallelism 2)');
+      expect(r.err).toContain('Service/web: skipped');
+      expect(r.out).toMatch(/Summary: 11 pending pods, 11 scheduled .*0 unschedulable/);
+      expect(r.out).toMatch(/Price: \$\d+\.\d{4}\/h for the new NodeClaims/);
+    },
   'schedule -f examples/schedule --catalog kwok -o json': (r) => expectScheduleExampleJson(r),
   'schedule -f examples/schedule --catalog aws': (r) => expectScheduleExample(r),
   'disrupt -f examples/disrupt --catalog kwok --now 2024-06-03T14:00:00Z': (r) => expectDisruptExample(r),

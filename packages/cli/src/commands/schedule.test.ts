@@ -309,3 +309,94 @@ instanceTypes:
     expect(report.summary.lowerBoundPerHour!).toBeLessThanOrEqual(report.summary.pricePerHour);
   });
 });
+
+describe('schedule --expand-workloads', () => {
+  const deployment = (replicas: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+${replicas}  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+`;
+  const job = `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report}
+spec:
+  schedule: "0 * * * *"
+  jobTemplate:
+    spec:
+      parallelism: 3
+      completions: 2
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: c, image: busybox, resources: {requests: {cpu: 500m, memory: 256Mi}}}]
+`;
+
+  it('without the flag skips workloads; with it plans the pods they would create', async () => {
+    await file('chart.yaml', `${pool('default')}${deployment('  replicas: 3\n')}${job}`);
+    const skipped = await run(['-f', 'chart.yaml', '--catalog', 'kwok', '-o', 'json']);
+    expect(skipped.code).toBe(0);
+    expect(skipped.err).toContain('Deployment/web: skipped');
+    expect((JSON.parse(skipped.out) as ScheduleReport).summary.pods).toBe(0);
+
+    const { code, out, err } = await run([
+      '-f',
+      'chart.yaml',
+      '--catalog',
+      'kwok',
+      '--expand-workloads',
+      '-o',
+      'json',
+    ]);
+    expect(code).toBe(0);
+    expect(err).toContain('chart.yaml: Deployment/web: expanded into 3 pending pods (replicas 3)');
+    expect(err).toContain(
+      'chart.yaml: CronJob/report: expanded into 2 pending pods (parallelism 3, completions 2)',
+    );
+    const report = JSON.parse(out) as ScheduleReport;
+    expect(report.summary).toMatchObject({ pods: 5, scheduled: 5 });
+    const placed = report.nodeClaims.flatMap((c) => c.pods).sort();
+    expect(placed).toEqual([
+      'default/report-0',
+      'default/report-1',
+      'shop/web-0',
+      'shop/web-1',
+      'shop/web-2',
+    ]);
+  });
+
+  it('counts pods of the input the selector matches, so kubectl get all output is not doubled', async () => {
+    const running = `apiVersion: v1
+kind: Pod
+metadata: {name: web-abc12, namespace: shop, labels: {app: web}}
+spec:
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+---
+`;
+    await file('all.yaml', `${pool('default')}${running}${deployment('  replicas: 2\n')}`);
+    const { code, out, err } = await run([
+      '-f',
+      'all.yaml',
+      '--catalog',
+      'kwok',
+      '--expand-workloads',
+      '-o',
+      'json',
+    ]);
+    expect(code).toBe(0);
+    expect(err).toContain('Deployment/web: expanded into 1 pending pod (replicas 2, 1 already in the input)');
+    expect((JSON.parse(out) as ScheduleReport).summary.pods).toBe(2);
+  });
+
+  it('a bad replicas count is an error naming the file, object and field', async () => {
+    await file('bad.yaml', `${pool('default')}${deployment('  replicas: lots\n')}`);
+    const { code, err } = await run(['-f', 'bad.yaml', '--catalog', 'kwok', '--expand-workloads']);
+    expect(code).toBe(1);
+    expect(err).toContain('bad.yaml: Deployment/web: spec.replicas: must be a whole number >= 0, not "lots"');
+  });
+});

@@ -30,8 +30,8 @@ export function createScheduleCommand(deps: ScheduleDependencies): Command {
   return {
     name: 'schedule',
     summary: 'Show where pending pods would go: existing nodes or new NodeClaims, and why not',
-    usage: 'nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [-o json|text]',
-    help: `usage: nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [-o json|text]
+    usage: 'nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [--expand-workloads] [-o json|text]',
+    help: `usage: nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [--expand-workloads] [-o json|text]
 
 Makes one provisioning decision, as the controller would: the pending pods (Pods without
 spec.nodeName) go onto existing Nodes and in-flight NodeClaims where they fit, otherwise
@@ -49,6 +49,12 @@ ${InputOptionsHelp}
                        InstanceTypeCatalog objects; repeatable. Catalogs among the -f
                        objects are used too. Built in:
 ${catalogList}
+      --expand-workloads
+                       Turn Deployments, ReplicaSets, StatefulSets, Jobs and CronJobs into
+                       the pending pods they would create ("what would deploying this
+                       cost?", e.g. helm template ... | nodewright schedule -f -). Pods of
+                       the input their selector matches count towards replicas; one line
+                       per workload on stderr says how many pods it became.
   -o, --output FMT     json (the contract's object) or text (default).
   -h, --help           Show this help.
 
@@ -58,6 +64,7 @@ their reasons); 1 an input is unreadable or invalid; 2 usage error.
     options: {
       ...InputOptions,
       catalog: { type: 'string', multiple: true },
+      'expand-workloads': { type: 'boolean' },
       output: { type: 'string', short: 'o' },
     },
     async run({ values }, context) {

@@ -3,6 +3,7 @@ import { formatManifestError, type ParsedManifest } from '@nodewright/core/manif
 import type { CommandContext, OptionValues } from '../command.js';
 import { noObjectsError, parseInputs, readInputs, skippedLine } from '../inputs.js';
 import { writeErrors } from '../io.js';
+import { expandWorkloads } from '../workloads/expand-workloads.js';
 import { buildSnapshot, type Snapshot } from './build-snapshot.js';
 import { readCatalogOptions, type SourcedCatalog } from './catalogs.js';
 
@@ -25,7 +26,10 @@ export async function readClusterSnapshot(
 ): Promise<ClusterRead | undefined> {
   const { io, services } = context;
   const input = await readInputs(values, context);
-  const { parsed, errors, skipped } = parseInputs(services, input.manifests, values);
+  // Expanded before parsing, so the pods made go through the Pod schema like any given pod.
+  const expansion = values['expand-workloads'] === true ? expandWorkloads(input.manifests) : undefined;
+  if (expansion !== undefined) writeErrors(io.stderr, expansion.notes);
+  const { parsed, errors, skipped } = parseInputs(services, expansion?.manifests ?? input.manifests, values);
   writeErrors(io.stderr, skipped.map(skippedLine));
   const catalogValues = Array.isArray(values.catalog) ? values.catalog.map(String) : [];
   const catalogs = await readCatalogOptions(catalogValues, {
@@ -34,7 +38,7 @@ export async function readClusterSnapshot(
     fs: services.fs,
     cwd: io.cwd,
   });
-  const problems = [...input.errors, ...errors, ...catalogs.errors];
+  const problems = [...input.errors, ...(expansion?.errors ?? []), ...errors, ...catalogs.errors];
   const empty = noObjectsError(input);
   if (problems.length > 0 || empty !== undefined) {
     writeErrors(io.stderr, empty === undefined ? problems.map(formatManifestError) : [empty]);
