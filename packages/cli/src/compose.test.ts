@@ -100,9 +100,10 @@ spec:
 const examples = fileURLToPath(new URL('../../../examples', import.meta.url));
 
 describe('nodewright with the real kinds', () => {
-  it("accepts every example manifest (the v1beta1 ones under convert/ once converted; scenarios/ are in simulate's format)", async () => {
+  it("accepts every example manifest (the v1beta1 ones under convert/ once converted; scenarios/ are in simulate's format, workloads/ are Deployments for schedule --expand-workloads)", async () => {
+    const notManifests = new Set(['convert', 'scenarios', 'workloads']);
     const dirs = readdirSync(examples, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && d.name !== 'convert' && d.name !== 'scenarios')
+      .filter((d) => d.isDirectory() && !notManifests.has(d.name))
       .flatMap((d) => ['-f', join(examples, d.name)]);
     const { code, out, err } = await run(['validate', '-R', ...dirs]);
     expect(err).toBe('');
