@@ -68,6 +68,13 @@ describe('command line', () => {
     }
   });
 
+  it('prints its version for --version, exit 0', async () => {
+    const { code, out, err } = await run(['--version']);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    expect(out).toMatch(/^nodewright \d+\.\d+\.\d+ \(node v\d+\.\d+\.\d+\)\n$/);
+  });
+
   it('prints a command help for `help NAME` and `NAME --help`, exit 0', async () => {
     for (const argv of [
       ['help', 'validate'],

@@ -10,6 +10,7 @@ import { loadProviderSet, type ProviderSet, soleModule } from './providers/provi
 import { runCommand } from './run-command.js';
 import type { CliServices } from './services.js';
 import { topLevelUsage } from './usage.js';
+import { versionLine } from './version.js';
 
 export type { CliIo } from './io.js';
 
@@ -41,6 +42,10 @@ export async function main(
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`nodewright: ${error.message}\n${topLevelUsage(createCommands([]))}`);
     return 2;
+  }
+  if (split.rest[0] === '--version' || split.rest[0] === 'version') {
+    io.stdout.write(`${versionLine()}\n`);
+    return 0;
   }
   let providers: ProviderSet;
   try {

@@ -9,7 +9,7 @@ export function topLevelUsage(commands: readonly Command[]): string {
 Commands:
 ${list}
 
-Run "nodewright <command> --help" for a command's options.
+Run "nodewright <command> --help" for a command's options; "nodewright --version" for the version.
 Exit status: 0 success; 1 invalid input or problems found; 2 usage error.
 `;
 }
