@@ -262,7 +262,7 @@ export class ComputeState {
       targetLink,
       insertedAt: now,
       doneAt: now + this.timings.operationMs,
-      user: 'karpenter@' + this.project + '.iam.gserviceaccount.com',
+      user: `karpenter@${this.project}.iam.gserviceaccount.com`,
       ...extra,
     };
     this.#operations.set(`${zone}/${op.name}`, op);
