@@ -38,16 +38,9 @@ export function decodeManifests(file: string, text: string): ManifestSet {
   const lineAt = (node: Node | null | undefined, fallback: number) =>
     node?.range ? lines.linePos(node.range[0]).line : fallback;
 
-  let syntaxErrors = 0;
+  errors.push(...yamlSyntaxErrors(file, parsed));
   parsed.forEach((doc, document) => {
-    if (doc.errors.length > 0) {
-      for (const error of doc.errors) {
-        syntaxErrors += 1;
-        if (syntaxErrors <= MaxSyntaxErrors)
-          errors.push(syntaxError(file, error.message, error.linePos?.[0]));
-      }
-      return;
-    }
+    if (doc.errors.length > 0) return;
     const root = doc.contents;
     if (root === null || (isScalar(root) && root.value === null)) return;
     const docLine = lineAt(root, lines.linePos(doc.range[0]).line);
@@ -93,11 +86,23 @@ export function decodeManifests(file: string, text: string): ManifestSet {
       emit(node, raw, lineAt(node, docLine), i, list.inherit);
     });
   });
-  if (syntaxErrors > MaxSyntaxErrors) {
-    const more = syntaxErrors - MaxSyntaxErrors;
-    errors.push({ file, message: `${more} more YAML syntax error${more === 1 ? '' : 's'} not shown` });
-  }
   return { manifests, errors };
+}
+
+/**
+ * The syntax errors of a parsed YAML stream (parsed with `prettyErrors`, so errors carry
+ * their position), as `YAML syntax error: ...` errors at line and column, the first few only:
+ * past those they mostly echo the first.
+ */
+export function yamlSyntaxErrors(file: string, documents: readonly Document[]): ManifestError[] {
+  const all = documents.flatMap((doc) => doc.errors);
+  const errors = all
+    .slice(0, MaxSyntaxErrors)
+    .map((error) => syntaxError(file, error.message, error.linePos?.[0]));
+  const more = all.length - MaxSyntaxErrors;
+  if (more > 0)
+    errors.push({ file, message: `${more} more YAML syntax error${more === 1 ? '' : 's'} not shown` });
+  return errors;
 }
 
 /** Syntax errors shown per file: past the first few, they mostly echo the first. */
