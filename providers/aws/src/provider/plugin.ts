@@ -120,6 +120,9 @@ export const awsProviderPlugin: ProviderPlugin = {
   name: 'aws',
   kinds: [ec2NodeClassKind as KindDefinition],
   settings: AwsSettingKeys,
+  checkSettings(settings) {
+    parseAwsSettings(settings);
+  },
   catalogs: [awsCatalogProvider, ...awsRegionCatalogProviders],
   converters: [ec2NodeClassV1beta1Converter],
   async create(context) {

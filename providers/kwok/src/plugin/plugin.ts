@@ -72,6 +72,9 @@ export const kwokProviderPlugin: ProviderPlugin = {
   name: 'kwok',
   kinds: [kwokNodeClassKind],
   settings: KwokSettingDescriptions,
+  checkSettings(settings) {
+    parseKwokSettings(settings);
+  },
   catalogs: [kwokCatalogProvider],
   create: createKwokProvider,
 };
