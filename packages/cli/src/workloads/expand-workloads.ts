@@ -1,5 +1,5 @@
 import { type LabelSelector, matchesLabelSelector } from '@nodewright/core/apis';
-import type { Manifest, ManifestError } from '@nodewright/core/manifests';
+import { formatObjectError, type Manifest, type ManifestError } from '@nodewright/core/manifests';
 
 /** The kinds `--expand-workloads` turns into pods, and where each keeps its pod template. */
 const WorkloadKinds: Readonly<Record<string, readonly string[]>> = {
@@ -32,15 +32,23 @@ const keyOf = (m: Manifest) => `${m.apiVersion}/${m.kind}`;
  * that a workload's selector already selects (as in `kubectl get all -o yaml`) count towards
  * its replicas, and a ReplicaSet or Job whose owning Deployment or CronJob is also in the input
  * is left to its owner, so nothing is counted twice. A Job runs min(parallelism, completions)
- * pods at once; a CronJob one Job's worth. Pure: the caller prints notes and errors.
+ * pods at once; a CronJob one Job's worth. Finished pods (Succeeded, Failed) and pods being
+ * deleted do not count, and Helm hooks (test pods, install/upgrade Jobs) are left out with a
+ * note, since `helm install` does not keep them running. Pure: the caller prints notes and errors.
  */
 export function expandWorkloads(manifests: readonly Manifest[]): WorkloadExpansion {
   const out: Manifest[] = [];
   const notes: string[] = [];
   const errors: ManifestError[] = [];
-  const present = new Set(manifests.map((m) => `${keyOf(m)}/${namespaceOf(m.object)}/${m.name ?? ''}`));
-  const pods = manifests.filter((m) => keyOf(m) === 'v1/Pod');
+  const kept: Manifest[] = [];
   for (const m of manifests) {
+    const hook = helmHook(m);
+    if (hook === undefined) kept.push(m);
+    else notes.push(formatObjectError(m.source.file, m.id, '', `skipped: ${hook}`, m.source.line));
+  }
+  const present = new Set(kept.map((m) => `${keyOf(m)}/${namespaceOf(m.object)}/${m.name ?? ''}`));
+  const pods = kept.filter((m) => keyOf(m) === 'v1/Pod' && isActive(m.object));
+  for (const m of kept) {
     const templatePath = WorkloadKinds[keyOf(m)];
     if (templatePath === undefined) {
       out.push(m);
@@ -64,6 +72,32 @@ export function expandWorkloads(manifests: readonly Manifest[]): WorkloadExpansi
     );
   }
   return { manifests: out, notes, errors };
+}
+
+/**
+ * Why an object Helm renders as a hook is not part of what the chart deploys, or undefined
+ * for an ordinary object. `helm template` prints hooks with the rest: test pods run only on
+ * `helm test`, install and upgrade hooks only around those steps and are then deleted, so
+ * counting them would plan capacity for pods that do not stay.
+ */
+function helmHook(m: Manifest): string | undefined {
+  const meta = m.object.metadata;
+  const annotations = isObj(meta) && isObj(meta.annotations) ? meta.annotations : {};
+  const hook = annotations['helm.sh/hook'];
+  if (typeof hook !== 'string' || hook.trim() === '') return undefined;
+  const phases = hook.split(',').map((h) => h.trim());
+  const when = phases.every((h) => h.startsWith('test'))
+    ? 'runs only on helm test'
+    : 'runs around helm install/upgrade/delete, not with the deployed chart';
+  return `a Helm hook (helm.sh/hook: ${phases.join(',')}): ${when}`;
+}
+
+/** A pod that still holds its place among a workload's replicas: not finished, not being deleted. */
+function isActive(pod: Obj): boolean {
+  const meta = pod.metadata;
+  if (isObj(meta) && meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) return false;
+  const phase = isObj(pod.status) ? pod.status.phase : undefined;
+  return phase !== 'Succeeded' && phase !== 'Failed';
 }
 
 function namespaceOf(object: Obj): string {
