@@ -7,19 +7,28 @@ import { main } from '../main.js';
 import type { ScheduleReport } from '../snapshot/schedule-report.js';
 import { fakeIo } from '../testing/fake-io.js';
 
-// What users paste: `kubectl get pods,nodes,nodepools,nodeclaims -A -o yaml` (and `-o json`) of
-// an EKS cluster with Karpenter, server-populated metadata and all, and a `helm template`
+// What users paste: `kubectl get pods,nodes,nodepools,nodeclaims -A -o yaml` (and `-o json`), as
+// captured from a real API server (see examples/kubectl/README.md), and a `helm template`
 // render piped into `schedule -f - --expand-workloads`. Each goes through main() with the real
 // providers and catalogs, as the built CLI runs it.
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const kubectlFiles = ['examples/kubectl/cluster.yaml', 'examples/kubectl/cluster.json'];
 const karpenterNode = 'ip-192-168-141-27.ec2.internal';
-const pendingPods = [
-  'shop/daily-report-28625040-m4hzc',
-  'shop/shop-web-5c7f9d8b46-dq7lm',
-  'shop/shop-web-5c7f9d8b46-jx5vb',
-  'shop/shop-web-5c7f9d8b46-r8wsn',
-];
+
+interface ListItem {
+  kind: string;
+  metadata: { name: string; namespace?: string } & Record<string, unknown>;
+  status?: { phase?: string };
+}
+
+/** The pods of the capture in a phase, as `namespace/name`: their names are the controllers'. */
+async function podsIn(phase: string): Promise<string[]> {
+  const list = JSON.parse(await readFile(join(root, kubectlFiles[1]!), 'utf8')) as { items: ListItem[] };
+  return list.items
+    .filter((i) => i.kind === 'Pod' && i.status?.phase === phase)
+    .map((i) => `${i.metadata.namespace}/${i.metadata.name}`)
+    .sort();
+}
 
 async function run(argv: string[], stdin = '') {
   const io = fakeIo(root, stdin);
@@ -38,7 +47,7 @@ describe('kubectl output as input', () => {
     const yaml = parseAllDocuments(await readFile(join(root, kubectlFiles[0]!), 'utf8')).map((d) => d.toJS());
     const json = JSON.parse(await readFile(join(root, kubectlFiles[1]!), 'utf8')) as unknown;
     expect(yaml).toEqual([json]);
-    const list = json as { kind: string; items: { kind: string; metadata: Record<string, unknown> }[] };
+    const list = json as { kind: string; items: ListItem[] };
     expect(list.kind).toBe('List');
     const kinds = new Set(list.items.map((i) => i.kind));
     expect([...kinds].sort()).toEqual(['Node', 'NodeClaim', 'NodePool', 'Pod']);
@@ -57,6 +66,9 @@ describe('kubectl output as input', () => {
       expect(err).toBe('');
       expect(code).toBe(0);
       const report = JSON.parse(out) as ScheduleReport;
+      const pendingPods = await podsIn('Pending');
+      // Three web replicas and the report job, which kube-scheduler could not place.
+      expect(pendingPods).toHaveLength(4);
       expect(report.unschedulable).toEqual([]);
       expect(report.summary.pods).toBe(pendingPods.length);
       expect(report.summary.scheduled).toBe(pendingPods.length);
@@ -65,8 +77,10 @@ describe('kubectl output as input', () => {
       expect(report.existingNodes).toEqual([]);
       expect(report.nodeClaims.flatMap((c) => c.pods).sort()).toEqual(pendingPods);
       for (const claim of report.nodeClaims) expect(claim.nodePool).toBe('default');
+      const finished = await podsIn('Succeeded');
+      expect(finished).toHaveLength(1);
       expect(report.ignored).toEqual([
-        { pod: 'shop/shop-db-migrate-2-9xq4t', reason: 'phase Succeeded: a finished pod holds no resources' },
+        { pod: finished[0], reason: 'phase Succeeded: a finished pod holds no resources' },
       ]);
     },
   );
@@ -88,7 +102,7 @@ describe('kubectl output as input', () => {
         '--catalog',
         'aws',
         '--now',
-        '2024-06-03T14:00:00Z',
+        '2026-12-04T09:00:00Z',
         '-o',
         'json',
       ]);
@@ -99,10 +113,12 @@ describe('kubectl output as input', () => {
       expect(result.candidates.map((c) => c.node)).toEqual([karpenterNode]);
       const candidate = result.candidates[0]!;
       expect(candidate.nodePool).toBe('default');
-      // Whatever the verdict, it says why the node stays.
+      // Consolidation is held back by the pending pods that would share the replacement.
       expect(result.commands).toEqual([]);
-      expect(candidate.note ?? candidate.blockedBy ?? '').not.toBe('');
-      expect(result.ignored.map((i) => i.pod)).toEqual(['shop/shop-db-migrate-2-9xq4t']);
+      expect(candidate.note).toBe(
+        'not consolidated: no instance type that fits its pods and the 4 other pods waiting for capacity is cheaper than $0.192/h',
+      );
+      expect(result.ignored.map((i) => i.pod)).toEqual(await podsIn('Succeeded'));
     },
   );
 
