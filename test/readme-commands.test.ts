@@ -114,6 +114,10 @@ const expectations: Record<string, (r: Run, c: DocumentedCommand) => void> = {
     expect(r.out).not.toMatch(/^NodeClaim 2 /m);
     expect(r.out).toMatch(/^ {2}shop\/shop-db-migrate-2-\w+: phase Succeeded/m);
     expect(r.out).toMatch(/Summary: 4 pending pods, 4 scheduled .*0 unschedulable/);
+    // "A note says the aws-node and kube-proxy pods came without their DaemonSets"
+    expect(r.out).toMatch(
+      /^Note: pods of DaemonSets kube-system\/aws-node, kube-system\/kube-proxy are in the input but not the DaemonSets/m,
+    );
   },
   'disrupt -f examples/kubectl/cluster.json --catalog aws --now 2026-12-04T09:00:00Z': (r) => {
     // "evaluates only the Karpenter node ... not now, since the four pending pods would have to share its replacement"

@@ -77,6 +77,10 @@ describe('kubectl output as input', () => {
       expect(report.existingNodes).toEqual([]);
       expect(report.nodeClaims.flatMap((c) => c.pods).sort()).toEqual(pendingPods);
       for (const claim of report.nodeClaims) expect(claim.nodePool).toBe('default');
+      // kubectl get pods,nodes,... brings the DaemonSets' pods but not the DaemonSets.
+      expect(report.notes).toEqual([
+        'pods of DaemonSets kube-system/aws-node, kube-system/kube-proxy are in the input but not the DaemonSets: their requests on new nodes are not counted (add daemonsets to the kubectl get)',
+      ]);
       const finished = await podsIn('Succeeded');
       expect(finished).toHaveLength(1);
       expect(report.ignored).toEqual([
