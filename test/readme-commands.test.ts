@@ -119,6 +119,17 @@ const expectations: Record<string, (r: Run, c: DocumentedCommand) => void> = {
       /^Note: pods of DaemonSets kube-system\/aws-node, kube-system\/kube-proxy are in the input but not the DaemonSets/m,
     );
   },
+  'schedule -f examples/kubectl/get-all.yaml --catalog aws --expand-workloads': (r) => {
+    // "expand into no pods beyond those listed (the finished migration Job into none), so the decision is the same"
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(
+      'Deployment/shop-web: expanded into 0 pending pods (replicas 6, 6 already in the input)',
+    );
+    expect(r.err).toContain('Job/shop-db-migrate-2: expanded into 0 pending pods (the Job is Complete)');
+    expect(r.err).toMatch(/^examples\/kubectl\/get-all\.yaml: Service\/kubernetes: skipped: /m);
+    expect(r.out).toMatch(/^NodeClaim 1 from NodePool default: 4 pods, /m);
+    expect(r.out).toMatch(/Summary: 4 pending pods, 4 scheduled .*0 unschedulable/);
+  },
   'disrupt -f examples/kubectl/cluster.json --catalog aws --now 2026-12-04T09:00:00Z': (r) => {
     // "evaluates only the Karpenter node ... not now, since the four pending pods would have to share its replacement"
     expect(r.code).toBe(0);

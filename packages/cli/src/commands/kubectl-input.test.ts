@@ -126,6 +126,31 @@ describe('kubectl output as input', () => {
     },
   );
 
+  it('kubectl get all output plans the same, with or without --expand-workloads', async () => {
+    const base = ['schedule', '-f', 'examples/kubectl/get-all.yaml', '--catalog', 'aws', '-o', 'json'];
+    const plain = await run(base);
+    const expanded = await run([...base, '--expand-workloads']);
+    expect(plain.code).toBe(0);
+    expect(expanded.code).toBe(0);
+    // Deployments, ReplicaSets and Jobs are skipped without the flag, and with it expand
+    // into no pods beyond those already listed: the finished Job into none at all.
+    expect(plain.err).toMatch(/^examples\/kubectl\/get-all\.yaml: Deployment\/shop-web: skipped: /m);
+    expect(expanded.err).toContain(
+      'examples/kubectl/get-all.yaml: Deployment/shop-web: expanded into 0 pending pods (replicas 6, 6 already in the input)',
+    );
+    expect(expanded.err).toContain(
+      'examples/kubectl/get-all.yaml: Job/shop-db-migrate-2: expanded into 0 pending pods (the Job is Complete)',
+    );
+    const placed = (out: string) => {
+      const report = JSON.parse(out) as ScheduleReport;
+      return { summary: report.summary, pods: report.nodeClaims.flatMap((c) => c.pods).sort() };
+    };
+    expect(placed(expanded.out)).toEqual(placed(plain.out));
+    expect(placed(plain.out).summary).toMatchObject({ pods: 4, scheduled: 4, nodeClaims: 1 });
+    // `get all` includes the DaemonSets, so their overhead counts and no note is needed.
+    expect((JSON.parse(plain.out) as ScheduleReport).notes).toEqual([]);
+  });
+
   it('reads a kubectl List from standard input as from a file', async () => {
     const text = await readFile(join(root, 'examples/kubectl/cluster.yaml'), 'utf8');
     const piped = await run(['schedule', '-f', '-', '--catalog', 'aws', '-o', 'json'], text);

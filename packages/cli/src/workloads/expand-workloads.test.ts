@@ -127,6 +127,28 @@ describe('expandWorkloads', () => {
     );
   });
 
+  it('makes no pods for a finished Job and fewer as its pods succeed', () => {
+    const job = (status: Record<string, unknown>) =>
+      manifest({
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'j' },
+        spec: { parallelism: 3, completions: 5, template },
+        status,
+      });
+    const complete = expandWorkloads([
+      job({ succeeded: 5, conditions: [{ type: 'Complete', status: 'True' }] }),
+    ]);
+    expect(complete.manifests).toEqual([]);
+    expect(complete.notes).toEqual(['in.yaml: Job/j: expanded into 0 pending pods (the Job is Complete)']);
+    const failed = expandWorkloads([job({ failed: 1, conditions: [{ type: 'Failed', status: 'True' }] })]);
+    expect(failed.manifests).toEqual([]);
+    const partway = expandWorkloads([job({ succeeded: 3 })]);
+    expect(partway.notes).toEqual([
+      'in.yaml: Job/j: expanded into 2 pending pods (parallelism 3, completions 5, 3 succeeded)',
+    ]);
+  });
+
   it('keeps other objects as they are and reports workloads it cannot expand', () => {
     const pool = manifest({
       apiVersion: 'karpenter.sh/v1',

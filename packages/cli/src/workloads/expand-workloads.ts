@@ -32,7 +32,8 @@ const keyOf = (m: Manifest) => `${m.apiVersion}/${m.kind}`;
  * that a workload's selector already selects (as in `kubectl get all -o yaml`) count towards
  * its replicas, and a ReplicaSet or Job whose owning Deployment or CronJob is also in the input
  * is left to its owner, so nothing is counted twice. A Job runs min(parallelism, completions)
- * pods at once; a CronJob one Job's worth. Finished pods (Succeeded, Failed) and pods being
+ * pods at once (none once it is Complete or Failed, fewer as its pods succeed); a CronJob one
+ * Job's worth. Finished pods (Succeeded, Failed) and pods being
  * deleted do not count, and Helm hooks (test pods, install/upgrade Jobs) are left out with a
  * note, since `helm install` does not keep them running. Pure: the caller prints notes and errors.
  */
@@ -128,7 +129,12 @@ function expandOne(m: Manifest, templatePath: readonly string[], pods: readonly 
   if (!isObj(template) || !isObj(template.spec)) {
     return { error: { path: `${specPath}.template.spec`, message: 'is required to expand this workload' } };
   }
-  const wanted = wantedPods(m.kind, spec, specPath);
+  const wanted = wantedPods(
+    m.kind,
+    spec,
+    specPath,
+    m.kind === 'Job' ? jobProgress(m.object.status) : undefined,
+  );
   if ('error' in wanted) return wanted;
   if (wanted.count > MaxPodsPerWorkload) {
     return {
@@ -173,7 +179,24 @@ function expandOne(m: Manifest, templatePath: readonly string[], pods: readonly 
 
 type Wanted = { count: number; why: string; path: string } | { error: { path: string; message: string } };
 
-function wantedPods(kind: string, spec: Obj, specPath: string): Wanted {
+/** How far a Job has got, from its status (as `kubectl get` returns it): absent for a new one. */
+interface JobProgress {
+  /** `Complete` or `Failed` when a condition of that type is True: the Job runs no more pods. */
+  readonly finished?: string;
+  readonly succeeded: number;
+}
+
+function jobProgress(status: unknown): JobProgress | undefined {
+  if (!isObj(status)) return undefined;
+  const conditions = Array.isArray(status.conditions) ? status.conditions : [];
+  const done = conditions.find(
+    (c) => isObj(c) && (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
+  const succeeded = typeof status.succeeded === 'number' ? status.succeeded : 0;
+  return isObj(done) ? { finished: String(done.type), succeeded } : { succeeded };
+}
+
+function wantedPods(kind: string, spec: Obj, specPath: string, progress?: JobProgress): Wanted {
   const int = (field: string): number | undefined | { error: { path: string; message: string } } => {
     const v = spec[field];
     if (v === undefined || v === null) return undefined;
@@ -193,11 +216,16 @@ function wantedPods(kind: string, spec: Obj, specPath: string): Wanted {
     if (typeof parallelism === 'object') return parallelism;
     if (typeof completions === 'object') return completions;
     const p = parallelism ?? 1;
-    const count = completions === undefined ? p : Math.min(p, completions);
+    const path = `${specPath}.parallelism`;
+    if (progress?.finished !== undefined) return { count: 0, why: `the Job is ${progress.finished}`, path };
+    const succeeded = progress?.succeeded ?? 0;
+    const remaining = completions === undefined ? undefined : Math.max(0, completions - succeeded);
+    const count = remaining === undefined ? p : Math.min(p, remaining);
+    const done = succeeded > 0 && completions !== undefined ? `, ${succeeded} succeeded` : '';
     return {
       count,
-      why: `parallelism ${p}${completions === undefined ? '' : `, completions ${completions}`}`,
-      path: `${specPath}.parallelism`,
+      why: `parallelism ${p}${completions === undefined ? '' : `, completions ${completions}`}${done}`,
+      path,
     };
   }
   const replicas = int('replicas');
