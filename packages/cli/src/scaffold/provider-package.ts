@@ -31,6 +31,8 @@ export function providerPackageJson(names: ProviderNames, nodewrightVersion: str
     license: 'Apache-2.0',
     type: 'module',
     engines: { node: '>=24' },
+    // `main` as well, so `--provider-module <this folder>` resolves the folder itself.
+    main: './dist/index.js',
     exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
     bin: { [`${names.name}-controller`]: './dist/bin.js' },
     files: ['dist', 'crds'],

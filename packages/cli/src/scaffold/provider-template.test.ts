@@ -28,6 +28,10 @@ describe('the provider template', () => {
     expect(substitute("'acmenodeclasses' AcmeNodeClass acme://z/i acme.example.com", names)).toBe(
       "'mycloudnodeclasses' MyCloudNodeClass my-cloud://z/i my-cloud.example.com",
     );
+    // A name holding a placeholder is substituted once, not again.
+    expect(substitute("'acmenodeclasses' Acme acme", providerNames('acme-cloud'))).toBe(
+      "'acmecloudnodeclasses' AcmeCloud acme-cloud",
+    );
   });
 
   it('writes the package with .gitignore, the CRD named for the provider, and no placeholder left', async () => {
@@ -77,6 +81,7 @@ describe('providerPackageJson', () => {
     expect(manifest).toMatchObject({
       name: 'nodewright-provider-my-cloud',
       type: 'module',
+      main: './dist/index.js',
       exports: { '.': { default: './dist/index.js' } },
       bin: { 'my-cloud-controller': './dist/bin.js' },
       dependencies: { '@nodewright/cli': '^1.2.3', '@nodewright/core': '^1.2.3' },

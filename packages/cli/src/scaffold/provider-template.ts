@@ -15,17 +15,19 @@ export const ProviderTemplateDir = new URL('../../templates/provider/', import.m
 const Renamed: Readonly<Record<string, string>> = { gitignore: '.gitignore' };
 
 /** The placeholder spellings, most specific first (`acmenodeclass` before `acme`). */
-function substitutions(names: ProviderNames): readonly [string, string][] {
-  return [
-    ['acmenodeclass', `${names.compact}nodeclass`],
-    ['Acme', names.pascal],
-    ['acme', names.name],
-  ];
-}
+const Placeholders = /acmenodeclass|Acme|acme/g;
 
-/** A template text with the provider's names in place of the placeholders. */
+/**
+ * A template text with the provider's names in place of the placeholders, in one pass, so a
+ * name that itself contains a placeholder (`acme-cloud`) is not substituted again.
+ */
 export function substitute(text: string, names: ProviderNames): string {
-  return substitutions(names).reduce((out, [from, to]) => out.replaceAll(from, to), text);
+  const by: Readonly<Record<string, string>> = {
+    acmenodeclass: `${names.compact}nodeclass`,
+    Acme: names.pascal,
+    acme: names.name,
+  };
+  return text.replace(Placeholders, (placeholder) => by[placeholder] ?? placeholder);
 }
 
 /** One file of the generated package: its path (with `/`) inside the package, and its text. */
