@@ -31,7 +31,7 @@ export function providerPackageJson(names: ProviderNames, nodewrightVersion: str
     license: 'Apache-2.0',
     type: 'module',
     engines: { node: '>=24' },
-    // `main` as well, so `--provider-module <this folder>` resolves the folder itself.
+    // `main` as well, for tools that read only it (exports win wherever both are read).
     main: './dist/index.js',
     exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
     bin: { [`${names.name}-controller`]: './dist/bin.js' },
