@@ -10,6 +10,7 @@ import { createControllerCommand } from './controller.js';
 import { convertCommand } from './convert.js';
 import { crdsCommand } from './crds.js';
 import { createDisruptCommand } from './disrupt.js';
+import { newCommand } from './new.js';
 import { createScheduleCommand } from './schedule.js';
 import { createSimulateCommand } from './simulate.js';
 import { validateCommand } from './validate.js';
@@ -43,5 +44,6 @@ export function createCommands(providers: readonly ProviderPlugin[], defaultProv
       runtime: processControllerRuntime,
       ...(defaultProvider === undefined ? {} : { defaultProvider }),
     }),
+    newCommand,
   ];
 }

@@ -6,6 +6,8 @@ import {
   type DriftReason,
   type InstanceType,
   InsufficientCapacityError,
+  type LaunchOption,
+  launchOptions,
   NodeClaimNotFoundError,
   type NodeClassKindRef,
   NodeClassNotReadyError,
@@ -48,7 +50,6 @@ import {
   nodeForLaunch,
 } from './kwok-node.js';
 import { KwokNodeLabels } from './labels.js';
-import { type LaunchOption, launchOptions } from './launch-options.js';
 import { nodeNameOf } from './provider-id.js';
 import { type RetryOptions, withRetries } from './retry.js';
 
