@@ -95,8 +95,9 @@ function formatWarning(warning: ConversionWarning, byId: ReadonlyMap<string, Man
 
 /**
  * A converted object as a Manifest for validation. It keeps the file of the input object with
- * the same Kind/name (else of the input at the same position); its lines are kept only if conversion left it unchanged, since the
- * lines of a rewritten object no longer match the file.
+ * the same Kind/name (else of the input at the same position) and that object's lines: a field
+ * conversion left in place has its own line, a moved or added one the line of its nearest
+ * ancestor in the file, so every error still names a line.
  */
 function convertedManifest(
   object: Record<string, unknown>,
@@ -110,7 +111,7 @@ function convertedManifest(
   const original = (name === undefined ? undefined : byId.get(objectId(kind, name, 0))) ?? samePosition;
   if (original !== undefined && isDeepStrictEqual(original.object, object)) return { manifest: original };
   const source: ManifestSource = original
-    ? { ...original.source, lineOf: () => undefined }
+    ? original.source
     : { file: ConvertedName, document: 0, item: index, ordinal: index + 1, line: 1, lineOf: () => undefined };
   return manifestOf(object, source);
 }
