@@ -14,6 +14,7 @@ import { type Command, InputOptions, InputOptionsHelp } from '../command.js';
 import { noObjectsError, parseInputs, readInputs } from '../inputs.js';
 import { writeErrors } from '../io.js';
 import { toYamlStream } from '../yaml-stream.js';
+import { CommandSummaries } from './summaries.js';
 
 /** How errors name a converted object no input object corresponds to. */
 const ConvertedName = '<converted>';
@@ -21,7 +22,7 @@ const ConvertedName = '<converted>';
 /** `nodewright convert`: karpenter.sh/v1beta1 (and provider v1beta1) manifests to v1. */
 export const convertCommand: Command = {
   name: 'convert',
-  summary: 'Upgrade v1beta1 NodePools and EC2NodeClasses to v1',
+  summary: CommandSummaries.convert,
   usage: 'nodewright convert -f FILE... [-R]',
   help: `usage: nodewright convert -f FILE... [-R]
 

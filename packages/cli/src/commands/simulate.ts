@@ -22,6 +22,7 @@ import { type Command, UsageError } from '../command.js';
 import { plural } from '../format/index.js';
 import { writeErrors } from '../io.js';
 import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
+import { CommandSummaries } from './summaries.js';
 
 /** What `simulate` is built from; the composition root passes the real ones. */
 export interface SimulateDependencies {
@@ -44,7 +45,7 @@ const HOUR = 3_600_000;
 export function createSimulateCommand(deps: SimulateDependencies): Command {
   return {
     name: 'simulate',
-    summary: 'Run a scenario through the controllers on a simulated cluster, cloud and clock',
+    summary: CommandSummaries.simulate,
     usage: 'nodewright simulate SCENARIO [-o json|text] [--report FILE.html] [--baseline cluster-autoscaler]',
     help: `usage: nodewright simulate SCENARIO [-o json|text] [--report FILE.html] [--baseline cluster-autoscaler]
 
