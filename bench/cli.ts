@@ -18,9 +18,9 @@ interface Case {
   readonly targetMs?: number;
 }
 
-function option(name: string, fallback: number): number {
+function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
 /** Wall milliseconds of one run of the project's node on argv; throws if it fails. */
@@ -35,8 +35,10 @@ function timeOnce(argv: readonly string[]): number {
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-  const repeat = option('--repeat', 7);
-  const podCount = option('--pods', 5000);
+  const repeat = Number(option('--repeat') ?? 7);
+  const podCount = Number(option('--pods') ?? 5000);
+  // Another checkout's build (e.g. a worktree at an older commit), timed in the same rounds.
+  const compare = option('--compare');
   const dir = await mkdtemp(join(tmpdir(), 'nodewright-bench-cli-'));
   try {
     const input = karpenterCliInput(podCount);
@@ -46,19 +48,25 @@ async function main(): Promise<void> {
     await writeFile(pods, JSON.stringify(input.pods));
     await writeFile(nodePool, JSON.stringify(input.nodePool));
     await writeFile(catalog, JSON.stringify(input.catalog));
-    const cases: Case[] = [
-      { name: 'node -e 0', argv: ['-e', '0'] },
-      { name: 'nodewright --help', argv: [bin, '--help'], targetMs: 150 },
+    const cliCases = (cli: string, label: string): Case[] => [
+      { name: `nodewright --help${label}`, argv: [cli, '--help'], targetMs: 150 },
       {
-        name: 'validate (one small file)',
-        argv: [bin, 'validate', '-f', 'examples/nodepools/aws/general-purpose.yaml'],
+        name: `validate (one small file)${label}`,
+        argv: [cli, 'validate', '-f', join(root, 'examples/nodepools/aws/general-purpose.yaml')],
         targetMs: 300,
       },
       {
-        name: `schedule (${podCount.toLocaleString('en-US')} pods, JSON)`,
-        argv: [bin, 'schedule', '-f', pods, '-f', nodePool, '--catalog', catalog, '-o', 'json'],
+        name: `schedule (${podCount.toLocaleString('en-US')} pods, JSON)${label}`,
+        argv: [cli, 'schedule', '-f', pods, '-f', nodePool, '--catalog', catalog, '-o', 'json'],
         targetMs: 1000,
       },
+    ];
+    const cases: Case[] = [
+      { name: 'node -e 0', argv: ['-e', '0'] },
+      ...cliCases(bin, ''),
+      ...(compare === undefined
+        ? []
+        : cliCases(join(resolve(compare), 'packages/cli/dist/bin.js'), ` [${compare}]`)),
     ];
     // Interleaved rounds, so a burst of load on a shared machine hits every case alike.
     const samples = cases.map(() => [] as number[]);

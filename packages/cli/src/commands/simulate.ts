@@ -109,7 +109,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
           ]);
           return 1;
         }
-        const catalog = provider.catalog();
+        const catalog = await provider.catalog();
         instanceTypes = instanceTypesFromCatalog(catalog).instanceTypes;
         wellKnownLabels = catalogWellKnownLabels([catalog]);
       } else {

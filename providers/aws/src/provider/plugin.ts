@@ -1,7 +1,7 @@
 import type { KindDefinition } from '@nodewright/core/apis';
 import type { ProviderPlugin } from '@nodewright/core/operator';
 import { ec2NodeClassKind } from '../apis/index.js';
-import { awsCatalogProvider, awsRegionCatalogProviders } from '../catalog/catalog.js';
+import { awsCatalogProvider, awsRegionCatalogProviders } from '../catalog/catalog-providers.js';
 import { ec2NodeClassV1beta1Converter } from '../conversion/ec2nodeclass-v1beta1.js';
 import { AwsSettingKeys, parseAwsSettings } from './settings.js';
 
