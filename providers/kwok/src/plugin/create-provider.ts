@@ -2,7 +2,7 @@ import { isLabelValue } from '@nodewright/core/apis';
 import { readinessFromReadyCondition } from '@nodewright/core/lifecycle';
 import type { ProviderContext, ProviderInstance } from '@nodewright/core/operator';
 import { SeededRandom } from '@nodewright/core/simulation';
-import { KWOKNodeClasses } from '../apis/kind.js';
+import { KWOKNodeClasses } from '../apis/resource-type.js';
 import { KwokCloudProvider } from '../cloudprovider/kwok-cloud-provider.js';
 import { KwokNodeLabels } from '../cloudprovider/labels.js';
 import { KwokNodeClassStatusController } from '../controllers/nodeclass-status-controller.js';
