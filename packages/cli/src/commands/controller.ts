@@ -8,6 +8,7 @@ import { writeLines } from '../io.js';
 import { ControllerOptions, parseControllerFlags } from '../operator/flags.js';
 import { ControllerNodeFlags } from '../operator/node-flags.js';
 import { ProviderModuleHelp } from '../providers/provider-module-args.js';
+import { CommandSummaries } from './summaries.js';
 
 /** A KubeConfig, as core's loaders return it (the CLI does not depend on client-node itself). */
 export type LoadedKubeConfig = Awaited<ReturnType<typeof kubeConfigFromFile>>;
@@ -60,7 +61,7 @@ export function createControllerCommand(deps: ControllerCommandDependencies): Co
   const usage = `nodewright controller --provider ${names.join('|') || 'NAME'} [options]`;
   return {
     name: 'controller',
-    summary: 'Run the operator (leader-elected controllers, health and metrics)',
+    summary: CommandSummaries.controller,
     usage,
     help: `usage: ${usage}
 

@@ -5,11 +5,12 @@ import { providerNames } from '../scaffold/provider-names.js';
 import { providerPackageName } from '../scaffold/provider-package.js';
 import { providerFiles, TargetNotEmptyError, writeFiles } from '../scaffold/write-provider.js';
 import { packageVersion } from '../version.js';
+import { CommandSummaries } from './summaries.js';
 
 /** `nodewright new provider NAME`: writes a standalone provider package to start from. */
 export const newCommand: Command = {
   name: 'new',
-  summary: 'Write a new provider package that passes the conformance suites as generated',
+  summary: CommandSummaries.new,
   usage: 'nodewright new provider NAME [--dir DIR]',
   help: `usage: nodewright new provider NAME [--dir DIR]
 

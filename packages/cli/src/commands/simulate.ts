@@ -25,6 +25,7 @@ import { type Command, UsageError } from '../command.js';
 import { plural } from '../format/index.js';
 import { writeErrors } from '../io.js';
 import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
+import { CommandSummaries } from './summaries.js';
 
 /** What `simulate` is built from; the composition root passes the real ones. */
 export interface SimulateDependencies {
@@ -47,7 +48,7 @@ const HOUR = 3_600_000;
 export function createSimulateCommand(deps: SimulateDependencies): Command {
   return {
     name: 'simulate',
-    summary: 'Run a scenario through the controllers on a simulated cluster, cloud and clock',
+    summary: CommandSummaries.simulate,
     usage: 'nodewright simulate SCENARIO [-o json|text] [--report FILE.html] [--baseline cluster-autoscaler]',
     help: `usage: nodewright simulate SCENARIO [-o json|text] [--report FILE.html] [--baseline cluster-autoscaler]
 
@@ -118,7 +119,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
           ]);
           return 1;
         }
-        const catalog = provider.catalog();
+        const catalog = await provider.catalog();
         instanceTypes = instanceTypesFromCatalog(catalog).instanceTypes;
         wellKnownLabels = catalogWellKnownLabels([catalog]);
       } else {

@@ -202,7 +202,7 @@ spec:
     ]);
   });
 
-  it('pairs by provider ID when the claim has no nodeName, and takes Initialized=True or the label', () => {
+  it('pairs by provider ID when the claim has no nodeName; the karpenter.sh/initialized label, not the claim condition, initializes', () => {
     const parsed = parseYaml(
       node('n1', { spec: 'providerID: "kwok://n1"' }) +
         nodeClaim(
@@ -214,7 +214,7 @@ spec:
     );
     const { input } = buildSnapshot(parsed);
     expect(input.existing.map((e) => [e.name, e.nodeClaim?.metadata.name, e.initialized])).toEqual([
-      ['n1', 'claim-1', true],
+      ['n1', 'claim-1', false],
       ['n2', 'claim-2', true],
     ]);
   });

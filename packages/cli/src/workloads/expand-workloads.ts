@@ -170,7 +170,17 @@ function expandOne(m: Manifest, templatePath: readonly string[], pods: readonly 
       id: `Pod/${podName} (from ${m.id})`,
       object,
       // Lines of the pod's fields are not the workload's: errors point at the workload's start.
-      source: { ...m.source, lineOf: () => m.source.line },
+      // (read through m.source, not spread: the line of JSON input is found only when asked)
+      source: {
+        file: m.source.file,
+        document: m.source.document,
+        ...(m.source.item === undefined ? {} : { item: m.source.item }),
+        ordinal: m.source.ordinal,
+        get line() {
+          return m.source.line;
+        },
+        lineOf: () => m.source.line,
+      },
     });
   }
   const already = existing > 0 ? `, ${existing} already in the input` : '';

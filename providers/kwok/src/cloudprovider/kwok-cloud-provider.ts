@@ -30,13 +30,13 @@ import {
   ResourceListError,
 } from '@nodewright/core/scheduling';
 import { KWOKNodeClassAnnotations, kwokNodeClassHash } from '../apis/hash.js';
-import { KWOKNodeClasses } from '../apis/kind.js';
 import {
   type KWOKNodeClass,
   KWOKNodeClassGroup,
   KWOKNodeClassKind,
   kwokNodeClassSchema,
 } from '../apis/kwoknodeclass.js';
+import { KWOKNodeClasses } from '../apis/resource-type.js';
 import { KwokWellKnownLabels } from '../catalog/generate.js';
 import { kwokInstanceTypes } from '../catalog/provider.js';
 import type { KwokInterruptions } from '../faults/interruptions.js';
