@@ -4,7 +4,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import v8 from 'node:v8';
 import { nodePoolSchema, type Pod, podSchema } from '../packages/core/dist/apis/index.js';
 import { instanceTypesFromCatalog } from '../packages/core/dist/catalog/index.js';
 import {
@@ -23,29 +22,10 @@ import {
 } from '../packages/core/dist/scheduling/index.js';
 import { explainLowerBound } from '../packages/core/dist/scheduling/lower-bound/index.js';
 import { generateKwokCatalog } from '../providers/kwok/dist/index.js';
+import { calibrate, watchHeapPeak, Xorshift32 } from './calibration.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
-
-/** Marsaglia's xorshift32: tiny, fast and the same sequence on every machine for a seed. */
-class Xorshift32 {
-  #state: number;
-  constructor(seed: number) {
-    this.#state = seed >>> 0 || 1;
-  }
-  /** A uniform integer in [0, n). */
-  int(n: number): number {
-    let x = this.#state;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.#state = x >>> 0;
-    return Math.floor((this.#state / 2 ** 32) * n);
-  }
-  pick<T>(values: readonly T[]): T {
-    return values[this.int(values.length)]!;
-  }
-}
 
 /** Karpenter's seed. */
 const Seed = 42;
@@ -256,17 +236,11 @@ interface Measured {
  * the end. With --expose-gc the heap is collected first, so earlier garbage does not count.
  */
 function measure(input: SolverInput): Measured {
-  (globalThis as { gc?: () => void }).gc?.();
-  const profiler = new v8.GCProfiler();
-  profiler.start();
+  const heapPeak = watchHeapPeak();
   const start = performance.now();
   const result = solve(input);
   const seconds = (performance.now() - start) / 1000;
-  const end = v8.getHeapStatistics().used_heap_size;
-  const profile = profiler.stop();
-  let peak = end;
-  for (const gc of profile?.statistics ?? []) peak = Math.max(peak, gc.beforeGC.heapStatistics.usedHeapSize);
-  return { seconds, result, peakHeapMiB: peak / 2 ** 20 };
+  return { seconds, result, peakHeapMiB: heapPeak() };
 }
 
 /** Median by seconds. */
@@ -288,28 +262,6 @@ function priceRatio(
   );
   const price = result.newClaims.reduce((sum, c) => sum + c.price, 0);
   return bound.perHour > 0 ? price / bound.perHour : Number.NaN;
-}
-
-/**
- * A fixed amount of ordinary JavaScript work (sorting, hashing, allocation) timed on this
- * machine, so runs on different machines can be compared by seconds / calibration.
- */
-function calibrate(): number {
-  const rng = new Xorshift32(7);
-  const runs: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    const start = performance.now();
-    const values = Array.from({ length: 200_000 }, () => rng.int(1_000_000));
-    values.sort((a, b) => a - b);
-    const map = new Map<string, number>();
-    for (const v of values) map.set(`k${v % 50_000}`, (map.get(`k${v % 50_000}`) ?? 0) + v);
-    let acc = 0;
-    for (const v of map.values()) acc ^= v;
-    if (acc === -1) console.log(acc);
-    runs.push((performance.now() - start) / 1000);
-  }
-  runs.sort((a, b) => a - b);
-  return runs[2]!;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { GoneError, type KubeError } from '../errors.js';
+import { cloneJson } from '../json.js';
 import type { KubeObject } from '../object.js';
 import type { Watch, WatchEvent, WatchHandler } from '../watch.js';
 import type { Change } from './object-store.js';
@@ -33,7 +34,7 @@ export function translate(change: Change, filter: ObjectFilter): WatchEvent | un
       if (was && now) return { type: 'MODIFIED', object: change.object };
       if (now) return { type: 'ADDED', object: change.object };
       if (was && change.previous !== undefined) {
-        const previous = structuredClone(change.previous);
+        const previous = cloneJson(change.previous);
         previous.metadata.resourceVersion = String(change.rv);
         return { type: 'DELETED', object: previous };
       }
@@ -103,7 +104,7 @@ class Subscription implements Watch {
     const event = translate(change, this.#filter);
     if (event === undefined) return;
     const copy: WatchEvent =
-      event.type === 'ERROR' ? event : { type: event.type, object: structuredClone(event.object) };
+      event.type === 'ERROR' ? event : { type: event.type, object: cloneJson(event.object) };
     this.#queue.push({ kind: 'event', event: copy, rv: change.rv });
     this.#kick();
   }
@@ -177,7 +178,7 @@ export class WatchHub {
       for (const object of start.objects) {
         items.push({
           kind: 'event',
-          event: { type: 'ADDED', object: structuredClone(object) },
+          event: { type: 'ADDED', object: cloneJson(object) },
           rv: undefined,
         });
       }
@@ -193,7 +194,7 @@ export class WatchHub {
         const event = translate(change, filter);
         if (event === undefined) continue;
         const copy: WatchEvent =
-          event.type === 'ERROR' ? event : { type: event.type, object: structuredClone(event.object) };
+          event.type === 'ERROR' ? event : { type: event.type, object: cloneJson(event.object) };
         items.push({ kind: 'event', event: copy, rv: change.rv });
       }
       // Caught up: nothing this watch can see changed between the backlog and now.

@@ -36,6 +36,7 @@ import { buildPool, hasLaunchableOffering, orderNodePools, type Pool, typeCompat
 import { initialView, type PodView, relax } from './preferences.js';
 import type { PodQueue } from './queue.js';
 import { podSignature } from './signature.js';
+import { SolverCache } from './solver-cache.js';
 import { type Claim, type ExistingTarget, emptyDomainIds, type Target, UNKNOWN_DOMAIN } from './target.js';
 import type { SolverInput, SolverOptions } from './types.js';
 import { WellKnown } from './well-known.js';
@@ -169,11 +170,12 @@ export class Scheduler {
       }
     }
     this.daemons = daemons;
+    const cache = input.cache ?? new SolverCache();
     this.pools = orderNodePools(input.nodePools).map((np, i) =>
       buildPool(
         i,
         np,
-        (input.instanceTypes.get(np.metadata.name!) ?? []).map((t) => wellKnown.normalize(t)),
+        cache.normalizedTypes(input.instanceTypes.get(np.metadata.name!), input.wellKnownLabels, wellKnown),
         daemons,
         this.slots,
         input.nodePoolUsage?.get(np.metadata.name!),
@@ -195,7 +197,7 @@ export class Scheduler {
         })),
     );
     this.topology = new Topology(
-      nodePoolDomains(this.pools),
+      nodePoolDomains(this.pools, (pool) => cache.domainValues(pool)),
       this.prepared.map((p) => p.topologyNode),
       counted,
     );
