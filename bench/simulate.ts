@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { catalogWellKnownLabels, instanceTypesFromCatalog } from '../packages/core/dist/catalog/index.js';
-import { SolveChannel } from '../packages/core/dist/scheduling/index.js';
+import * as scheduling from '../packages/core/dist/scheduling/index.js';
 import {
   formatScenarioError,
   parseScenario,
@@ -21,6 +21,9 @@ import { kwokCatalogProvider } from '../providers/kwok/dist/index.js';
 import { calibrate, watchHeapPeak } from './calibration.ts';
 
 const HOUR = 3_600_000;
+// Looked up rather than imported, so this file also measures commits from before the channel
+// existed (their solver counts show as "-").
+const solveChannel = (scheduling as { SolveChannel?: { readonly name: string | symbol } }).SolveChannel;
 const ScenarioDir = resolve(import.meta.dirname, '../examples/scenarios');
 
 interface Options {
@@ -59,8 +62,9 @@ interface Line {
   readonly run: 'nodewright' | 'cluster-autoscaler';
   readonly hours: number;
   readonly seconds: number;
-  readonly work: SimulationWork;
-  readonly solves: number;
+  /** Undefined for commits from before RunSimulationOptions.onWork. */
+  readonly work: SimulationWork | undefined;
+  readonly solves: number | undefined;
   readonly peakHeapMiB: number;
 }
 
@@ -95,7 +99,7 @@ async function runOnce(file: string, run: Line['run']): Promise<Line> {
       work = w;
     },
   };
-  subscribe(SolveChannel.name, countSolve);
+  if (solveChannel !== undefined) subscribe(solveChannel.name, countSolve);
   const heapPeak = watchHeapPeak();
   const start = performance.now();
   try {
@@ -103,7 +107,7 @@ async function runOnce(file: string, run: Line['run']): Promise<Line> {
       await runSimulation({ ...options, wellKnownLabels: catalogWellKnownLabels([catalog]) });
     else await runClusterAutoscalerBaseline(options);
   } finally {
-    unsubscribe(SolveChannel.name, countSolve);
+    if (solveChannel !== undefined) unsubscribe(solveChannel.name, countSolve);
   }
   const seconds = (performance.now() - start) / 1000;
   return {
@@ -111,8 +115,8 @@ async function runOnce(file: string, run: Line['run']): Promise<Line> {
     run,
     hours: scenario.duration / HOUR,
     seconds,
-    work: work!,
-    solves,
+    work,
+    solves: solveChannel === undefined ? undefined : solves,
     peakHeapMiB: heapPeak(),
   };
 }
@@ -133,7 +137,8 @@ const Columns: ReadonlyArray<readonly [string, number]> = [
 ];
 
 function formatLine(l: Line, calibration: number): string {
-  const perHour = (n: number) => Math.round(n / l.hours).toLocaleString('en-US');
+  const perHour = (n: number | undefined) =>
+    n === undefined ? '-' : Math.round(n / l.hours).toLocaleString('en-US');
   const cells = [
     l.scenario,
     l.run,
@@ -142,10 +147,10 @@ function formatLine(l: Line, calibration: number): string {
     (l.hours / l.seconds).toFixed(2),
     (l.seconds / calibration).toFixed(0),
     ((l.hours / l.seconds) * calibration).toFixed(3),
-    perHour(l.work.reconciles),
+    perHour(l.work?.reconciles),
     perHour(l.solves),
-    perHour(l.work.clusterRequests),
-    perHour(l.work.timersFired),
+    perHour(l.work?.clusterRequests),
+    perHour(l.work?.timersFired),
     l.peakHeapMiB.toFixed(0),
   ];
   return cells.map((c, i) => (i < 2 ? c.padEnd(Columns[i]![1]) : c.padStart(Columns[i]![1]))).join(' ');

@@ -21,7 +21,7 @@ import {
 import { VolumeIndex, volumeTopology } from '../volumes/volume-topology.js';
 import { ClaimOrder } from './claim-order.js';
 import { type DaemonPod, daemonPod } from './daemon-overhead.js';
-import { orderExisting, type PreparedExisting, prepareExisting } from './existing.js';
+import { orderExisting, type PreparedExisting } from './existing.js';
 import { nodePoolDomains } from './node-pool-domains.js';
 import {
   inverseGroupSpecs,
@@ -171,17 +171,27 @@ export class Scheduler {
     }
     this.daemons = daemons;
     const cache = input.cache ?? new SolverCache();
-    this.pools = orderNodePools(input.nodePools).map((np, i) =>
-      buildPool(
+    const prepareTypes = cache.poolTypes(input.daemonSets);
+    this.pools = orderNodePools(input.nodePools).map((np, i) => {
+      const types = cache.normalizedTypes(
+        input.instanceTypes.get(np.metadata.name!),
+        input.wellKnownLabels,
+        wellKnown,
+      );
+      return buildPool(
         i,
         np,
-        cache.normalizedTypes(input.instanceTypes.get(np.metadata.name!), input.wellKnownLabels, wellKnown),
+        types,
         daemons,
         this.slots,
         input.nodePoolUsage?.get(np.metadata.name!),
-      ),
+        cache.launchableTypes(np, types),
+        prepareTypes,
+      );
+    });
+    this.prepared = orderExisting(
+      input.existing.map((c) => cache.prepareExisting(c, input.daemonSets, daemons, this.slots)),
     );
-    this.prepared = orderExisting(input.existing.map((c) => prepareExisting(c, daemons, this.slots)));
     const namespaces = new Set<string>();
     for (const p of input.pods) namespaces.add(p.metadata.namespace ?? 'default');
     for (const p of this.prepared)
