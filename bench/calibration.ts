@@ -26,13 +26,13 @@ export class Xorshift32 {
 /**
  * A fixed amount of ordinary JavaScript work (sorting, hashing, allocation) timed on this
  * machine, so runs on different machines can be compared by seconds / calibration. The median
- * of five, in seconds.
+ * of five, in seconds of `clock` (default wall time; pass cpuSeconds for CPU time).
  */
-export function calibrate(): number {
+export function calibrate(clock: () => number = () => performance.now() / 1000): number {
   const rng = new Xorshift32(7);
   const runs: number[] = [];
   for (let r = 0; r < 5; r++) {
-    const start = performance.now();
+    const start = clock();
     const values = Array.from({ length: 200_000 }, () => rng.int(1_000_000));
     values.sort((a, b) => a - b);
     const map = new Map<string, number>();
@@ -40,10 +40,16 @@ export function calibrate(): number {
     let acc = 0;
     for (const v of map.values()) acc ^= v;
     if (acc === -1) console.log(acc);
-    runs.push((performance.now() - start) / 1000);
+    runs.push(clock() - start);
   }
   runs.sort((a, b) => a - b);
   return runs[2]!;
+}
+
+/** CPU seconds (user + system) this process has used: steadier than wall time on a shared machine. */
+export function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   type SimulationWork,
 } from '../packages/core/dist/simulation/index.js';
 import { kwokCatalogProvider } from '../providers/kwok/dist/index.js';
-import { calibrate, watchHeapPeak } from './calibration.ts';
+import { calibrate, cpuSeconds, watchHeapPeak } from './calibration.ts';
 
 const HOUR = 3_600_000;
 // Looked up rather than imported, so this file also measures commits from before the channel
@@ -62,6 +62,7 @@ interface Line {
   readonly run: 'nodewright' | 'cluster-autoscaler';
   readonly hours: number;
   readonly seconds: number;
+  readonly cpuSeconds: number;
   /** Undefined for commits from before RunSimulationOptions.onWork. */
   readonly work: SimulationWork | undefined;
   readonly solves: number | undefined;
@@ -102,6 +103,7 @@ async function runOnce(file: string, run: Line['run']): Promise<Line> {
   if (solveChannel !== undefined) subscribe(solveChannel.name, countSolve);
   const heapPeak = watchHeapPeak();
   const start = performance.now();
+  const cpuStart = cpuSeconds();
   try {
     if (run === 'nodewright')
       await runSimulation({ ...options, wellKnownLabels: catalogWellKnownLabels([catalog]) });
@@ -110,11 +112,13 @@ async function runOnce(file: string, run: Line['run']): Promise<Line> {
     if (solveChannel !== undefined) unsubscribe(solveChannel.name, countSolve);
   }
   const seconds = (performance.now() - start) / 1000;
+  const cpu = cpuSeconds() - cpuStart;
   return {
     scenario: basename(file, '.yaml'),
     run,
     hours: scenario.duration / HOUR,
     seconds,
+    cpuSeconds: cpu,
     work,
     solves: solveChannel === undefined ? undefined : solves,
     peakHeapMiB: heapPeak(),
@@ -128,6 +132,8 @@ const Columns: ReadonlyArray<readonly [string, number]> = [
   ['wall s', 8],
   ['sim h/s', 8],
   ['x calib', 8],
+  ['cpu s', 8],
+  ['cpu x cal', 9],
   ['h/calib', 8],
   ['reconc/h', 9],
   ['solves/h', 9],
@@ -136,7 +142,13 @@ const Columns: ReadonlyArray<readonly [string, number]> = [
   ['heap MiB', 9],
 ];
 
-function formatLine(l: Line, calibration: number): string {
+/** Calibration seconds: wall, and CPU (the CPU ratio holds better on a machine others load). */
+interface Calibration {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+function formatLine(l: Line, calibration: Calibration): string {
   const perHour = (n: number | undefined) =>
     n === undefined ? '-' : Math.round(n / l.hours).toLocaleString('en-US');
   const cells = [
@@ -145,8 +157,10 @@ function formatLine(l: Line, calibration: number): string {
     l.hours.toFixed(0),
     l.seconds.toFixed(2),
     (l.hours / l.seconds).toFixed(2),
-    (l.seconds / calibration).toFixed(0),
-    ((l.hours / l.seconds) * calibration).toFixed(3),
+    (l.seconds / calibration.wall).toFixed(0),
+    l.cpuSeconds.toFixed(2),
+    (l.cpuSeconds / calibration.cpu).toFixed(0),
+    ((l.hours / l.seconds) * calibration.wall).toFixed(3),
     perHour(l.work?.reconciles),
     perHour(l.solves),
     perHour(l.work?.clusterRequests),
@@ -171,7 +185,7 @@ async function runCase(file: string, run: Line['run'], repeat: number): Promise<
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   progress('calibrating ...');
-  const before = calibrate();
+  const before = { wall: calibrate(), cpu: calibrate(cpuSeconds) };
   const lines: Line[] = [];
   for (const file of options.scenarios) {
     lines.push(await runCase(file, 'nodewright', options.repeat));
@@ -180,9 +194,12 @@ async function main(): Promise<void> {
   progress('calibrating again ...');
   // Calibrated before and after, the smaller taken: a busy machine slows the calibration too, and
   // the quieter moment is the better estimate of this machine's speed.
-  const calibration = Math.min(before, calibrate());
+  const calibration = {
+    wall: Math.min(before.wall, calibrate()),
+    cpu: Math.min(before.cpu, calibrate(cpuSeconds)),
+  };
   console.log(
-    `calibration ${calibration.toFixed(3)} s on this machine (x calib = wall / calibration; h/calib = simulated hours per calibration)`,
+    `calibration ${calibration.wall.toFixed(3)} s wall, ${calibration.cpu.toFixed(3)} s CPU on this machine (x calib = wall / calibration; cpu x cal = CPU seconds / calibration CPU seconds; h/calib = simulated hours per calibration)`,
   );
   console.log(
     Columns.map(([name, width], i) => (i < 2 ? name.padEnd(width) : name.padStart(width))).join(' '),

@@ -265,33 +265,32 @@ export class MemoryCluster implements ClusterPort {
   ): Watch {
     this.#requests++;
     const key = typeKey(type);
-    const delivered = handler as WatchHandler;
-    const untyped: WatchHandler = options?.withoutManagedFields
-      ? (event) =>
-          delivered(
-            event.type === 'ERROR' ? event : { type: event.type, object: withoutManagedFields(event.object) },
-          )
-      : delivered;
+    const untyped = handler as WatchHandler;
+    const copy = options?.withoutManagedFields ? copyWithoutManagedFields : cloneJson;
     try {
       const policy = this.#kinds.require(type);
       const filter = compileFilter(policy, options);
       const rv = options?.resourceVersion;
       if (rv === undefined || rv === '' || rv === '0') {
         const objects = sortObjects(this.#store.all(key).filter(filter));
-        return this.#hub.subscribe(key, filter, untyped, {
-          kind: 'list',
-          objects,
-          revision: this.#store.revision,
-        });
+        return this.#hub.subscribe(
+          key,
+          filter,
+          untyped,
+          { kind: 'list', objects, revision: this.#store.revision },
+          copy,
+        );
       }
       const after = Number(rv);
       if (!Number.isSafeInteger(after) || after < 0)
         throw new BadRequestError(`invalid resource version "${rv}"`);
-      return this.#hub.subscribe(key, filter, untyped, {
-        kind: 'resume',
-        after,
-        revision: this.#store.revision,
-      });
+      return this.#hub.subscribe(
+        key,
+        filter,
+        untyped,
+        { kind: 'resume', after, revision: this.#store.revision },
+        copy,
+      );
     } catch (err) {
       if (!isKubeError(err)) throw err;
       return this.#hub.subscribe(key, () => false, untyped, { kind: 'fail', error: err });
@@ -928,6 +927,11 @@ export class MemoryCluster implements ClusterPort {
       ...(subresource === undefined ? {} : { subresource }),
     };
   }
+}
+
+/** A watch event's own copy of an object without managedFields: nothing of them is copied. */
+function copyWithoutManagedFields(object: KubeObject): KubeObject {
+  return cloneJson(withoutManagedFields(object));
 }
 
 /** A non-null, non-array object (without narrowing its members to JSON values). */
