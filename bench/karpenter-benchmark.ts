@@ -13,29 +13,12 @@ import {
   Requirements,
   type ResourceList,
 } from '../packages/core/dist/scheduling/index.js';
+import { Xorshift32 } from './calibration.ts';
+
+export { Xorshift32 };
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness
-
-/** Marsaglia's xorshift32: tiny, fast and the same sequence on every machine for a seed. */
-export class Xorshift32 {
-  #state: number;
-  constructor(seed: number) {
-    this.#state = seed >>> 0 || 1;
-  }
-  /** A uniform integer in [0, n). */
-  int(n: number): number {
-    let x = this.#state;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.#state = x >>> 0;
-    return Math.floor((this.#state / 2 ** 32) * n);
-  }
-  pick<T>(values: readonly T[]): T {
-    return values[this.int(values.length)]!;
-  }
-}
 
 /** Karpenter's seed. */
 export const Seed = 42;

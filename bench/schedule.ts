@@ -4,21 +4,19 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import v8 from 'node:v8';
-import type { Pod } from '../packages/core/dist/apis/index.js';
 import { instanceTypesFromCatalog } from '../packages/core/dist/catalog/index.js';
 import type { InstanceType } from '../packages/core/dist/cloudprovider/index.js';
 import type { ResourceList, SolverInput, SolverResult } from '../packages/core/dist/scheduling/index.js';
 import { solve } from '../packages/core/dist/scheduling/index.js';
 import { explainLowerBound } from '../packages/core/dist/scheduling/lower-bound/index.js';
 import { generateKwokCatalog } from '../providers/kwok/dist/index.js';
+import { calibrate, watchHeapPeak, Xorshift32 } from './calibration.ts';
 import {
   type BenchPod,
   karpenterInstanceTypes,
   karpenterPods,
   Seed,
   unlimitedNodePool,
-  Xorshift32,
 } from './karpenter-benchmark.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -67,17 +65,11 @@ interface Measured {
  * the end. With --expose-gc the heap is collected first, so earlier garbage does not count.
  */
 function measure(input: SolverInput): Measured {
-  (globalThis as { gc?: () => void }).gc?.();
-  const profiler = new v8.GCProfiler();
-  profiler.start();
+  const heapPeak = watchHeapPeak();
   const start = performance.now();
   const result = solve(input);
   const seconds = (performance.now() - start) / 1000;
-  const end = v8.getHeapStatistics().used_heap_size;
-  const profile = profiler.stop();
-  let peak = end;
-  for (const gc of profile?.statistics ?? []) peak = Math.max(peak, gc.beforeGC.heapStatistics.usedHeapSize);
-  return { seconds, result, peakHeapMiB: peak / 2 ** 20 };
+  return { seconds, result, peakHeapMiB: heapPeak() };
 }
 
 /** Median by seconds. */
@@ -99,28 +91,6 @@ function priceRatio(
   );
   const price = result.newClaims.reduce((sum, c) => sum + c.price, 0);
   return bound.perHour > 0 ? price / bound.perHour : Number.NaN;
-}
-
-/**
- * A fixed amount of ordinary JavaScript work (sorting, hashing, allocation) timed on this
- * machine, so runs on different machines can be compared by seconds / calibration.
- */
-function calibrate(): number {
-  const rng = new Xorshift32(7);
-  const runs: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    const start = performance.now();
-    const values = Array.from({ length: 200_000 }, () => rng.int(1_000_000));
-    values.sort((a, b) => a - b);
-    const map = new Map<string, number>();
-    for (const v of values) map.set(`k${v % 50_000}`, (map.get(`k${v % 50_000}`) ?? 0) + v);
-    let acc = 0;
-    for (const v of map.values()) acc ^= v;
-    if (acc === -1) console.log(acc);
-    runs.push((performance.now() - start) / 1000);
-  }
-  runs.sort((a, b) => a - b);
-  return runs[2]!;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -70,7 +70,13 @@ describe('nodewright simulate', () => {
     await writeFile(join(dir, 's.yaml'), scenario);
     const { code, out, err } = await run(['s.yaml', '-o', 'json', '--report', 'r.html']);
     expect(code).toBe(0);
-    expect(err).toMatch(/^simulated \d+\.\d h of 2\.0 h: \d+ nodes?, \d+ pods? pending$/m);
+    const elapsed = String.raw`(\d+\.\d s|\d+ min \d\d s)`;
+    expect(err).toMatch(
+      new RegExp(
+        String.raw`^simulated \d+\.\d h of 2\.0 h: \d+ nodes?, \d+ pods? pending; ${elapsed} wall, about ${elapsed} to go$`,
+        'm',
+      ),
+    );
     const result = JSON.parse(out) as SimulationResult;
     expect(result.summary.scenario).toBe('cli-short');
     expect(result.summary.nodes.launched).toBeGreaterThan(0);

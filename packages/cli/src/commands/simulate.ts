@@ -22,7 +22,7 @@ import {
   scenarioFieldError,
 } from '@nodewright/core/simulation';
 import { type Command, UsageError } from '../command.js';
-import { plural } from '../format/index.js';
+import { formatElapsed, plural } from '../format/index.js';
 import { writeErrors } from '../io.js';
 import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
 import { CommandSummaries } from './summaries.js';
@@ -70,7 +70,8 @@ Options:
                        report show both runs.
   -h, --help           Show this help.
 
-Progress (simulated time reached) goes to standard error every few seconds.
+Progress (simulated time reached, wall time so far and an estimate of the time left) goes
+to standard error every few seconds.
 
 Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error.
 `,
@@ -138,7 +139,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       }
       const progress = (prefix: string) => (p: SimulationProgress) =>
         io.stderr.write(
-          `${prefix}simulated ${(p.simulatedMs / HOUR).toFixed(1)} h of ${(p.durationMs / HOUR).toFixed(1)} h: ${plural(p.nodes, 'node')}, ${plural(p.podsPending, 'pod')} pending\n`,
+          `${prefix}simulated ${(p.simulatedMs / HOUR).toFixed(1)} h of ${(p.durationMs / HOUR).toFixed(1)} h: ${plural(p.nodes, 'node')}, ${plural(p.podsPending, 'pod')} pending; ${formatElapsed(p.wallMs)} wall${p.etaMs === undefined ? '' : `, about ${formatElapsed(p.etaMs)} to go`}\n`,
         );
       const own = await deps.run({
         scenario,

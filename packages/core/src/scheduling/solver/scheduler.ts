@@ -21,7 +21,7 @@ import {
 import { VolumeIndex, volumeTopology } from '../volumes/volume-topology.js';
 import { ClaimOrder } from './claim-order.js';
 import { type DaemonPod, daemonPod } from './daemon-overhead.js';
-import { orderExisting, type PreparedExisting, prepareExisting } from './existing.js';
+import { orderExisting, type PreparedExisting } from './existing.js';
 import { nodePoolDomains } from './node-pool-domains.js';
 import {
   inverseGroupSpecs,
@@ -36,6 +36,7 @@ import { buildPool, hasLaunchableOffering, orderNodePools, type Pool, typeCompat
 import { initialView, type PodView, relax } from './preferences.js';
 import type { PodQueue } from './queue.js';
 import { podSignature } from './signature.js';
+import { SolverCache } from './solver-cache.js';
 import { type Claim, type ExistingTarget, emptyDomainIds, type Target, UNKNOWN_DOMAIN } from './target.js';
 import type { SolverInput, SolverOptions } from './types.js';
 import { WellKnown } from './well-known.js';
@@ -175,17 +176,28 @@ export class Scheduler {
       }
     }
     this.daemons = daemons;
-    this.pools = orderNodePools(input.nodePools).map((np, i) =>
-      buildPool(
+    const cache = input.cache ?? new SolverCache();
+    const prepareTypes = cache.poolTypes(input.daemonSets);
+    this.pools = orderNodePools(input.nodePools).map((np, i) => {
+      const types = cache.normalizedTypes(
+        input.instanceTypes.get(np.metadata.name!),
+        input.wellKnownLabels,
+        wellKnown,
+      );
+      return buildPool(
         i,
         np,
-        (input.instanceTypes.get(np.metadata.name!) ?? []).map((t) => wellKnown.normalize(t)),
+        types,
         daemons,
         this.slots,
         input.nodePoolUsage?.get(np.metadata.name!),
-      ),
+        cache.launchableTypes(np, types),
+        prepareTypes,
+      );
+    });
+    this.prepared = orderExisting(
+      input.existing.map((c) => cache.prepareExisting(c, input.daemonSets, daemons, this.slots)),
     );
-    this.prepared = orderExisting(input.existing.map((c) => prepareExisting(c, daemons, this.slots)));
     const namespaces = new Set<string>();
     for (const p of input.pods) namespaces.add(p.metadata.namespace ?? 'default');
     for (const p of this.prepared)
@@ -201,7 +213,7 @@ export class Scheduler {
         })),
     );
     this.topology = new Topology(
-      nodePoolDomains(this.pools),
+      nodePoolDomains(this.pools, (pool) => cache.domainValues(pool)),
       this.prepared.map((p) => p.topologyNode),
       counted,
     );
