@@ -4,6 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Pod } from '../packages/core/dist/apis/index.js';
 import { instanceTypesFromCatalog } from '../packages/core/dist/catalog/index.js';
 import type { InstanceType } from '../packages/core/dist/cloudprovider/index.js';
 import type { ResourceList, SolverInput, SolverResult } from '../packages/core/dist/scheduling/index.js';
