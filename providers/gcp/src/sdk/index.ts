@@ -1,0 +1,2 @@
+export * from './compute-api.js';
+export type { GceSdkOptions } from './gce-sdk.js';
