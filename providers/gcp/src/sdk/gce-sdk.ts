@@ -50,11 +50,20 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** An auth client that adds nothing and fetches plainly: what gax needs to talk to a mock. */
+/**
+ * An auth client that adds nothing and fetches plainly: what gax needs to talk to a mock. Only
+ * the standard fields of gax's request init are passed on (it carries gaxios options too).
+ */
 function anonymousAuthClient() {
   return {
     getRequestHeaders: async () => new Headers(),
-    fetch: (url: string | URL, init: RequestInit) => fetch(url, init),
+    fetch: (url: string | URL, init: RequestInit) =>
+      fetch(url, {
+        ...(init.method === undefined ? {} : { method: init.method }),
+        ...(init.headers === undefined ? {} : { headers: init.headers }),
+        ...(init.body === undefined ? {} : { body: init.body }),
+        ...(init.signal === undefined ? {} : { signal: init.signal }),
+      }),
   };
 }
 
