@@ -141,4 +141,37 @@ describe('gcp launch (SDK against the GCE mock)', () => {
     expect(world.mock.faults.calls('instances.insert')).toBe(5);
     expect(await provider().list()).toEqual([]);
   });
+
+  it('a preempted spot VM and a host maintenance reach the interruption source from the zone operations', async () => {
+    const created = await provider().create(only('spot'));
+    const other = await provider().create(only('on-demand'));
+    const [, , zone, name] =
+      /^gce:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(created.status?.providerID ?? '') ?? [];
+    const [, , zone2, name2] =
+      /^gce:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(other.status?.providerID ?? '') ?? [];
+    world.mock.compute.preempt(zone!, name!);
+    world.mock.compute.hostMaintenance(zone2!, name2!);
+    const source = provider().interruptions!;
+    const notices = await source.receive();
+    expect(notices.map((n) => [n.kind, n.providerID])).toEqual(
+      expect.arrayContaining([
+        ['SpotInterruption', created.status?.providerID],
+        ['ScheduledMaintenance', other.status?.providerID],
+      ]),
+    );
+    expect(notices).toHaveLength(2);
+    const spot = notices.find((n) => n.kind === 'SpotInterruption')!;
+    expect(spot.offering).toEqual({
+      capacityType: 'spot',
+      instanceType: created.metadata.labels?.['node.kubernetes.io/instance-type'],
+      zone,
+    });
+    for (const n of notices) await source.acknowledge(n);
+    // The next receive waits the 10 s poll interval on the injected timers (and stops on abort).
+    const ac = new AbortController();
+    const again = source.receive(ac.signal);
+    expect(world.timers.delays().at(-1)).toBe(10_000);
+    ac.abort();
+    await expect(again).rejects.toBeDefined();
+  });
 });

@@ -4,6 +4,7 @@ import { gceNodeClassKind } from '../apis/index.js';
 import { gcpCatalogProviders } from '../catalog/catalog.js';
 import { GceInstances } from '../instance/instances.js';
 import { GceInstanceTypeProvider } from '../instancetype/provider.js';
+import { ZoneOperationsSource } from '../interruption/zone-operations.js';
 import { GceLauncher } from '../launch/launcher.js';
 import type { RetryPolicy } from '../launch/retry.js';
 import { GceNodeClassStatusController } from '../nodeclass/status-controller.js';
@@ -42,6 +43,7 @@ export function createGcpProvider(
     logger,
     unavailableOfferings,
   });
+  const zones = () => [...new Set(instanceTypes.facts().flatMap((f) => f.zones))].sort();
   const retry = options.retry === undefined ? {} : { retry: options.retry };
   const launcher = new GceLauncher({
     compute: clients.compute,
@@ -57,8 +59,16 @@ export function createGcpProvider(
     compute: clients.compute,
     timers,
     clusterName,
-    zones: () => [...new Set(instanceTypes.facts().flatMap((f) => f.zones))].sort(),
+    zones,
     ...retry,
+  });
+  const interruptions = new ZoneOperationsSource({
+    compute: clients.compute,
+    project: settings.project,
+    zones,
+    clock: context.clock,
+    timers,
+    logger,
   });
   const cloudProvider = new GcpCloudProvider({
     project: settings.project,
@@ -68,6 +78,7 @@ export function createGcpProvider(
     instances,
     logger,
     unavailableOfferings,
+    interruptions,
   });
   prices.start();
   instanceTypes.start();
