@@ -166,6 +166,8 @@ describe('gcp launch (SDK against the GCE mock)', () => {
       instanceType: created.metadata.labels?.['node.kubernetes.io/instance-type'],
       zone,
     });
+    // The provider marks the preempted offering itself: its NodeClaim may already be gone.
+    expect(world.unavailableOfferings.reason(spot.offering!)).toMatch(/^preempted/);
     for (const n of notices) await source.acknowledge(n);
     // The next receive waits the 10 s poll interval on the injected timers (and stops on abort).
     const ac = new AbortController();

@@ -4,6 +4,7 @@ import type {
   InterruptionKind,
   InterruptionNotice,
   InterruptionSource,
+  UnavailableOfferingsCache,
 } from '@nodewright/core/cloudprovider';
 import { capacityTypeOf } from '../instance/hydrate.js';
 import { formatProviderID } from '../instance/provider-id.js';
@@ -28,8 +29,16 @@ export interface ZoneOperationsSourceDeps {
   readonly clock: Clock;
   readonly timers: Timers;
   readonly logger: GcpLogger;
+  /**
+   * Marked at once for a preempted spot offering: the VM may be gone, and its NodeClaim with it,
+   * before core handles the notice (core marks only offerings of claims it still finds).
+   */
+  readonly unavailableOfferings?: UnavailableOfferingsCache;
   readonly pollMs?: number;
 }
+
+/** How long a preempted spot offering stays unavailable. */
+export const PreemptedOfferingTtlMs = 30 * 60_000;
 
 /** The zone and name of an operation's target (`.../zones/Z/instances/N`), if it is an instance. */
 export function operationTarget(op: GceOperation): { zone: string; name: string } | undefined {
@@ -61,6 +70,8 @@ export class ZoneOperationsSource implements InterruptionSource {
     this.#polled = true;
     const since = new Date(this.#since).toISOString();
     this.#since = this.#deps.clock.now();
+    const listed = new Set<string>();
+    let complete = true;
     for (const zone of this.#deps.zones()) {
       for (const [type, kind] of Object.entries(InterruptionOperations)) {
         let ops: GceOperation[];
@@ -75,16 +86,20 @@ export class ZoneOperationsSource implements InterruptionSource {
             'could not list zone operations; retrying next poll',
           );
           this.#since = Math.min(this.#since, Date.parse(since));
+          complete = false;
           continue;
         }
         for (const op of ops) {
           const id = op.name ?? '';
+          listed.add(id);
           if (id === '' || this.#acked.has(id) || this.#pending.has(id)) continue;
           const notice = await this.#notice(op, kind);
           if (notice !== undefined) this.#pending.set(id, notice);
         }
       }
     }
+    // An acknowledged operation older than this poll's window is never listed again.
+    if (complete) for (const id of this.#acked) if (!listed.has(id)) this.#acked.delete(id);
     return [...this.#pending.values()];
   }
 
@@ -109,6 +124,11 @@ export class ZoneOperationsSource implements InterruptionSource {
         const vm = await this.#deps.compute.getInstance(target.zone, target.name);
         const machineType = (vm.machineType ?? '').slice((vm.machineType ?? '').lastIndexOf('/') + 1);
         offering = { capacityType: capacityTypeOf(vm), instanceType: machineType, zone: target.zone };
+        this.#deps.unavailableOfferings?.markUnavailable(
+          offering,
+          `preempted (${op.name ?? 'zone operation'})`,
+          PreemptedOfferingTtlMs,
+        );
       } catch (err) {
         // Gone already: the notice still drains the node; only the offering mark is lost.
         if (!isGceNotFound(err)) throw err;

@@ -69,6 +69,7 @@ export function createGcpProvider(
     clock: context.clock,
     timers,
     logger,
+    unavailableOfferings,
   });
   const cloudProvider = new GcpCloudProvider({
     project: settings.project,
