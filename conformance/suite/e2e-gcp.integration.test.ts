@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeletHarness } from '@nodewright/conformance/harness';
-import { gcp } from '@nodewright/conformance/mocks';
+import * as gcp from '@nodewright/conformance/mocks/gcp';
 import { SystemTimers } from '@nodewright/core/clock';
 import {
   Deployments,

@@ -93,14 +93,18 @@ describe('cloud SDKs are loaded only by the provider that needs them (built bin.
     expect(sdk).toEqual([]);
   });
 
-  it.each(['kwok', 'aws'])(
+  it.each([
+    ['kwok', []],
+    ['aws', ['--set', 'region=us-west-2']],
+  ])(
     'controller --provider %s loads no GCP SDK (it stops at the missing kubeconfig)',
-    async (provider) => {
+    async (provider, settings) => {
       const { code, sdk, err } = await traced([
         bin,
         'controller',
         '--provider',
         provider,
+        ...settings,
         '--kubeconfig',
         join(dir, 'none'),
       ]);

@@ -1,4 +1,4 @@
-import { gcp } from '@nodewright/conformance/mocks';
+import * as gcp from '@nodewright/conformance/mocks/gcp';
 import type { KindDefinition } from '@nodewright/core/apis';
 import type { ResourceType, UntypedObject } from '@nodewright/core/kube';
 import { GCENodeClasses, gceNodeClassKind, gkeReservedMilliCpu } from '@nodewright/gcp';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { gcp } from '@nodewright/conformance/mocks';
+import * as gcp from '@nodewright/conformance/mocks/gcp';
 import { CapacityTypes, Labels, type NodePool } from '@nodewright/core/apis';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';

@@ -5,7 +5,9 @@ import { decodeManifests } from '@nodewright/core/manifests';
 import { solve } from '@nodewright/core/scheduling';
 import { describe, expect, it } from 'vitest';
 import { GcpLabels, GcpWellKnownLabels } from '../instancetype/labels.js';
-import { gcpCatalog, gcpCatalogProviders } from './catalog.js';
+import { StaticComponentPrices } from '../pricing/static-prices.js';
+import { gcpCatalog } from './catalog.js';
+import { GcpCatalogRegions, gcpCatalogProviders } from './catalog-providers.js';
 
 const dir = new URL('../../../../examples/nodepools/gcp/', import.meta.url);
 const nodePools: NodePool[] = readdirSync(dir)
@@ -48,6 +50,7 @@ describe('the offline GCP catalog', () => {
     expect(instanceTypes.length).toBeGreaterThan(190);
     expect(catalog.wellKnownLabels).toEqual([...GcpWellKnownLabels]);
     expect(gcpCatalogProviders.map((p) => p.name)).toEqual(['gcp', 'gcp:us-central1', 'gcp:us-east1']);
+    expect([...GcpCatalogRegions]).toEqual(Object.keys(StaticComponentPrices));
     const east = gcpCatalog({ region: 'us-east1' });
     expect(new Set(east.instanceTypes.flatMap((t) => t.offerings.map((o) => o.zone)))).toEqual(
       new Set(['us-east1-b', 'us-east1-c', 'us-east1-d']),

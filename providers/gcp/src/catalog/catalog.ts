@@ -4,16 +4,14 @@ import {
   InstanceTypeCatalogApiVersion,
   InstanceTypeCatalogKind,
 } from '@nodewright/core/apis';
-import { type CatalogProvider, catalogEntryOf } from '@nodewright/core/catalog';
+import { catalogEntryOf } from '@nodewright/core/catalog';
 import { buildInstanceType } from '../instancetype/build.js';
 import type { NodeShapeSettings } from '../instancetype/capacity.js';
 import { GcpWellKnownLabels } from '../instancetype/labels.js';
 import { composedPrices } from '../pricing/components.js';
 import { StaticComponentPrices } from '../pricing/static-prices.js';
+import { DefaultGcpCatalogRegion } from './catalog-providers.js';
 import { CatalogZones, catalogMachineTypes } from './machine-types.js';
-
-/** The region `--catalog gcp` prices. */
-export const DefaultGcpCatalogRegion = 'us-central1';
 
 export interface GcpCatalogOptions {
   /** One of the static table's regions; us-central1 by default. */
@@ -50,20 +48,3 @@ export function gcpCatalog(options: GcpCatalogOptions = {}): InstanceTypeCatalog
     instanceTypes,
   };
 }
-
-const description = (region: string) =>
-  `Compute Engine e2, n2, n2d, n4, c3, c3d, c4, t2d, t2a, g2 at ${region} list prices (on-demand and spot), its zones`;
-
-/** `--catalog gcp` and `--catalog gcp:<region>`. */
-export const gcpCatalogProviders: readonly CatalogProvider[] = [
-  {
-    name: 'gcp',
-    description: `${description(DefaultGcpCatalogRegion)}; gcp:REGION for another region`,
-    catalog: () => gcpCatalog(),
-  },
-  ...Object.keys(StaticComponentPrices).map((region) => ({
-    name: `gcp:${region}`,
-    description: description(region),
-    catalog: () => gcpCatalog({ region }),
-  })),
-];

@@ -1,3 +1,4 @@
+export * from './create-provider.js';
 export * from './gcp-cloud-provider.js';
 export * from './nodeclass-reader.js';
 export * from './plugin.js';
