@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 
-/** Records every resolved @aws-sdk package into $SDK_TRACE when the process exits. */
+/** Records every resolved @aws-sdk package and the GCP SDK (as `gcp:<package>`) into $SDK_TRACE when the process exits. */
 const TraceHook = `import { registerHooks } from 'node:module';
 import { writeFileSync } from 'node:fs';
 const seen = new Set();
@@ -21,6 +21,8 @@ registerHooks({
     const result = next(specifier, context);
     const match = /\\/@aws-sdk\\/([^/]+)\\//.exec(result.url);
     if (match) seen.add(match[1]);
+    const gcp = /\\/(@google-cloud\\/compute|google-gax)\\//.exec(result.url);
+    if (gcp) seen.add('gcp:' + gcp[1]);
     return result;
   },
 });
@@ -66,17 +68,51 @@ describe('cloud SDKs are loaded only by the provider that needs them (built bin.
     expect(sdk).toEqual(expect.arrayContaining(['client-ec2', 'client-pricing', 'client-sqs']));
   });
 
+  it('the hook sees the GCP SDK when GCP clients are built (the control)', async () => {
+    const script = `const { gceSdk } = await import('./dist/sdk/gce-sdk.js'); await (await gceSdk({ project: 'my-project', anonymous: true })).compute.close();`;
+    const { code, sdk, err } = await traced(
+      ['--input-type=module', '-e', script],
+      join(root, 'providers', 'gcp'),
+    );
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(sdk).toEqual(expect.arrayContaining(['gcp:@google-cloud/compute', 'gcp:google-gax']));
+  });
+
   it.each([
     ['validate (EC2NodeClasses included)', ['validate', '-f', 'examples/nodepools/aws']],
     ['schedule --catalog kwok', ['schedule', '-f', 'examples/schedule', '--catalog', 'kwok']],
     ['schedule --catalog aws', ['schedule', '-f', 'examples/schedule', '--catalog', 'aws']],
+    ['schedule --catalog gcp', ['schedule', '-f', 'examples/nodepools/gcp', '--catalog', 'gcp']],
+    ['validate (GCENodeClasses included)', ['validate', '-f', 'examples/nodepools/gcp']],
     ['crds', ['crds']],
     ['convert', ['convert', '-f', 'examples/convert']],
-  ])('%s loads no @aws-sdk module', async (_, args) => {
+  ])('%s loads no @aws-sdk module and no GCP SDK', async (_, args) => {
     const { code, sdk, err } = await traced([bin, ...args]);
     expect(code, err).toBe(0);
     expect(sdk).toEqual([]);
   });
+
+  it.each([
+    ['kwok', []],
+    ['aws', ['--set', 'region=us-west-2']],
+  ])(
+    'controller --provider %s loads no GCP SDK (it stops at the missing kubeconfig)',
+    async (provider, settings) => {
+      const { code, sdk, err } = await traced([
+        bin,
+        'controller',
+        '--provider',
+        provider,
+        ...settings,
+        '--kubeconfig',
+        join(dir, 'none'),
+      ]);
+      expect(err).toContain('cannot load kubeconfig');
+      expect(code).toBe(1);
+      expect(sdk.filter((s) => s.startsWith('gcp:'))).toEqual([]);
+    },
+  );
 
   it('controller --provider kwok loads no @aws-sdk module (it stops at the missing kubeconfig)', async () => {
     const { code, sdk, err } = await traced([

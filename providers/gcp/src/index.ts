@@ -1,1 +1,14 @@
 export * from './apis/index.js';
+export * from './catalog/index.js';
+export * from './drift/index.js';
+export * from './instance/index.js';
+export * from './instancetype/index.js';
+export * from './interruption/index.js';
+export * from './launch/index.js';
+export * from './nodeclass/index.js';
+export * from './pricing/index.js';
+export * from './provider/index.js';
+/** The plug-in object (`--provider gcp`, `--provider-module @nodewright/gcp`). */
+export { gcpProviderPlugin as default } from './provider/plugin.js';
+export * from './refresh/index.js';
+export * from './sdk/index.js';

@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { InstancesClient } from '@google-cloud/compute';
+import type { MockInstanceSource } from '@nodewright/conformance/harness';
 import { type Clock, SystemClock, SystemTimers, type Timers } from '@nodewright/core/clock';
 import { ComputeState, type GceTimings } from './compute/state.js';
 import { GceFaults } from './faults/faults.js';
+import { GceMockInstanceSource } from './instances/mock-instances.js';
 import { SeedImages } from './seed/images.js';
 import { type MachineTypeFacts, SeedZones, seedMachineTypes } from './seed/machine-types.js';
 import { type BillingSku, seedSkus } from './seed/skus.js';
@@ -48,6 +50,8 @@ export interface GcpMock {
   readonly project: string;
   readonly compute: ComputeState;
   readonly faults: GceFaults;
+  /** The VMs as the kubelet harness boots them into Nodes (statuses polled). */
+  readonly instances: MockInstanceSource;
   /** For `new InstancesClient(mock.clientOptions)` and the other Compute clients. */
   readonly clientOptions: GceClientOptions;
   /** `http://127.0.0.1:PORT`: the billing catalog is at `${baseUrl}/v1/services/6F81-5844-456A/skus`. */
@@ -78,6 +82,7 @@ export async function startGcpMock(options: GcpMockOptions = {}): Promise<GcpMoc
     project,
     compute,
     faults,
+    instances: new GceMockInstanceSource({ state: compute, timers }),
     baseUrl: `http://127.0.0.1:${port}`,
     clientOptions: {
       apiEndpoint: '127.0.0.1',

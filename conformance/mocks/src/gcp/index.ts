@@ -7,4 +7,5 @@ export {
 } from './compute/state.js';
 export * from './faults/faults.js';
 export * from './gcp-mock.js';
+export * from './instances/mock-instances.js';
 export * from './seed/index.js';

@@ -58,7 +58,7 @@ describe('nodewright controller', () => {
   it('is registered, and its help lists the providers and their settings', async () => {
     const io = fakeIo('/');
     expect(await main(['controller', '--help'], io)).toBe(0);
-    expect(io.out()).toContain('usage: nodewright controller --provider aws|kwok');
+    expect(io.out()).toContain('usage: nodewright controller --provider aws|gcp|kwok');
     const { command } = await exec(['--provider', 'fake', '--set', 'region=x']);
     expect(command.help).toContain('Cloud provider: fake, other.');
     expect(command.help).toMatch(/fake:\n {4}region +The region\./);
@@ -66,9 +66,9 @@ describe('nodewright controller', () => {
   });
 
   it('an unknown provider is a usage error listing the known ones', async () => {
-    const { code, io, loaded } = await exec(['--provider', 'gcp']);
+    const { code, io, loaded } = await exec(['--provider', 'nocloud']);
     expect(code).toBe(2);
-    expect(io.err()).toBe("unknown provider 'gcp' (known: fake, other)");
+    expect(io.err()).toBe("unknown provider 'nocloud' (known: fake, other)");
     expect(loaded).toEqual([]);
   });
 

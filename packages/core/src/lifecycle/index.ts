@@ -13,6 +13,7 @@ export * from './launch.js';
 export * from './liveness.js';
 export * from './lookup.js';
 export * from './metrics.js';
+export * from './node-class-reader.js';
 export * from './node-class-readiness.js';
 export * from './node-termination-controller.js';
 export * from './nodeclaim-lifecycle-controller.js';

@@ -27,17 +27,25 @@ export const imageSelectorTermSchema = withRules(
     .strictObject({
       alias: z
         .string()
+        .max(64, 'must be at most 64 characters long')
         .regex(AliasPattern, 'must be an alias such as cos@latest or ubuntu@v20261101')
         .describe('A nodewright-known image: family@latest or family@version.')
         .optional(),
-      id: z.string().min(1, 'must not be empty').describe('An image name or numeric id.').optional(),
+      id: z
+        .string()
+        .min(1, 'must not be empty')
+        .max(128, 'must be at most 128 characters long')
+        .describe('An image name or numeric id.')
+        .optional(),
       family: z
         .string()
+        .max(63, 'must be at most 63 characters long')
         .regex(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a GCE image family name')
         .describe('The newest non-deprecated image of this family.')
         .optional(),
       project: z
         .string()
+        .max(30, 'must be at most 30 characters long')
         .regex(/^[a-z][-a-z0-9]{4,28}[a-z0-9]$/, 'must be a project id')
         .describe('The project that owns the image; the NodeClass project when unset.')
         .optional(),

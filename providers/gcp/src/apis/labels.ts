@@ -27,7 +27,26 @@ export const ReservedMetadataKeys = [
 ] as const;
 
 /** Labels for the instances and disks nodewright creates. */
-export const gceLabelsSchema = withRules(z.record(z.string(), z.string()), [
+/** GCE allows at most 64 labels on a resource. */
+export const MaxGceLabels = 64;
+/** Metadata entries nodewright accepts from a NodeClass (GCE's whole metadata is at most 512 KiB). */
+export const MaxMetadataEntries = 128;
+
+/**
+ * A string map bounded in size, key and value length: the bounds are what lets kube-apiserver
+ * estimate the cost of the CEL rules over it within its budget.
+ */
+function boundedMap(maxEntries: number, maxKey: number, maxValue: number, what: string) {
+  return z
+    .record(
+      z.string().max(maxKey, `keys must be at most ${maxKey} characters long`),
+      z.string().max(maxValue, `values must be at most ${maxValue} characters long`),
+    )
+    .refine((m) => Object.keys(m).length <= maxEntries, `must have at most ${maxEntries} ${what}`)
+    .meta({ maxProperties: maxEntries });
+}
+
+export const gceLabelsSchema = withRules(boundedMap(MaxGceLabels, 63, 63, 'labels'), [
   {
     cel: {
       rule: `self.all(k, k.matches('${GceLabelKeyPattern}'))`,
@@ -55,7 +74,7 @@ export const gceLabelsSchema = withRules(z.record(z.string(), z.string()), [
 ]).describe('GCE labels for the instances and disks nodewright creates.');
 
 /** Instance metadata, merged with what nodewright writes for the kubelet. */
-export const gceMetadataSchema = withRules(z.record(z.string(), z.string()), [
+export const gceMetadataSchema = withRules(boundedMap(MaxMetadataEntries, 128, 262144, 'entries'), [
   {
     cel: {
       rule: `self.all(k, !(k in [${ReservedMetadataKeys.map((k) => `'${k}'`).join(', ')}]))`,

@@ -21,7 +21,12 @@ export const networkConfigSchema = withRules(
         .describe("The subnetwork in the cluster's region.")
         .optional(),
       networkTags: z
-        .array(z.string().regex(ResourceName, 'must be a network tag: lowercase letters, digits and -'))
+        .array(
+          z
+            .string()
+            .max(63, 'must be at most 63 characters long')
+            .regex(ResourceName, 'must be a network tag: lowercase letters, digits and -'),
+        )
         .max(64, 'must have at most 64 network tags')
         .describe('Network tags for firewall rules.')
         .optional(),

@@ -115,6 +115,13 @@ export class GceFaults {
     return this.#calls.get(method) ?? 0;
   }
 
+  /** How many calls all methods got (faulted ones included). */
+  totalCalls(): number {
+    let total = 0;
+    for (const n of this.#calls.values()) total += n;
+    return total;
+  }
+
   reset(): void {
     this.#stockouts.clear();
     this.#counted.length = 0;

@@ -1,0 +1,248 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { KubeletHarness } from '@nodewright/conformance/harness';
+import * as gcp from '@nodewright/conformance/mocks/gcp';
+import { SystemTimers } from '@nodewright/core/clock';
+import {
+  Deployments,
+  Nodes,
+  Pods,
+  type ResourceType,
+  resourceType,
+  type UntypedObject,
+} from '@nodewright/core/kube';
+import { decodeManifests } from '@nodewright/core/manifests';
+import { GCENodeClasses } from '@nodewright/gcp';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  AppLabel,
+  ControllerProcess,
+  conditionIsTrue,
+  deploymentManifest,
+  describeClusterE2E,
+  type E2EEnvironment,
+  hasTaint,
+  isLive,
+  isRunningPod,
+  type Observed,
+  startE2EEnvironment,
+} from './src/e2e/index.js';
+import { gcpE2ETarget, gcpMockCloud } from './src/providers/gcp-e2e-target.js';
+import { repositoryE2EOptions } from './src/providers/report-dir.js';
+import { waitUntil } from './src/wait-until.js';
+
+// The cluster end-to-end suite for the GCP provider against the Compute Engine mock started in
+// this process: the built `nodewright controller --provider gcp --set endpoint=<mock> ...` talks
+// to it with the real @google-cloud/compute clients, and the kubelet harness registers a Node for
+// each running VM. Then, on a second control plane of its own, the NodePools and GCENodeClasses
+// of examples/nodepools/gcp launch on a mock (the GPU pool included), and a preemption of a spot
+// VM drains and replaces its node. Needs `pnpm build`.
+const provided = inject('nodewrightCluster');
+const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+describeClusterE2E(gcpE2ETarget(), {
+  ...repositoryE2EOptions(),
+  ...(provided.external ? { externalKubeconfig: provided.kubeconfigPath } : {}),
+  ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
+});
+
+const NodePoolType = resourceType({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodePool',
+  namespaced: false,
+  statusSubresource: true,
+});
+const NodeClaimType = resourceType({
+  apiVersion: 'karpenter.sh/v1',
+  kind: 'NodeClaim',
+  namespaced: false,
+  statusSubresource: true,
+});
+const Manager = { fieldManager: 'nodewright-e2e', force: true } as const;
+const ExampleFiles = ['general-purpose.yaml', 'arm64-batch.yaml', 'gpu.yaml'] as const;
+
+describe.skipIf(provided.external)('gcp examples and preemption on the mock', () => {
+  let env: E2EEnvironment;
+  let mock: gcp.GcpMock;
+  let harness: KubeletHarness;
+  let controller: ControllerProcess;
+
+  const wait = <T>(what: string, timeoutMs: number, probe: () => Promise<T>, done: (value: T) => boolean) =>
+    waitUntil(probe, done, { what, timeoutMs, intervalMs: 500 });
+  const list = async (type: ResourceType, selector: string, namespace?: string) =>
+    (await env.cluster.list<Observed>(type, { labelSelector: selector, ...(namespace ? { namespace } : {}) }))
+      .items;
+  const podsOf = (app: string) => list(Pods, `${AppLabel}=${app}`, env.namespace);
+  const claimsOf = (pool: string) => list(NodeClaimType, `karpenter.sh/nodepool=${pool}`);
+  const nodeOf = async (pod: Observed) =>
+    await env.cluster.get<Observed>(Nodes, { name: String((pod.spec as { nodeName?: string })?.nodeName) });
+
+  /** A Deployment of the example pool tolerating its taints, one pod per node, with extra resources requested and limited. */
+  const exampleDeployment = (
+    pool: string,
+    replicas: number,
+    resources: Record<string, string> = {},
+  ): UntypedObject => {
+    const d = deploymentManifest({
+      name: pool,
+      namespace: env.namespace,
+      replicas,
+      nodePool: pool,
+      requests: { cpu: '500m', memory: '512Mi', ...resources },
+      onePodPerNode: true,
+    }) as unknown as {
+      spec: { template: { spec: { tolerations?: unknown; containers: { resources: object }[] } } };
+    };
+    const spec = d.spec.template.spec;
+    spec.tolerations = [{ operator: 'Exists', effect: 'NoSchedule' }];
+    if (Object.keys(resources).length > 0) {
+      for (const c of spec.containers) c.resources = { ...c.resources, limits: { ...resources } };
+    }
+    return d as unknown as UntypedObject;
+  };
+
+  beforeAll(async () => {
+    env = await startE2EEnvironment({ name: 'gcp-examples' });
+    // A preempted VM stops 30 s after GCE records the preemption, as GCE gives it.
+    mock = await gcp.startGcpMock({ project: 'contract-project', timings: { stopMs: 30_000 } });
+    const cloud = gcpMockCloud(mock);
+    harness = new KubeletHarness({
+      cluster: env.cluster,
+      source: cloud.source,
+      timers: new SystemTimers(),
+      bootDelayMs: cloud.bootDelayMs,
+    });
+    await harness.start();
+    controller = ControllerProcess.start({
+      binPath: join(RepoRoot, 'packages/cli/dist/bin.js'),
+      provider: 'gcp',
+      kubeconfigPath: env.kubeconfigPath,
+      identity: 'gcp-examples',
+      leaderElectionId: 'nodewright-e2e-gcp-examples',
+      settings: cloud.settings,
+      logFile: join(env.workDir, 'gcp-examples.log'),
+      registry: env.processes,
+    });
+    await controller.waitForLog((e) => e.message === 'became leader', 'the controller to lead', 60_000);
+    await wait(
+      'the controller ready (CRDs installed, caches synced)',
+      60_000,
+      () => controller.http('health', '/readyz').catch(() => ({ status: 0, body: '' })),
+      (r) => r.status === 200,
+    );
+  });
+
+  afterAll(async () => {
+    await controller?.stop();
+    harness?.stop();
+    await mock?.close();
+    await env?.stop();
+  });
+
+  it('the NodePools and GCENodeClasses of examples/nodepools/gcp launch on the mock, the GPU pool included', async () => {
+    for (const file of ExampleFiles) {
+      const path = join('examples/nodepools/gcp', file);
+      const set = decodeManifests(path, await readFile(join(RepoRoot, path), 'utf8'));
+      expect(set.errors).toEqual([]);
+      for (const m of set.manifests) {
+        const type = m.kind === 'NodePool' ? NodePoolType : (GCENodeClasses as unknown as ResourceType);
+        await env.cluster.apply(type, m.object as UntypedObject, Manager);
+      }
+    }
+    for (const nodeClass of ['default', 'arm64', 'gpu']) {
+      await wait(
+        `GCENodeClass ${nodeClass} Ready`,
+        60_000,
+        () => env.cluster.get<Observed>(GCENodeClasses as unknown as ResourceType, { name: nodeClass }),
+        (nc) => conditionIsTrue(nc, 'Ready'),
+      );
+    }
+    await env.cluster.apply(Deployments, exampleDeployment('general-purpose', 2), Manager);
+    await env.cluster.apply(Deployments, exampleDeployment('arm64-batch', 2), Manager);
+    await env.cluster.apply(Deployments, exampleDeployment('gpu', 1, { 'nvidia.com/gpu': '1' }), Manager);
+    for (const [pool, replicas] of [
+      ['general-purpose', 2],
+      ['arm64-batch', 2],
+      ['gpu', 1],
+    ] as const) {
+      const pods = await wait(
+        `${pool} pods Running`,
+        180_000,
+        () => podsOf(pool),
+        (p) => p.length === replicas && p.every(isRunningPod),
+      );
+      for (const pod of pods) {
+        const node = await nodeOf(pod);
+        const labels = node.metadata.labels ?? {};
+        expect(labels['karpenter.sh/nodepool']).toBe(pool);
+        expect(String((node.spec as { providerID?: string })?.providerID)).toMatch(
+          /^gce:\/\/contract-project\/us-central1-[a-f]\/[a-z0-9-]+$/,
+        );
+        if (pool === 'arm64-batch') {
+          expect(labels['kubernetes.io/arch']).toBe('arm64');
+          expect(labels['karpenter.sh/capacity-type']).toBe('spot');
+          expect(labels['karpenter.k8s.gcp/instance-family']).toBe('t2a');
+        }
+        if (pool === 'general-purpose') {
+          expect(['e2', 'n2', 'n2d', 'n4']).toContain(labels['karpenter.k8s.gcp/instance-family']);
+        }
+        if (pool === 'gpu') {
+          expect(labels['karpenter.k8s.gcp/instance-family']).toBe('g2');
+          expect(labels['karpenter.sh/capacity-type']).toBe('on-demand');
+          expect(hasTaint(node, 'nvidia.com/gpu')).toBe(true);
+          const allocatable = (node as { status?: { allocatable?: Record<string, string> } }).status
+            ?.allocatable;
+          expect(Number(allocatable?.['nvidia.com/gpu'])).toBeGreaterThanOrEqual(1);
+        }
+      }
+    }
+  });
+
+  it('a preempted spot VM is drained and replaced, and the preempted offering is not launched again', async () => {
+    const [claim] = (await claimsOf('arm64-batch')).filter(isLive);
+    expect(claim, 'an arm64-batch NodeClaim from the previous test').toBeDefined();
+    const labels = claim!.metadata.labels ?? {};
+    const offering = {
+      instanceType: labels['node.kubernetes.io/instance-type'],
+      zone: labels['topology.kubernetes.io/zone'],
+      capacityType: labels['karpenter.sh/capacity-type'],
+    };
+    const providerID = String((claim!.status as { providerID?: string } | undefined)?.providerID);
+    const name = providerID.slice(providerID.lastIndexOf('/') + 1);
+    const others = (await claimsOf('arm64-batch')).map((c) => c.metadata.name);
+    mock.compute.preempt(String(offering.zone), name);
+    await wait(
+      `NodeClaim ${claim!.metadata.name} to be removed after the preemption`,
+      120_000,
+      () => claimsOf('arm64-batch'),
+      (cs) => cs.every((c) => c.metadata.name !== claim!.metadata.name),
+    );
+    const replacements = await wait(
+      'a replacement arm64-batch NodeClaim',
+      120_000,
+      async () => (await claimsOf('arm64-batch')).filter((c) => !others.includes(c.metadata.name)),
+      (cs) => cs.length > 0,
+    );
+    for (const r of replacements) {
+      const l = r.metadata.labels ?? {};
+      expect({
+        instanceType: l['node.kubernetes.io/instance-type'],
+        zone: l['topology.kubernetes.io/zone'],
+        capacityType: l['karpenter.sh/capacity-type'],
+      }).not.toEqual(offering);
+    }
+    await wait(
+      'arm64-batch pods Running again',
+      180_000,
+      () => podsOf('arm64-batch'),
+      (p) => p.filter(isRunningPod).length === 2,
+    );
+    expect(
+      controller
+        .entries()
+        .some((e) => e.message === 'disrupting nodeclaim: interruption' && e.kind === 'SpotInterruption'),
+      'the controller logs the interruption',
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,3 @@
+export * from './catalog.js';
+export * from './catalog-providers.js';
+export * from './machine-types.js';

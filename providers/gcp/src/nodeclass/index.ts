@@ -1,0 +1,2 @@
+export * from './images.js';
+export * from './status-controller.js';

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { parseGcpSettings } from './settings.js';
+
+describe('parseGcpSettings', () => {
+  it('reads project, region, network, endpoints and anonymous', () => {
+    expect(
+      parseGcpSettings({
+        project: 'my-project',
+        region: 'us-central1',
+        network: 'regions/us-central1/subnetworks/nodes',
+        endpoint: 'http://127.0.0.1:8080',
+        anonymous: 'true',
+      }),
+    ).toEqual({
+      project: 'my-project',
+      region: 'us-central1',
+      network: 'regions/us-central1/subnetworks/nodes',
+      endpoint: 'http://127.0.0.1:8080',
+      billingEndpoint: undefined,
+      anonymous: true,
+    });
+  });
+
+  it.each([
+    [{ region: 'us-central1' }, 'setting project is required'],
+    [{ project: 'My_Project', region: 'us-central1' }, 'setting project "My_Project" is not a project id'],
+    [{ project: 'my-project' }, 'setting region is required'],
+    [{ project: 'my-project', region: 'us-central1-a' }, 'is not a region such as us-central1'],
+    [
+      { project: 'my-project', region: 'us-central1', endpoint: 'not a url' },
+      'setting endpoint "not a url" is not a URL',
+    ],
+    [
+      { project: 'my-project', region: 'us-central1', anonymous: 'yes' },
+      'setting anonymous "yes" is not true or false',
+    ],
+    [
+      { project: 'my-project', region: 'us-central1', zone: 'a', subnet: 'b' },
+      'unknown settings zone, subnet',
+    ],
+  ])('%j is refused: %s', (raw, message) => {
+    expect(() => parseGcpSettings(raw as Record<string, string>)).toThrow(message);
+  });
+});

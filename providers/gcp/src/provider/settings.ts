@@ -1,0 +1,74 @@
+/** Provider settings keys and what each means (shown by `nodewright controller --help`). */
+export const GcpSettingKeys = {
+  project: 'Google Cloud project id of the cluster (required).',
+  region: 'Compute Engine region of the cluster (required), e.g. us-central1.',
+  network:
+    'Subnetwork (or network) for nodes whose GCENodeClass names none, e.g. regions/us-central1/subnetworks/nodes.',
+  endpoint: 'One URL for Compute Engine and the billing catalog (a mock or proxy); unset = Google APIs.',
+  billingEndpoint: 'URL of the Cloud Billing Catalog when it differs from endpoint.',
+  anonymous: 'true = send no credentials (for mocks); unset = application default credentials.',
+} as const;
+
+export type GcpSettingKey = keyof typeof GcpSettingKeys;
+
+/** The GCP provider's settings, parsed. */
+export interface GcpSettings {
+  readonly project: string;
+  readonly region: string;
+  readonly network?: string | undefined;
+  readonly endpoint?: string | undefined;
+  readonly billingEndpoint?: string | undefined;
+  readonly anonymous: boolean;
+}
+
+const ProjectId = /^[a-z][-a-z0-9]{4,28}[a-z0-9]$/;
+const Region = /^[a-z]+-[a-z]+[0-9]+$/;
+
+/**
+ * Parses `--set key=value` provider settings.
+ * @throws Error naming each unknown key, a missing or malformed project or region, or an endpoint that is not a URL.
+ */
+export function parseGcpSettings(raw: Readonly<Record<string, string>>): GcpSettings {
+  const unknown = Object.keys(raw).filter((k) => !(k in GcpSettingKeys));
+  if (unknown.length > 0) {
+    throw new Error(
+      `gcp provider: unknown setting${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${Object.keys(GcpSettingKeys).join(', ')})`,
+    );
+  }
+  const get = (k: GcpSettingKey): string | undefined => {
+    const v = raw[k]?.trim();
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const project = get('project');
+  if (project === undefined)
+    throw new Error('gcp provider: setting project is required (e.g. --set project=my-project)');
+  if (!ProjectId.test(project)) {
+    throw new Error(
+      `gcp provider: setting project ${JSON.stringify(project)} is not a project id (6-30 lowercase letters, digits, -)`,
+    );
+  }
+  const region = get('region');
+  if (region === undefined)
+    throw new Error('gcp provider: setting region is required (e.g. --set region=us-central1)');
+  if (!Region.test(region))
+    throw new Error(
+      `gcp provider: setting region ${JSON.stringify(region)} is not a region such as us-central1`,
+    );
+  for (const key of ['endpoint', 'billingEndpoint'] as const) {
+    const v = get(key);
+    if (v !== undefined && !URL.canParse(v))
+      throw new Error(`gcp provider: setting ${key} ${JSON.stringify(v)} is not a URL`);
+  }
+  const anonymous = get('anonymous');
+  if (anonymous !== undefined && anonymous !== 'true' && anonymous !== 'false') {
+    throw new Error(`gcp provider: setting anonymous ${JSON.stringify(anonymous)} is not true or false`);
+  }
+  return {
+    project,
+    region,
+    network: get('network'),
+    endpoint: get('endpoint'),
+    billingEndpoint: get('billingEndpoint'),
+    anonymous: anonymous === 'true',
+  };
+}
