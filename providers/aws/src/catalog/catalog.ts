@@ -4,8 +4,7 @@ import {
   InstanceTypeCatalogApiVersion,
   InstanceTypeCatalogKind,
 } from '@nodewright/core/apis';
-import type { CatalogProvider } from '@nodewright/core/catalog';
-import { formatResourceList } from '@nodewright/core/scheduling';
+import { type CatalogProvider, catalogInstanceType } from '@nodewright/core/catalog';
 import { buildInstanceType } from '../instancetype/build.js';
 import type { NodeShapeSettings } from '../instancetype/capacity.js';
 import { AwsWellKnownLabels } from '../instancetype/labels.js';
@@ -72,27 +71,7 @@ export function awsCatalog(options: AwsCatalogOptions = {}): InstanceTypeCatalog
   };
   const instanceTypes: CatalogInstanceType[] = rows.map((row) => {
     const it = buildInstanceType(catalogRowFacts(row), options.settings ?? {}, { zones, prices, region });
-    const labels: Record<string, string> = {};
-    for (const [key, value] of Object.entries(it.requirements.labels())) {
-      // Zone and capacity type belong to offerings in the catalog format.
-      if (key !== 'topology.kubernetes.io/zone' && key !== 'karpenter.sh/capacity-type') labels[key] = value;
-    }
-    return {
-      name: it.name,
-      labels,
-      capacity: formatResourceList(it.capacity),
-      overhead: {
-        kubeReserved: formatResourceList(it.overhead.kubeReserved),
-        systemReserved: formatResourceList(it.overhead.systemReserved),
-        evictionThreshold: formatResourceList(it.overhead.evictionThreshold),
-      },
-      offerings: it.offerings.map((o) => ({
-        zone: o.zone,
-        capacityType: o.capacityType as 'on-demand' | 'spot',
-        price: o.price,
-        available: o.available,
-      })),
-    };
+    return catalogInstanceType(it);
   });
   return {
     apiVersion: InstanceTypeCatalogApiVersion,

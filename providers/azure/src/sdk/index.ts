@@ -1,0 +1,3 @@
+export * from './arm-error.js';
+export * from './permissions.js';
+export type * from './ports.js';
