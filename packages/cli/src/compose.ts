@@ -15,15 +15,14 @@ import {
 import { nodeManifestFs } from '@nodewright/core/manifests';
 import type { ProviderPlugin } from '@nodewright/core/plugin';
 import { gcpCliKinds } from './gcp-registration.js';
-import { azureKinds } from './providers/azure.js';
 import type { CliServices } from './services.js';
 
 /**
  * The CLI's composition root: the kinds it knows (Kubernetes built-ins, nodewright's own
  * kinds, and each provider's NodeClass kinds), the converters `convert` applies (core's and the
  * providers'), and the real file system. Providers contribute through their plug-in objects
- * (see providers/builtin-providers.ts and `--provider-module`); the Azure and GCP NodeClass
- * kinds are listed here until those packages can launch nodes and so ship a plug-in object.
+ * (see providers/builtin-providers.ts and `--provider-module`); the GCP NodeClass kind is listed
+ * here until that package can launch nodes and so ships a plug-in object.
  */
 export function createCliServices(providers: readonly ProviderPlugin[]): CliServices {
   const registry = new KindRegistry([
@@ -32,8 +31,7 @@ export function createCliServices(providers: readonly ProviderPlugin[]): CliServ
     nodeClaimKind,
     instanceTypeCatalogKind,
     ...providers.flatMap((p) => p.kinds),
-    // AKSNodeClass and GCENodeClass validate before those providers ship plug-in objects.
-    ...azureKinds,
+    // GCENodeClass validates before that provider ships a plug-in object.
     ...gcpCliKinds,
   ]);
   const converters: readonly Converter[] = [

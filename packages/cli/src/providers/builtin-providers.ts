@@ -14,10 +14,11 @@ export interface ProviderSource {
 /**
  * The providers built into `nodewright`: the one place an in-tree provider is listed. Each is
  * loaded on demand: the controller imports only the chosen one, since a provider package brings
- * its cloud SDK when it runs and the controller keeps what it loads. (Azure and GCP join here
- * once their packages export a plug-in object.)
+ * its cloud SDK when it runs and the controller keeps what it loads. (GCP joins here once its
+ * package exports a plug-in object.)
  */
 export const BuiltinProviders: readonly ProviderSource[] = [
   { name: 'kwok', specifier: '@nodewright/kwok', load: () => import('@nodewright/kwok') },
   { name: 'aws', specifier: '@nodewright/aws', load: () => import('@nodewright/aws') },
+  { name: 'azure', specifier: '@nodewright/azure', load: () => import('@nodewright/azure') },
 ];

@@ -4,6 +4,7 @@ export * from './conversion/index.js';
 export * from './crd/index.js';
 export * from './field-errors.js';
 export * from './kind.js';
+export * from './kubelet-labels.js';
 export * from './kubernetes/index.js';
 export * from './labels.js';
 export * from './suggest/index.js';

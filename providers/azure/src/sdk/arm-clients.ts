@@ -7,12 +7,11 @@ import {
   createEmptyPipeline,
   createHttpHeaders,
   createPipelineRequest,
-  exponentialRetryPolicy,
   type Pipeline,
-  throttlingRetryPolicy,
 } from '@azure/core-rest-pipeline';
 import type { RetailPricesApi } from '../pricing/provider.js';
 import { type RetailPricesPage, retailPricesFilter } from '../pricing/retail-prices.js';
+import { armRetryPolicy } from './arm-retry.js';
 import type { ComputeApi, NetworkApi } from './ports.js';
 
 /** How the SDK clients reach ARM: endpoint, credential, TLS trust, retries, LRO polling. */
@@ -29,6 +28,8 @@ export interface ArmClientOptions {
   readonly maxRetries?: number;
   /** First backoff of the exponential retry; 800 ms by default (the SDK's). */
   readonly retryDelayMs?: number;
+  /** Told each wait before a retry. */
+  readonly onRetry?: (delayMs: number, why: string) => void;
   /** Delay between polls of a long-running operation; the SDK's default (2 s) when unset. */
   readonly pollIntervalMs?: number;
 }
@@ -42,15 +43,18 @@ export interface ArmClients {
 
 /** Builds the clients; the only module that loads the Azure SDK (imported lazily by the plug-in). */
 export function armClients(options: ArmClientOptions): ArmClients {
+  const retry = armRetryPolicy({
+    maxRetries: options.maxRetries ?? 5,
+    baseDelayMs: options.retryDelayMs ?? 800,
+    maxDelayMs: (options.retryDelayMs ?? 800) * 32,
+    ...(options.onRetry !== undefined ? { onRetry: options.onRetry } : {}),
+  });
   const common = {
     ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
-    retryOptions: {
-      maxRetries: options.maxRetries ?? 5,
-      ...(options.retryDelayMs !== undefined
-        ? { retryDelayInMs: options.retryDelayMs, maxRetryDelayInMs: options.retryDelayMs * 16 }
-        : {}),
-    },
+    // The SDK's own retries off: one policy decides every wait (see armRetryPolicy).
+    retryOptions: { maxRetries: 0 },
+    additionalPolicies: [{ policy: retry, position: 'perCall' as const }],
     userAgentOptions: { userAgentPrefix: 'nodewright' },
   };
   const computeClient = new ComputeManagementClient(options.credential, options.subscriptionId, common);
@@ -72,21 +76,17 @@ export function armClients(options: ArmClientOptions): ArmClients {
       networkClient.networkInterfaces.delete(rg, name, poll).pollUntilDone(),
     listNetworkInterfaces: (rg) => networkClient.networkInterfaces.list(rg),
   };
-  return { compute, network, prices: retailPricesApi(options) };
+  return { compute, network, prices: retailPricesApi(options, retry) };
 }
 
-/** The Retail Prices API (anonymous, JSON) through an Azure pipeline with the same retries. */
-function retailPricesApi(options: ArmClientOptions): RetailPricesApi {
+/** The Retail Prices API (anonymous, JSON) through an Azure pipeline with the same retry policy. */
+function retailPricesApi(
+  options: ArmClientOptions,
+  retry: ReturnType<typeof armRetryPolicy>,
+): RetailPricesApi {
   const base = options.pricesEndpoint ?? 'https://prices.azure.com';
   const pipeline: Pipeline = createEmptyPipeline();
-  pipeline.addPolicy(throttlingRetryPolicy({ maxRetries: options.maxRetries ?? 5 }), { phase: 'Retry' });
-  pipeline.addPolicy(
-    exponentialRetryPolicy({
-      maxRetries: options.maxRetries ?? 5,
-      ...(options.retryDelayMs !== undefined ? { retryDelayInMs: options.retryDelayMs } : {}),
-    }),
-    { phase: 'Retry' },
-  );
+  pipeline.addPolicy(retry, { phase: 'Retry' });
   const client = createDefaultHttpClient();
   const get = async (url: string): Promise<RetailPricesPage> => {
     const request = createPipelineRequest({

@@ -1,4 +1,4 @@
-import { LabelDomainExceptions, RestrictedLabelDomains } from '@nodewright/core/apis';
+import { LabelDomainExceptions, RestrictedLabelDomains } from './labels.js';
 
 /** Labels under kubernetes.io that the NodeRestriction admission plugin lets a kubelet set. */
 const KubeletAllowed: ReadonlySet<string> = new Set([
