@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import {
   AKSNodeClasses,
   type AKSNodeClassInput,
+  type AzureProviderInstance,
   armZone,
   createAzureProvider,
   parseAzureSettings,
 } from '@nodewright/azure';
 import { type AzureMock, startAzureMock } from '@nodewright/conformance/mocks';
-import { CapacityTypes, Labels } from '@nodewright/core/apis';
+import { CapacityTypes, type NodePool } from '@nodewright/core/apis';
 import { type Clock, SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
 import {
@@ -24,8 +25,8 @@ import {
   type ReconcileContext,
   RecordingEventRecorder,
 } from '@nodewright/core/operator';
-import { aNodePool, ControllerEnv } from '@nodewright/core/testing';
-import { ContractClaims } from '../provider-contract/contract-claims.js';
+import { ControllerEnv } from '@nodewright/core/testing';
+import { ContractClaims, contractNodePool } from '../provider-contract/contract-claims.js';
 import type { ProviderContractFixture, ProviderContractHarness } from '../provider-contract/harness.js';
 
 type Logger = ProviderContext['logger'];
@@ -84,6 +85,97 @@ async function removeNodeClass(cluster: ClusterPort, name: string): Promise<void
   }
 }
 
+/** A running Azure provider on its own ARM mock, with a Ready AKSNodeClass and a NodePool of it. */
+export interface AzureWorld {
+  readonly mock: AzureMock;
+  readonly cluster: ClusterPort;
+  readonly clock: Clock;
+  readonly instance: AzureProviderInstance;
+  readonly unavailableOfferings: UnavailableOfferingsCache;
+  /** Waits the provider's retry policy chose, oldest first. */
+  readonly retryDelays: number[];
+  readonly nodeClassName: string;
+  readonly nodePool: NodePool;
+  /** Runs the provider's controllers (aksnodeclass.status) for the NodeClass once. */
+  resolveStatus(): Promise<void>;
+}
+
+/**
+ * Starts an ARM mock (TLS with its own CA), builds the real SDK clients against it and
+ * composes the provider as `azureProviderPlugin` does, waits for its first reads, and creates
+ * an AKSNodeClass made Ready by the real status controller. `extraSettings` are `--set` values.
+ */
+export async function startAzureWorld(
+  options: Omit<AzureHarnessOptions, 'name'> & { extraSettings?: Readonly<Record<string, string>> } = {},
+): Promise<AzureWorld> {
+  const clock: Clock = new SystemClock();
+  const timers = new SystemTimers();
+  const logger = options.logger ?? createLogger({ level: 'silent' });
+  const suffix = randomBytes(4).toString('hex');
+  const clusterName = `contract-${suffix}`;
+  const mock = await startAzureMock({ pollsPerOperation: 1 });
+  const cluster: ClusterPort =
+    (await options.cluster?.()) ?? new MemoryCluster({ clock, kinds: [AKSNodeClasses] });
+  const settings = parseAzureSettings(mockAzureSettings(mock, options.extraSettings));
+  const retryDelays: number[] = [];
+  // The SDK module is loaded here, as the plug-in loads it: only when the provider runs.
+  const { armClients } = await import('@nodewright/azure/clients');
+  const clients = armClients({
+    subscriptionId: settings.subscriptionId,
+    credential: mock.credential,
+    endpoint: mock.endpoint,
+    pricesEndpoint: mock.endpoint,
+    agent: mock.agent,
+    ...(settings.pollIntervalMs !== undefined ? { pollIntervalMs: settings.pollIntervalMs } : {}),
+    ...(settings.retryDelayMs !== undefined ? { retryDelayMs: settings.retryDelayMs } : {}),
+    onRetry: (ms) => retryDelays.push(ms),
+  });
+  const unavailableOfferings = new UnavailableOfferingsCache(clock);
+  const instance = createAzureProvider(
+    {
+      cluster,
+      clock,
+      timers,
+      logger,
+      registry: new ControllerEnv().registry,
+      events: new RecordingEventRecorder(),
+      clusterName,
+      settings: {},
+      unavailableOfferings,
+    },
+    settings,
+    clients,
+  );
+  // The contract is about a provider that has finished starting: its first reads are done.
+  await instance.started;
+  const nodeClassName = `contract-${suffix}`;
+  const nodeClass: AKSNodeClassInput = {
+    apiVersion: 'karpenter.azure.com/v1beta1',
+    kind: 'AKSNodeClass',
+    metadata: { name: nodeClassName },
+    spec: { imageFamily: 'Ubuntu2204', tags: { team: 'contract' } },
+  };
+  await cluster.create(AKSNodeClasses, nodeClass as KubeObject as never);
+  const resolveStatus = () => reconcileAll(instance.controllers, { name: nodeClassName }, logger);
+  await resolveStatus();
+  const nodePool = contractNodePool(`contract-${suffix}`, {
+    group: 'karpenter.azure.com',
+    kind: 'AKSNodeClass',
+    name: nodeClassName,
+  });
+  return {
+    mock,
+    cluster,
+    clock,
+    instance,
+    unavailableOfferings,
+    retryDelays,
+    nodeClassName,
+    nodePool,
+    resolveStatus,
+  };
+}
+
 /**
  * The Azure provider's provider-contract harness. Each fixture starts its own ARM mock
  * (`startAzureMock`, TLS with its own CA), builds the real @azure/arm-compute and
@@ -99,82 +191,15 @@ export function azureHarness(options: AzureHarnessOptions): ProviderContractHarn
   return {
     name: options.name,
     async setup(): Promise<ProviderContractFixture> {
-      const clock: Clock = new SystemClock();
-      const timers = new SystemTimers();
-      const logger = options.logger ?? createLogger({ level: 'silent' });
-      const suffix = randomBytes(4).toString('hex');
-      const clusterName = `contract-${suffix}`;
-      const mock = await startAzureMock({ pollsPerOperation: 1 });
-      const cluster: ClusterPort =
-        (await options.cluster?.()) ?? new MemoryCluster({ clock, kinds: [AKSNodeClasses] });
-      const settings = parseAzureSettings(mockAzureSettings(mock));
-      const retryDelays: number[] = [];
-      // The SDK module is loaded here, as the plug-in loads it: only when the provider runs.
-      const { armClients } = await import('@nodewright/azure/clients');
-      const clients = armClients({
-        subscriptionId: settings.subscriptionId,
-        credential: mock.credential,
-        endpoint: mock.endpoint,
-        pricesEndpoint: mock.endpoint,
-        agent: mock.agent,
-        ...(settings.pollIntervalMs !== undefined ? { pollIntervalMs: settings.pollIntervalMs } : {}),
-        ...(settings.retryDelayMs !== undefined ? { retryDelayMs: settings.retryDelayMs } : {}),
-        onRetry: (ms) => retryDelays.push(ms),
-      });
-      const unavailableOfferings = new UnavailableOfferingsCache(clock);
-      const instance = createAzureProvider(
-        {
-          cluster,
-          clock,
-          timers,
-          logger,
-          registry: new ControllerEnv().registry,
-          events: new RecordingEventRecorder(),
-          clusterName,
-          settings: {},
-          unavailableOfferings,
-        },
-        settings,
-        clients,
-      );
-      // The contract is about a provider that has finished starting: its first reads are done.
-      await instance.started;
-      const nodeClassName = `contract-${suffix}`;
-      const nodeClass: AKSNodeClassInput = {
-        apiVersion: 'karpenter.azure.com/v1beta1',
-        kind: 'AKSNodeClass',
-        metadata: { name: nodeClassName },
-        spec: { imageFamily: 'Ubuntu2204', tags: { team: 'contract' } },
-      };
-      await cluster.create(AKSNodeClasses, nodeClass as KubeObject as never);
-      const resolveStatus = () => reconcileAll(instance.controllers, { name: nodeClassName }, logger);
-      await resolveStatus();
-      const nodePool = aNodePool({
-        metadata: { name: `contract-${suffix}` },
-        spec: {
-          template: {
-            spec: {
-              nodeClassRef: { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: nodeClassName },
-              requirements: [
-                {
-                  key: Labels.CapacityType,
-                  operator: 'In',
-                  values: [CapacityTypes.OnDemand, CapacityTypes.Spot],
-                },
-                { key: Labels.Arch, operator: 'In', values: ['amd64'] },
-                { key: Labels.OS, operator: 'In', values: ['linux'] },
-              ],
-            },
-          },
-        },
-      });
+      const world = await startAzureWorld(options);
+      const { mock, cluster, clock, instance, nodeClassName, nodePool, resolveStatus } = world;
       const orphans = new ContractClaims(nodePool);
       return {
         provider: instance.cloudProvider,
-        unavailableOfferings,
+        unavailableOfferings: world.unavailableOfferings,
         nodePool,
         apiCalls: () => mock.faults.requests,
-        retryDelays: () => retryDelays,
+        retryDelays: () => world.retryDelays,
         faults: {
           insufficientCapacity: ({ instanceType, zone, capacityType }) => {
             const z = armZone(mock.location, zone);
