@@ -3,6 +3,7 @@ export * from './catalog/index.js';
 export * from './drift/index.js';
 export * from './instance/index.js';
 export * from './instancetype/index.js';
+export * from './interruption/index.js';
 export * from './launch/index.js';
 export * from './logger.js';
 export * from './nodeclass/index.js';

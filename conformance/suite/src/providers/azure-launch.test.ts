@@ -125,4 +125,29 @@ describe('the Azure launcher on the ARM mock', () => {
     expect(data).toContain('karpenter.sh/capacity-type=spot');
     expect(created.status?.imageID).toContain('/images/2204gen2containerd/versions/202511.07.0');
   });
+
+  it('a spot VM evicted by Azure becomes a SpotInterruption with its offering; one nodewright deletes does not', async () => {
+    const spot = [
+      { key: Labels.InstanceType, operator: 'In' as const, values: ['Standard_D2s_v5'] },
+      { key: Labels.CapacityType, operator: 'In' as const, values: [CapacityTypes.Spot] },
+    ];
+    const source = world.instance.cloudProvider.interruptions!;
+    const evicted = await world.instance.cloudProvider.create(claims.claim(spot));
+    const deleted = await world.instance.cloudProvider.create(claims.claim(spot));
+    expect(await source.receive()).toEqual([]);
+    world.mock.evict(`aks-${evicted.metadata.name}`);
+    await expect(world.instance.cloudProvider.delete(deleted)).resolves.toBeUndefined();
+    const notices = await source.receive();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({
+      kind: 'SpotInterruption',
+      providerID: evicted.status?.providerID,
+      offering: {
+        capacityType: 'spot',
+        instanceType: 'Standard_D2s_v5',
+        zone: evicted.metadata.labels?.[Labels.Zone],
+      },
+    });
+    expect(await source.receive()).toEqual([]);
+  });
 });

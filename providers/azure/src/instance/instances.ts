@@ -25,7 +25,15 @@ async function ignoringNotFound(call: () => Promise<void>): Promise<void> {
  * deleted with their NIC and OS disk.
  */
 export class Instances {
+  /** VMs nodewright deleted, so a vanished VM can be told from an evicted one (bounded). */
+  readonly #deleted = new Set<string>();
+
   constructor(private readonly d: InstancesDeps) {}
+
+  /** Whether nodewright deleted (or is deleting) the VM of this name. */
+  deletedByUs(name: string): boolean {
+    return this.#deleted.has(name);
+  }
 
   /** The VM, or NodeClaimNotFoundError when ARM has none of that name. */
   async get(name: string): Promise<VirtualMachine> {
@@ -64,7 +72,12 @@ export class Instances {
    */
   async delete(name: string): Promise<void> {
     const vm = await this.find(name);
-    if (vm !== undefined) await this.d.compute.deleteVirtualMachine(this.d.resourceGroup, name);
+    if (vm !== undefined) {
+      this.#deleted.add(name);
+      // Only recent deletions matter to the eviction watcher, which lists every few seconds.
+      if (this.#deleted.size > 10_000) this.#deleted.delete(this.#deleted.values().next().value!);
+      await this.d.compute.deleteVirtualMachine(this.d.resourceGroup, name);
+    }
     await this.deleteLeftovers(name);
     if (vm === undefined) throw new NodeClaimNotFoundError(`VM ${name} not found in ${this.d.resourceGroup}`);
   }

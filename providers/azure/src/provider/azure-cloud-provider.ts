@@ -3,6 +3,7 @@ import {
   type CloudProvider,
   type DriftReason,
   type InstanceType,
+  type InterruptionSource,
   NodeClaimNotFoundError,
   type NodeClassKindRef,
   NodeClassNotReadyError,
@@ -30,6 +31,7 @@ export interface AzureCloudProviderDeps {
   readonly placement: VmPlacement;
   readonly logger: ProviderLogger;
   readonly unavailableOfferings?: UnavailableOfferingsCache;
+  readonly interruptions?: InterruptionSource;
 }
 
 const AKSNodeClassRef: NodeClassKindRef = Object.freeze({ group: AKSNodeClassGroup, kind: AKSNodeClassKind });
@@ -42,9 +44,11 @@ const AKSNodeClassRef: NodeClassKindRef = Object.freeze({ group: AKSNodeClassGro
 export class AzureCloudProvider implements CloudProvider {
   readonly name = 'azure';
   readonly unavailableOfferings?: UnavailableOfferingsCache;
+  readonly interruptions?: InterruptionSource;
 
   constructor(private readonly d: AzureCloudProviderDeps) {
     if (d.unavailableOfferings !== undefined) this.unavailableOfferings = d.unavailableOfferings;
+    if (d.interruptions !== undefined) this.interruptions = d.interruptions;
   }
 
   async create(nodeClaim: NodeClaim): Promise<NodeClaim> {

@@ -5,6 +5,7 @@ import { aksNodeClassKind } from '../apis/index.js';
 import { azureCatalogProviders } from '../catalog/catalog.js';
 import { Instances } from '../instance/instances.js';
 import { InstanceTypeProvider } from '../instancetype/provider.js';
+import { EvictionWatcher } from '../interruption/eviction-watcher.js';
 import { Launcher } from '../launch/launcher.js';
 import { AKSNodeClasses, NodeClassReader } from '../nodeclass/reader.js';
 import { AKSNodeClassStatusController } from '../nodeclass/status-controller.js';
@@ -69,6 +70,7 @@ export function createAzureProvider(
     placement,
     logger,
     unavailableOfferings,
+    interruptions: new EvictionWatcher(instances, placement),
   });
   const statusController = new AKSNodeClassStatusController({
     cluster: context.cluster,
