@@ -4,211 +4,21 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import v8 from 'node:v8';
-import { nodePoolSchema, type Pod, podSchema } from '../packages/core/dist/apis/index.js';
+import type { Pod } from '../packages/core/dist/apis/index.js';
 import { instanceTypesFromCatalog } from '../packages/core/dist/catalog/index.js';
-import {
-  type InstanceType,
-  newInstanceType,
-  newOffering,
-} from '../packages/core/dist/cloudprovider/index.js';
-import {
-  parseResourceList,
-  Requirement,
-  Requirements,
-  type ResourceList,
-  type SolverInput,
-  type SolverResult,
-  solve,
-} from '../packages/core/dist/scheduling/index.js';
+import type { InstanceType } from '../packages/core/dist/cloudprovider/index.js';
+import type { ResourceList, SolverInput, SolverResult } from '../packages/core/dist/scheduling/index.js';
+import { solve } from '../packages/core/dist/scheduling/index.js';
 import { explainLowerBound } from '../packages/core/dist/scheduling/lower-bound/index.js';
 import { generateKwokCatalog } from '../providers/kwok/dist/index.js';
-
-// ---------------------------------------------------------------------------------------------
-// Deterministic randomness
-
-/** Marsaglia's xorshift32: tiny, fast and the same sequence on every machine for a seed. */
-class Xorshift32 {
-  #state: number;
-  constructor(seed: number) {
-    this.#state = seed >>> 0 || 1;
-  }
-  /** A uniform integer in [0, n). */
-  int(n: number): number {
-    let x = this.#state;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.#state = x >>> 0;
-    return Math.floor((this.#state / 2 ** 32) * n);
-  }
-  pick<T>(values: readonly T[]): T {
-    return values[this.int(values.length)]!;
-  }
-}
-
-/** Karpenter's seed. */
-const Seed = 42;
-
-// ---------------------------------------------------------------------------------------------
-// Karpenter's workload
-
-const Zones = ['test-zone-1', 'test-zone-2', 'test-zone-3'];
-const LabelValues = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
-const CpuMilli = [100, 250, 500, 1000, 1500];
-const MemoryMi = [100, 256, 512, 1024, 2048, 4096];
-
-/**
- * Karpenter's fake instance types: type i has i+1 vCPU, 2(i+1) GiB and 10(i+1) pods, costs
- * 0.1 per vCPU plus 0.1 per GB (10^9 bytes) in every offering, is offered spot in zones 1-2
- * and on-demand in zones 1-3, runs amd64 with linux, windows or darwin, and reserves 100m and
- * 10Mi for kubelet.
- */
-function karpenterInstanceTypes(count: number): InstanceType[] {
-  const types: InstanceType[] = [];
-  for (let i = 0; i < count; i++) {
-    const cpu = i + 1;
-    const memoryGi = 2 * (i + 1);
-    const name = `fake-it-${i}`;
-    const price = 0.1 * cpu + (0.1 * memoryGi * 2 ** 30) / 1e9;
-    const offerings = [
-      ...Zones.slice(0, 2).map((zone) => newOffering({ zone, capacityType: 'spot', price })),
-      ...Zones.map((zone) => newOffering({ zone, capacityType: 'on-demand', price })),
-    ];
-    types.push(
-      newInstanceType({
-        name,
-        requirements: new Requirements([
-          Requirement.create('node.kubernetes.io/instance-type', 'In', [name]),
-          Requirement.create('kubernetes.io/arch', 'In', ['amd64']),
-          Requirement.create('kubernetes.io/os', 'In', ['darwin', 'linux', 'windows']),
-          Requirement.create('topology.kubernetes.io/zone', 'In', Zones),
-          Requirement.create('karpenter.sh/capacity-type', 'In', ['on-demand', 'spot']),
-        ]),
-        offerings,
-        capacity: parseResourceList({ cpu, memory: `${memoryGi}Gi`, pods: 10 * (i + 1) }),
-        overhead: {
-          kubeReserved: parseResourceList({ cpu: '100m', memory: '10Mi' }),
-          systemReserved: new Map(),
-          evictionThreshold: new Map(),
-        },
-      }),
-    );
-  }
-  return types;
-}
-
-type Fifth = 'generic' | 'zonal-spread' | 'hostname-spread' | 'zonal-affinity' | 'hostname-anti-affinity';
-const Fifths: readonly Fifth[] = [
-  'generic',
-  'zonal-spread',
-  'hostname-spread',
-  'zonal-affinity',
-  'hostname-anti-affinity',
-];
-
-interface BenchPod {
-  readonly pod: Pod;
-  readonly fifth: Fifth;
-  /** cpu, memory and the pod itself, as the solver counts them. */
-  readonly requests: ResourceList;
-}
-
-/**
- * Karpenter's pods in fifths (any remainder generic): generic pods with a random `my-label`;
- * zonal and hostname topology spread (maxSkew 1, DoNotSchedule) with a random `my-label` and a
- * selector on an independently drawn `my-label`, as Karpenter's test draws them; zonal
- * self-affinity (a random `my-affinity` label and a required affinity to that same label); and
- * hostname self-anti-affinity (every pod `app: nginx`, none two to a node). cpu and memory are
- * drawn from Karpenter's sets. Draws per pod, in order: labels, selector, cpu, memory.
- */
-function karpenterPods(count: number, rng: Xorshift32): BenchPod[] {
-  const per = Math.floor(count / Fifths.length);
-  const plan: Fifth[] = Fifths.flatMap((f) => Array<Fifth>(per).fill(f));
-  while (plan.length < count) plan.push('generic');
-  return plan.map((fifth, i) => {
-    const name = `${fifth}-${i}`;
-    let labels: Record<string, string>;
-    const spec: Record<string, unknown> = {};
-    switch (fifth) {
-      case 'generic':
-        labels = { 'my-label': rng.pick(LabelValues) };
-        break;
-      case 'zonal-spread':
-      case 'hostname-spread':
-        labels = { 'my-label': rng.pick(LabelValues) };
-        spec.topologySpreadConstraints = [
-          {
-            maxSkew: 1,
-            topologyKey: fifth === 'zonal-spread' ? 'topology.kubernetes.io/zone' : 'kubernetes.io/hostname',
-            whenUnsatisfiable: 'DoNotSchedule',
-            labelSelector: { matchLabels: { 'my-label': rng.pick(LabelValues) } },
-          },
-        ];
-        break;
-      case 'zonal-affinity': {
-        const value = rng.pick(LabelValues);
-        labels = { 'my-affinity': value };
-        spec.affinity = {
-          podAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: [
-              {
-                labelSelector: { matchLabels: { 'my-affinity': value } },
-                topologyKey: 'topology.kubernetes.io/zone',
-              },
-            ],
-          },
-        };
-        break;
-      }
-      case 'hostname-anti-affinity':
-        labels = { app: 'nginx' };
-        spec.affinity = {
-          podAntiAffinity: {
-            requiredDuringSchedulingIgnoredDuringExecution: [
-              { labelSelector: { matchLabels: { app: 'nginx' } }, topologyKey: 'kubernetes.io/hostname' },
-            ],
-          },
-        };
-        break;
-    }
-    const cpu = `${rng.pick(CpuMilli)}m`;
-    const memory = `${rng.pick(MemoryMi)}Mi`;
-    const pod = podSchema.parse({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        name,
-        namespace: 'default',
-        uid: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
-        creationTimestamp: '2025-01-01T00:00:00Z',
-        labels,
-      },
-      spec: {
-        ...spec,
-        containers: [{ name: 'app', image: 'app', resources: { requests: { cpu, memory } } }],
-      },
-    });
-    return { pod, fifth, requests: parseResourceList({ cpu, memory, pods: 1 }) };
-  });
-}
-
-/** One NodePool without requirements or limits, as Karpenter's test.NodePool(). */
-function unlimitedNodePool() {
-  return nodePoolSchema.parse({
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name: 'default' },
-    spec: {
-      template: {
-        spec: {
-          nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' },
-          requirements: [],
-        },
-      },
-    },
-  });
-}
+import { calibrate, watchHeapPeak, Xorshift32 } from './calibration.ts';
+import {
+  type BenchPod,
+  karpenterInstanceTypes,
+  karpenterPods,
+  Seed,
+  unlimitedNodePool,
+} from './karpenter-benchmark.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The large realistic catalog
@@ -256,17 +66,11 @@ interface Measured {
  * the end. With --expose-gc the heap is collected first, so earlier garbage does not count.
  */
 function measure(input: SolverInput): Measured {
-  (globalThis as { gc?: () => void }).gc?.();
-  const profiler = new v8.GCProfiler();
-  profiler.start();
+  const heapPeak = watchHeapPeak();
   const start = performance.now();
   const result = solve(input);
   const seconds = (performance.now() - start) / 1000;
-  const end = v8.getHeapStatistics().used_heap_size;
-  const profile = profiler.stop();
-  let peak = end;
-  for (const gc of profile?.statistics ?? []) peak = Math.max(peak, gc.beforeGC.heapStatistics.usedHeapSize);
-  return { seconds, result, peakHeapMiB: peak / 2 ** 20 };
+  return { seconds, result, peakHeapMiB: heapPeak() };
 }
 
 /** Median by seconds. */
@@ -288,28 +92,6 @@ function priceRatio(
   );
   const price = result.newClaims.reduce((sum, c) => sum + c.price, 0);
   return bound.perHour > 0 ? price / bound.perHour : Number.NaN;
-}
-
-/**
- * A fixed amount of ordinary JavaScript work (sorting, hashing, allocation) timed on this
- * machine, so runs on different machines can be compared by seconds / calibration.
- */
-function calibrate(): number {
-  const rng = new Xorshift32(7);
-  const runs: number[] = [];
-  for (let r = 0; r < 5; r++) {
-    const start = performance.now();
-    const values = Array.from({ length: 200_000 }, () => rng.int(1_000_000));
-    values.sort((a, b) => a - b);
-    const map = new Map<string, number>();
-    for (const v of values) map.set(`k${v % 50_000}`, (map.get(`k${v % 50_000}`) ?? 0) + v);
-    let acc = 0;
-    for (const v of map.values()) acc ^= v;
-    if (acc === -1) console.log(acc);
-    runs.push((performance.now() - start) / 1000);
-  }
-  runs.sort((a, b) => a - b);
-  return runs[2]!;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,14 +10,16 @@ export interface DocumentedCommand {
   readonly args: readonly string[];
   /** Where an `--out` argument now points, if the command has one. */
   readonly outDir?: string;
+  /** The file a `< FILE` redirection feeds to standard input, relative to the repository. */
+  readonly stdin?: string;
 }
 
 const invocation = /(?:^|&&\s*)pnpm -s nodewright (.+)$/;
 
 /**
  * The `pnpm -s nodewright ...` commands in the ```sh blocks of one markdown file. A command
- * ends at `&&`, `|`, `>` or a `#` comment; stdout redirection is left to the caller, who
- * captures it.
+ * ends at `&&`, `|`, `>`, `<` or a `#` comment; stdout redirection is left to the caller, who
+ * captures it, and a `< FILE` is returned as the command's `stdin`.
  */
 export function documentedCommands(
   doc: string,
@@ -35,7 +37,9 @@ export function documentedCommands(
     if (!inShell) return;
     const match = invocation.exec(line);
     if (match?.[1] === undefined) return;
-    const text = match[1].split(/\s(?:&&|\||>|#)/)[0]?.trim() ?? '';
+    const [command = '', redirected] = match[1].split(/\s<\s+/);
+    const stdin = redirected?.split(/\s/)[0];
+    const text = command.split(/\s(?:&&|\||>|#)/)[0]?.trim() ?? '';
     const words = text.split(/\s+/);
     let outDir: string | undefined;
     const args = words.map((word, k) => {
@@ -45,7 +49,14 @@ export function documentedCommands(
       }
       return word.startsWith('~/') ? join(places.home, word.slice(2)) : word;
     });
-    commands.push({ doc, line: i + 1, text, args, ...(outDir === undefined ? {} : { outDir }) });
+    commands.push({
+      doc,
+      line: i + 1,
+      text,
+      args,
+      ...(outDir === undefined ? {} : { outDir }),
+      ...(stdin === undefined ? {} : { stdin }),
+    });
   });
   return commands;
 }

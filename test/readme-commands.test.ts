@@ -27,7 +27,7 @@ interface Run {
   readonly err: string;
 }
 
-function run(args: readonly string[]): Run {
+function run(args: readonly string[], stdin?: string): Run {
   if (!existsSync(bin)) throw new Error(`${bin} does not exist: run pnpm build first`);
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
   delete env.KUBECONFIG;
@@ -35,6 +35,7 @@ function run(args: readonly string[]): Run {
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: root,
     env,
+    ...(stdin === undefined ? {} : { input: readFileSync(join(root, stdin), 'utf8') }),
     encoding: 'utf8',
     timeout: 300_000,
     maxBuffer: 64 * 1024 * 1024,
@@ -92,6 +93,52 @@ const expectations: Record<string, (r: Run, c: DocumentedCommand) => void> = {
       expect(r.out).toMatch(/Price: \$\d+\.\d{4}\/h for the new NodeClaims/);
     },
   'schedule -f examples/schedule --catalog kwok -o json': (r) => expectScheduleExampleJson(r),
+  'schedule -f - -f examples/nodepools/aws/general-purpose.yaml --catalog aws --expand-workloads': (r, c) => {
+    // The Helm render on stdin: "the Deployment's four replicas and one report pod ... the test
+    // pod, a Helm hook, is left out", every Service, ConfigMap and the like skipped in a line.
+    expect(c.stdin).toBe('examples/workloads/helm-template.yaml');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('<stdin>: Deployment/shop: expanded into 4 pending pods (replicas 4)');
+    expect(r.err).toContain(
+      '<stdin>: CronJob/shop-daily-report: expanded into 1 pending pod (parallelism 1)',
+    );
+    expect(r.err).toMatch(/^<stdin>: Pod\/shop-test-connection: skipped: a Helm hook/m);
+    expect(r.err).toMatch(/^<stdin>: Service\/shop: skipped: /m);
+    expect(r.out).toMatch(/Summary: 5 pending pods, 5 scheduled .*0 unschedulable/);
+  },
+  'schedule -f examples/kubectl/cluster.yaml --catalog aws': (r) => {
+    // "places the four pending pods on one new NodeClaim from default ... the finished pod as ignored"
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^NodeClaim 1 from NodePool default: 4 pods, \$\d+\.\d{4}\/h$/m);
+    expect(r.out).not.toMatch(/^NodeClaim 2 /m);
+    expect(r.out).toMatch(/^ {2}shop\/shop-db-migrate-2-\w+: phase Succeeded/m);
+    expect(r.out).toMatch(/Summary: 4 pending pods, 4 scheduled .*0 unschedulable/);
+    // "A note says the aws-node and kube-proxy pods came without their DaemonSets"
+    expect(r.out).toMatch(
+      /^Note: pods of DaemonSets kube-system\/aws-node, kube-system\/kube-proxy are in the input but not the DaemonSets/m,
+    );
+  },
+  'schedule -f examples/kubectl/get-all.yaml --catalog aws --expand-workloads': (r) => {
+    // "expand into no pods beyond those listed (the finished migration Job into none), so the decision is the same"
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(
+      'Deployment/shop-web: expanded into 0 pending pods (replicas 6, 6 already in the input)',
+    );
+    expect(r.err).toContain('Job/shop-db-migrate-2: expanded into 0 pending pods (the Job is Complete)');
+    expect(r.err).toMatch(/^examples\/kubectl\/get-all\.yaml: Service\/kubernetes: skipped: /m);
+    expect(r.out).toMatch(/^NodeClaim 1 from NodePool default: 4 pods, /m);
+    expect(r.out).toMatch(/Summary: 4 pending pods, 4 scheduled .*0 unschedulable/);
+  },
+  'disrupt -f examples/kubectl/cluster.json --catalog aws --now 2026-12-04T09:00:00Z': (r) => {
+    // "evaluates only the Karpenter node ... not now, since the four pending pods would have to share its replacement"
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toContain('ip-192-168-141-27.ec2.internal');
+    expect(r.out).not.toContain('ip-192-168-12-34.ec2.internal');
+    expect(r.out).toContain('the 4 other pods waiting for capacity');
+    expect(r.out).toMatch(/Summary: 1 managed node, 0 to disrupt/);
+  },
   'schedule -f examples/schedule --catalog aws': (r) => expectScheduleExample(r),
   'disrupt -f examples/disrupt --catalog kwok --now 2024-06-03T14:00:00Z': (r) => expectDisruptExample(r),
   'disrupt -f examples/disrupt --now 2024-06-03T14:00:00Z': (r) => expectDisruptExample(r),
@@ -186,7 +233,7 @@ describe('the commands the README and the examples document', () => {
       if (expectation === undefined) {
         throw new Error(`${command.doc}:${command.line}: no expectation for "${command.text}": add one here`);
       }
-      expectation(run(command.args), command);
+      expectation(run(command.args, command.stdin), command);
     });
   }
 });

@@ -106,13 +106,50 @@ describe('nodewright with the real kinds', () => {
       .filter((d) => d.isDirectory() && !notManifests.has(d.name))
       .flatMap((d) => ['-f', join(examples, d.name)]);
     const { code, out, err } = await run(['validate', '-R', ...dirs]);
-    expect(err).toBe('');
+    // kubectl/get-all.yaml is `kubectl get all` output: its Services, Deployments, ReplicaSets
+    // and Jobs are skipped, one line each, and nothing else may be said.
+    const lines = err.split('\n').filter((l) => l !== '');
+    expect(lines.filter((l) => !/\/kubectl\/get-all\.yaml: [A-Za-z]+\/\S+: skipped: /.test(l))).toEqual([]);
+    expect(lines).toHaveLength(9);
     expect(code).toBe(0);
     expect(out).toMatch(/^OK NodePool\/general-purpose$/m);
     expect(out).toMatch(/^OK EC2NodeClass\/default$/m);
     const converted = await run(['convert', '-f', join(examples, 'convert')]);
     expect(converted.code).toBe(0);
     expect(converted.out).toMatch(/^apiVersion: karpenter.sh\/v1$/m);
+  });
+
+  it('converts a quantity on instance-memory Gt to MiB with a warning; every error names its line', async () => {
+    const memory = v1beta1Pool.replace(
+      '          values: ["amd64"]\n',
+      '          values: ["amd64"]\n        - key: karpenter.k8s.aws/instance-memory\n          operator: Gt\n          values: ["4Gi"]\n',
+    );
+    await writeFile(join(dir, 'memory.yaml'), memory);
+    const ok = await run(['convert', '-f', 'memory.yaml']);
+    expect(ok.err).toBe(
+      'memory.yaml: NodePool/default: spec.template.spec.requirements[1].values[0]: "4Gi" is a quantity, but karpenter.k8s.aws/instance-memory counts MiB and Gt takes an integer: rewritten to "4096" (line 18)\n',
+    );
+    expect(ok.code).toBe(0);
+    const pool = parseAllDocuments(ok.out)[0]!.toJS() as {
+      spec: { template: { spec: { requirements: unknown[] } } };
+    };
+    expect(pool.spec.template.spec.requirements[1]).toEqual({
+      key: 'karpenter.k8s.aws/instance-memory',
+      operator: 'Gt',
+      values: ['4096'],
+    });
+
+    // A quantity on a label that is not a size stays an error, at its line in the input.
+    await writeFile(
+      join(dir, 'bad.yaml'),
+      memory.replace('karpenter.k8s.aws/instance-memory', 'example.com/ram'),
+    );
+    const bad = await run(['convert', '-f', 'bad.yaml']);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toBe('');
+    expect(bad.err).toBe(
+      'bad.yaml: NodePool/default: spec.template.spec.requirements[1].values: operators Gt, Lt, Gte and Lte need exactly one value, a non-negative integer (line 18)\n',
+    );
   });
 
   it('reports an AKSNodeClass schema error at its field path and line', async () => {

@@ -72,7 +72,7 @@ describe('controllerMain', () => {
       runtime: failingRuntime,
     });
     expect(code).toBe(2);
-    expect(io.err()).toContain('unknown alpha setting zone (known: region)');
+    expect(io.err()).toContain('unknown alpha setting zone; known: region');
     expect(io.err()).toContain('usage: nodewright controller --provider alpha|beta [options]');
   });
 

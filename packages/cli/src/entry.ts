@@ -17,13 +17,15 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-// Commands that talk to a cluster use client-node's KubeConfig, which would otherwise load every
-// generated API client with it (see clientNodeSubsetHooks). Registered before anything loads it.
-registerHooks((await import('@nodewright/core/kube')).clientNodeSubsetHooks());
-
 const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd() };
-// The controller loads only its own command and the chosen provider's package (controller-main).
-process.exitCode =
-  argv[0] === 'controller'
-    ? await (await import('./controller-main.js')).controllerMain(argv.slice(1), io)
-    : await (await import('./main.js')).main(argv, io);
+if (argv[0] === 'controller') {
+  // The controller talks to a cluster through client-node's KubeConfig, which would otherwise
+  // load every generated API client with it (see clientNodeSubsetHooks); registered before
+  // anything loads it. No other command reads a kubeconfig, so they skip the import.
+  registerHooks((await import('@nodewright/core/kube')).clientNodeSubsetHooks());
+  // It loads only its own command and the chosen provider's package (controller-main).
+  process.exitCode = await (await import('./controller-main.js')).controllerMain(argv.slice(1), io);
+} else {
+  // Each other command line loads only what its command needs (see main and LazyCommands).
+  process.exitCode = await (await import('./main.js')).main(argv, io);
+}

@@ -437,8 +437,8 @@ describe('convert', () => {
     expect(out).toBe('');
     expect(err.split('\n').filter(Boolean)).toEqual([
       'old.yaml: Widget/a: spec.color: dropped: v1 has no colors (line 6)',
-      // Rewritten objects have no line: the file's lines describe the old object.
-      'old.yaml: Widget/a: spec.replicas: is required',
+      // A field of a rewritten object that the file lacks names its nearest ancestor's line.
+      'old.yaml: Widget/a: spec.replicas: is required (line 5)',
       'old.yaml: Widget/b: spec.replicas: must be a number, not a string (line 13)',
     ]);
   });

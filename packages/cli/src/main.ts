@@ -1,7 +1,6 @@
 import type { ProviderPlugin } from '@nodewright/core/plugin';
-import { type Command, UsageError } from './command.js';
-import { createCommands } from './commands/index.js';
-import { createCliServices } from './compose.js';
+import { UsageError } from './command.js';
+import { type LazyCommand, LazyCommands } from './commands/lazy-commands.js';
 import type { CliIo } from './io.js';
 import { BuiltinProviders, type ProviderSource } from './providers/builtin-providers.js';
 import type { ModuleImporter } from './providers/provider-module.js';
@@ -27,26 +26,40 @@ export interface MainProviders {
  * input or problems found, 2 usage error. Everything goes through `io`; `services` defaults
  * to the real composition over the loaded providers and is built only when a command runs.
  * `--provider-module SPEC` (any command, repeatable) adds an out-of-tree provider's kinds,
- * converters and catalogs to the built-in ones.
+ * converters and catalogs to the built-in ones. Help, usage errors and `--version` load no
+ * provider and no command; a command line loads its own command only (see LazyCommands).
  */
 export async function main(
   argv: string[],
   io: CliIo,
-  services: (providers: readonly ProviderPlugin[]) => CliServices = createCliServices,
+  services?: (providers: readonly ProviderPlugin[]) => CliServices,
   providerSources: MainProviders = {},
 ): Promise<number> {
+  const commands = LazyCommands;
   let split: { modules: string[]; rest: string[] };
   try {
     split = splitProviderModuleArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`nodewright: ${error.message}\n${topLevelUsage(createCommands([]))}`);
+    io.stderr.write(`nodewright: ${error.message}\n${topLevelUsage(commands)}`);
     return 2;
   }
   if (split.rest[0] === '--version' || split.rest[0] === 'version') {
     io.stdout.write(`${versionLine()}\n`);
     return 0;
   }
+  const [name, ...rest] = split.rest;
+  if (name === undefined) {
+    io.stderr.write(topLevelUsage(commands));
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+    io.stdout.write(topLevelUsage(commands));
+    return 0;
+  }
+  const lazy = find(commands, name === 'help' ? rest[0]! : name);
+  if (name === 'help' && (lazy === undefined || rest.length > 1)) return unknownCommand(io, rest.join(' '));
+  if (lazy === undefined) return unknownCommand(io, name);
   let providers: ProviderSet;
   try {
     const options = {
@@ -62,33 +75,22 @@ export async function main(
     );
     return 1;
   }
-  const commands = createCommands(providers.all, soleModule(providers));
-  const [name, ...rest] = split.rest;
-  if (name === undefined) {
-    io.stderr.write(topLevelUsage(commands));
-    return 2;
-  }
-  if (name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
-    io.stdout.write(topLevelUsage(commands));
-    return 0;
-  }
+  const command = await lazy.load(providers.all, soleModule(providers));
   if (name === 'help') {
-    const command = find(commands, rest[0]!);
-    if (command === undefined || rest.length > 1) return unknownCommand(io, commands, rest.join(' '));
     io.stdout.write(command.help);
     return 0;
   }
-  const command = find(commands, name);
-  if (command === undefined) return unknownCommand(io, commands, name);
-  return runCommand(command, rest, io, () => services(providers.all));
+  // Every command but the controller builds services; the composition loads with them.
+  const compose = services ?? (await import('./compose.js')).createCliServices;
+  return runCommand(command, rest, io, () => compose(providers.all));
 }
 
-function find(commands: readonly Command[], name: string): Command | undefined {
+function find(commands: readonly LazyCommand[], name: string): LazyCommand | undefined {
   return commands.find((c) => c.name === name);
 }
 
-function unknownCommand(io: CliIo, commands: readonly Command[], name: string): number {
+function unknownCommand(io: CliIo, name: string): number {
   const what = name.startsWith('-') ? `unknown option '${name}'` : `unknown command '${name}'`;
-  io.stderr.write(`nodewright: ${what}\n${topLevelUsage(commands)}`);
+  io.stderr.write(`nodewright: ${what}\n${topLevelUsage(LazyCommands)}`);
   return 2;
 }

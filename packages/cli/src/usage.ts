@@ -1,7 +1,7 @@
 import type { Command } from './command.js';
 
 /** The top-level help: synopsis and the command list. */
-export function topLevelUsage(commands: readonly Command[]): string {
+export function topLevelUsage(commands: readonly Pick<Command, 'name' | 'summary'>[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const list = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
   return `usage: nodewright <command> [options]

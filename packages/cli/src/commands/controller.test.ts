@@ -75,7 +75,39 @@ describe('nodewright controller', () => {
   it('an unknown provider setting is a usage error listing the known keys', async () => {
     const { code, io } = await exec(['--provider', 'fake', '--set', 'zone=a', '--set', 'region=b']);
     expect(code).toBe(2);
-    expect(io.err()).toBe('unknown fake setting zone (known: region)');
+    expect(io.err()).toBe('unknown fake setting zone; known: region');
+  });
+
+  it('an unknown provider setting names the key most likely meant', async () => {
+    const { code, io, loaded } = await exec(['--provider', 'fake', '--set', 'regon=a']);
+    expect(code).toBe(2);
+    expect(io.err()).toBe('unknown fake setting regon (did you mean region?); known: region');
+    expect(loaded).toEqual([]);
+  });
+
+  it("checks the provider's settings before loading the kubeconfig (exit 1)", async () => {
+    const checked = createControllerCommand({
+      providers: {
+        fake: {
+          ...plugin,
+          checkSettings: (settings) => {
+            if (settings.region === undefined) throw new Error('setting region is required');
+          },
+        },
+      },
+      runtime: () => runtime(loaded),
+    });
+    const loaded: string[] = [];
+    const io = fakeIo('/');
+    const code = await checked.run(parseCommandArgs(['--provider', 'fake'], checked.options), {
+      io,
+      services: {} as CliServices,
+    });
+    expect(code).toBe(1);
+    expect(loaded).toEqual([]);
+    expect(io.err()).toBe('nodewright controller: fake provider: setting region is required\n');
+    const log = JSON.parse(io.out()) as { level: string; reason: string };
+    expect(log).toMatchObject({ level: 'ERROR', reason: 'fake provider: setting region is required' });
   });
 
   it('a kubeconfig that cannot be loaded is a start-up error naming it (exit 1)', async () => {
@@ -83,7 +115,7 @@ describe('nodewright controller', () => {
     expect(code).toBe(1);
     expect(loaded).toEqual(['/from/env']);
     expect(io.err()).toBe(
-      "nodewright controller: cannot load kubeconfig /from/env: ENOENT: no such file or directory, open '/from/env'\n",
+      'nodewright controller: cannot load kubeconfig /from/env: no such file or directory\n',
     );
   });
 

@@ -1,11 +1,14 @@
+import { closestName } from '@nodewright/core/apis';
 import type { Clock, Timers } from '@nodewright/core/clock';
 import type { kubeConfigFromFile } from '@nodewright/core/kube';
+import { systemErrorReason } from '@nodewright/core/manifests';
 import { createLogger, Operator, type OperatorConfig, type ProviderPlugin } from '@nodewright/core/operator';
 import { type Command, UsageError } from '../command.js';
 import { writeLines } from '../io.js';
 import { ControllerOptions, parseControllerFlags } from '../operator/flags.js';
 import { ControllerNodeFlags } from '../operator/node-flags.js';
 import { ProviderModuleHelp } from '../providers/provider-module-args.js';
+import { CommandSummaries } from './summaries.js';
 
 /** A KubeConfig, as core's loaders return it (the CLI does not depend on client-node itself). */
 export type LoadedKubeConfig = Awaited<ReturnType<typeof kubeConfigFromFile>>;
@@ -58,7 +61,7 @@ export function createControllerCommand(deps: ControllerCommandDependencies): Co
   const usage = `nodewright controller --provider ${names.join('|') || 'NAME'} [options]`;
   return {
     name: 'controller',
-    summary: 'Run the operator (leader-elected controllers, health and metrics)',
+    summary: CommandSummaries.controller,
     usage,
     help: `usage: ${usage}
 
@@ -110,28 +113,46 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
       }
       const unknown = Object.keys(flags.settings).filter((k) => !(k in plugin.settings));
       if (unknown.length > 0) {
-        const known = Object.keys(plugin.settings).sort().join(', ') || 'none';
-        throw new UsageError(`unknown ${plugin.name} setting ${unknown.join(', ')} (known: ${known})`);
-      }
-      const fail = (message: string) => {
-        writeLines(io.stderr, [`nodewright controller: ${message}`]);
-        return 1;
-      };
-      let kubeConfig: LoadedKubeConfig;
-      try {
-        kubeConfig = await runtime.loadKubeConfig(flags.kubeconfig);
-      } catch (err) {
-        const reason = err instanceof Error ? err.message : String(err);
-        return fail(
-          flags.kubeconfig === undefined
-            ? `cannot load kubeconfig: ${reason}`
-            : `cannot load kubeconfig ${flags.kubeconfig}: ${reason}`,
+        const keys = Object.keys(plugin.settings).sort();
+        const named = unknown.map((k) => {
+          const close = closestName(k, keys);
+          return close === undefined ? k : `${k} (did you mean ${close}?)`;
+        });
+        throw new UsageError(
+          `unknown ${plugin.name} setting ${named.join(', ')}; known: ${keys.join(', ') || 'none'}`,
         );
       }
       const logger = createLogger({
         level: flags.logLevel,
         destination: { write: (line: string) => void io.stdout.write(line) },
       });
+      // Start-up failures go to stderr for the person at the terminal and, at ERROR, to the
+      // JSON log for whoever reads the pod's logs. The operator logs its own failures.
+      const fail = (message: string, alreadyLogged = false) => {
+        if (!alreadyLogged) logger.error({ reason: message }, 'start-up failed');
+        writeLines(io.stderr, [`nodewright controller: ${message}`]);
+        return 1;
+      };
+      // Before any server starts or the cluster is contacted, so a missing region or a
+      // malformed value fails at once rather than after the ports and the kubeconfig.
+      try {
+        plugin.checkSettings?.(flags.settings);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        const prefix = `${plugin.name} provider: `;
+        return fail(message.startsWith(prefix) ? message : `${prefix}${message}`);
+      }
+      let kubeConfig: LoadedKubeConfig;
+      try {
+        kubeConfig = await runtime.loadKubeConfig(flags.kubeconfig);
+      } catch (err) {
+        const reason = systemErrorReason(err);
+        return fail(
+          flags.kubeconfig === undefined
+            ? `cannot load kubeconfig: ${reason}`
+            : `cannot load kubeconfig ${flags.kubeconfig}: ${reason}`,
+        );
+      }
       const operator = new Operator({
         environment: { clock: runtime.clock, timers: runtime.timers, logger },
         plugin,
@@ -164,7 +185,7 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
       if (first !== undefined && signalled === undefined) {
         unsubscribe();
         await operator.exited;
-        return fail(first.err instanceof Error ? first.err.message : String(first.err));
+        return fail(first.err instanceof Error ? first.err.message : String(first.err), true);
       }
       const exit = await operator.exited;
       unsubscribe();

@@ -14,6 +14,7 @@ import { type Command, InputOptions, InputOptionsHelp } from '../command.js';
 import { noObjectsError, parseInputs, readInputs } from '../inputs.js';
 import { writeErrors } from '../io.js';
 import { toYamlStream } from '../yaml-stream.js';
+import { CommandSummaries } from './summaries.js';
 
 /** How errors name a converted object no input object corresponds to. */
 const ConvertedName = '<converted>';
@@ -21,7 +22,7 @@ const ConvertedName = '<converted>';
 /** `nodewright convert`: karpenter.sh/v1beta1 (and provider v1beta1) manifests to v1. */
 export const convertCommand: Command = {
   name: 'convert',
-  summary: 'Upgrade v1beta1 NodePools and EC2NodeClasses to v1',
+  summary: CommandSummaries.convert,
   usage: 'nodewright convert -f FILE... [-R]',
   help: `usage: nodewright convert -f FILE... [-R]
 
@@ -95,8 +96,9 @@ function formatWarning(warning: ConversionWarning, byId: ReadonlyMap<string, Man
 
 /**
  * A converted object as a Manifest for validation. It keeps the file of the input object with
- * the same Kind/name (else of the input at the same position); its lines are kept only if conversion left it unchanged, since the
- * lines of a rewritten object no longer match the file.
+ * the same Kind/name (else of the input at the same position) and that object's lines: a field
+ * conversion left in place has its own line, a moved or added one the line of its nearest
+ * ancestor in the file, so every error still names a line.
  */
 function convertedManifest(
   object: Record<string, unknown>,
@@ -110,7 +112,7 @@ function convertedManifest(
   const original = (name === undefined ? undefined : byId.get(objectId(kind, name, 0))) ?? samePosition;
   if (original !== undefined && isDeepStrictEqual(original.object, object)) return { manifest: original };
   const source: ManifestSource = original
-    ? { ...original.source, lineOf: () => undefined }
+    ? original.source
     : { file: ConvertedName, document: 0, item: index, ordinal: index + 1, line: 1, lineOf: () => undefined };
   return manifestOf(object, source);
 }

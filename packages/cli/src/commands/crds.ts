@@ -3,11 +3,12 @@ import { systemErrorReason } from '@nodewright/core/manifests';
 import type { Command } from '../command.js';
 import { writeErrors, writeLines } from '../io.js';
 import { joinYamlDocuments } from '../yaml-stream.js';
+import { CommandSummaries } from './summaries.js';
 
 /** `nodewright crds`: the CustomResourceDefinitions of every kind nodewright ships one for. */
 export const crdsCommand: Command = {
   name: 'crds',
-  summary: 'Print or write the CustomResourceDefinitions',
+  summary: CommandSummaries.crds,
   usage: 'nodewright crds [--out DIR]',
   help: `usage: nodewright crds [--out DIR]
 

@@ -15,6 +15,7 @@ import type { IgnoredPod } from '../snapshot/build-snapshot.js';
 import { asCatalog, catalogInstanceTypes, type SourcedCatalog } from '../snapshot/catalogs.js';
 import { type NodeClaimJson, nodeClaimJson } from '../snapshot/claim-json.js';
 import { readClusterSnapshot } from '../snapshot/read-cluster.js';
+import { CommandSummaries } from './summaries.js';
 
 /** What `disrupt` is built from; the composition root passes the real ones. */
 export interface DisruptDependencies {
@@ -181,7 +182,7 @@ export function createDisruptCommand(deps: DisruptDependencies): Command {
   const usage = 'nodewright disrupt -f FILE... [-R] [--catalog NAME|FILE]... [--now RFC3339] [-o json|text]';
   return {
     name: 'disrupt',
-    summary: 'Show what one disruption pass would do, and why each node is or is not disrupted',
+    summary: CommandSummaries.disrupt,
     usage,
     help: `usage: ${usage}
 

@@ -218,6 +218,44 @@ instanceTypes:
     expect(both.nodeClaims.map((c) => [c.instanceTypes, c.price])).toEqual([[['small-8x', 'big-8x'], 0.2]]);
   });
 
+  it('schedules Exists on a catalog label only some types carry onto those types, DoesNotExist onto the rest', async () => {
+    await file(
+      'types.yaml',
+      `apiVersion: nodewright.dev/v1alpha1
+kind: InstanceTypeCatalog
+metadata: {name: mixed}
+instanceTypes:
+  - name: plain-8x
+    labels: {kubernetes.io/os: linux, kubernetes.io/arch: amd64}
+    capacity: {cpu: "8", memory: 32Gi, pods: "110"}
+    offerings: [{zone: zone-a, capacityType: on-demand, price: 0.2}]
+  - name: gpu-8x
+    labels: {kubernetes.io/os: linux, kubernetes.io/arch: amd64, example.com/gpu: nvidia}
+    capacity: {cpu: "8", memory: 32Gi, pods: "110"}
+    offerings: [{zone: zone-a, capacityType: on-demand, price: 0.9}]
+`,
+    );
+    const affinity = (operator: string) => `  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: example.com/gpu, operator: ${operator}}]}]
+`;
+    await file(
+      'in.yaml',
+      pool('default') +
+        pod('train', '1', '1Gi', affinity('Exists')) +
+        pod('web', '1', '1Gi', affinity('DoesNotExist')),
+    );
+    const report = await json(['-f', 'in.yaml', '--catalog', 'types.yaml']);
+    expect(report.unschedulable).toEqual([]);
+    expect(report.nodeClaims.map((c) => [c.pods, c.instanceTypes])).toEqual(
+      expect.arrayContaining([
+        [['default/train'], ['gpu-8x']],
+        [['default/web'], ['plain-8x']],
+      ]),
+    );
+  });
+
   it('prints readable text by default', async () => {
     await file(
       'in.yaml',

@@ -3,6 +3,7 @@ import type { SolverInput, SolverResult } from '@nodewright/core/scheduling';
 import { type Command, InputOptions, InputOptionsHelp, UsageError } from '../command.js';
 import { readClusterSnapshot } from '../snapshot/read-cluster.js';
 import { type ReportFunctions, renderScheduleText, scheduleReport } from '../snapshot/schedule-report.js';
+import { CommandSummaries } from './summaries.js';
 
 /** What `schedule` is built from; the composition root passes the real ones. */
 export interface ScheduleDependencies {
@@ -29,7 +30,7 @@ export function createScheduleCommand(deps: ScheduleDependencies): Command {
       : known.map((c) => `                       ${c.name}: ${c.description}`).join('\n');
   return {
     name: 'schedule',
-    summary: 'Show where pending pods would go: existing nodes or new NodeClaims, and why not',
+    summary: CommandSummaries.schedule,
     usage: 'nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [--expand-workloads] [-o json|text]',
     help: `usage: nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [--expand-workloads] [-o json|text]
 

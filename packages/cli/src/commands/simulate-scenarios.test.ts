@@ -39,7 +39,7 @@ describe('the shipped scenarios (examples/scenarios)', () => {
       const duration = Math.min(scenario.duration, hours * HOUR);
       const { summary, series } = await runSimulation({
         scenario: { ...scenario, duration },
-        instanceTypes: instanceTypesFromCatalog(kwokCatalogProvider.catalog()).instanceTypes,
+        instanceTypes: instanceTypesFromCatalog(await kwokCatalogProvider.catalog()).instanceTypes,
       });
       expect(summary.durationHours).toBe(duration / HOUR);
       expect(series.at(-1)!.hour).toBe(duration / HOUR);

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CatalogProviders } from '@nodewright/core/catalog';
 import { runSimulation, type SimulationResult } from '@nodewright/core/simulation';
@@ -70,7 +70,13 @@ describe('nodewright simulate', () => {
     await writeFile(join(dir, 's.yaml'), scenario);
     const { code, out, err } = await run(['s.yaml', '-o', 'json', '--report', 'r.html']);
     expect(code).toBe(0);
-    expect(err).toMatch(/^simulated \d+\.\d h of 2\.0 h: \d+ nodes?, \d+ pods? pending$/m);
+    const elapsed = String.raw`(\d+\.\d s|\d+ min \d\d s)`;
+    expect(err).toMatch(
+      new RegExp(
+        String.raw`^simulated \d+\.\d h of 2\.0 h: \d+ nodes?, \d+ pods? pending; ${elapsed} wall, about ${elapsed} to go$`,
+        'm',
+      ),
+    );
     const result = JSON.parse(out) as SimulationResult;
     expect(result.summary.scenario).toBe('cli-short');
     expect(result.summary.nodes.launched).toBeGreaterThan(0);
@@ -101,13 +107,83 @@ describe('nodewright simulate', () => {
     await writeFile(join(dir, 'bad.yaml'), scenario.replace('duration: 2h', 'duration: two hours'));
     const { code, err } = await run(['bad.yaml']);
     expect(code).toBe(1);
-    expect(err).toContain('bad.yaml:2: duration: must be a duration');
+    expect(err).toBe(
+      'bad.yaml: Scenario/cli-short: duration: must be a duration such as 30s, 10m or 1h30m, not "two hours" (line 2)\n',
+    );
   });
 
-  it('exits 1 for an unknown catalog or a missing file', async () => {
-    await writeFile(join(dir, 'c.yaml'), scenario.replace('catalog: kwok', 'catalog: nope'));
-    expect((await run(['c.yaml'])).err).toContain('unknown catalog "nope"');
-    expect((await run(['missing.yaml'])).code).toBe(1);
+  // Every problem is one line in validate's format, `FILE: Kind/name: field: message (line N)`
+  // or `FILE: message (line N)` where no object is involved, with no library or errno text.
+  it.each([
+    [
+      'several YAML documents',
+      'multi.yaml',
+      `${scenario}---\n${scenario}`,
+      `multi.yaml: a scenario file holds one YAML document, found 2 (separated by ---) (line ${scenario.split('\n').length + 1})`,
+    ],
+    [
+      'a YAML syntax error',
+      'syntax.yaml',
+      'name: [web\nduration: 2h\n',
+      /^syntax\.yaml: YAML syntax error: [^\n]+ \(line \d+, column \d+\)$/,
+    ],
+    [
+      'a field of the wrong type',
+      'type.yaml',
+      scenario.replace('seed: 9', 'seed: [9]'),
+      'type.yaml: Scenario/cli-short: seed: must be a number or a string, not a list (line 3)',
+    ],
+    [
+      'a misspelt field',
+      'spelt.yaml',
+      scenario.replace('seed: 9', 'sed: 9'),
+      'spelt.yaml: Scenario/cli-short: unknown field "sed" (did you mean "seed"?) (line 3)',
+    ],
+    [
+      'a misspelt nested field',
+      'nested.yaml',
+      scenario.replace('    - name: web', '    - nmae: web'),
+      'nested.yaml: Scenario/cli-short: workloads.deployments[0]: unknown field "nmae" (did you mean "name"?) (line 19)',
+    ],
+    [
+      'an unknown catalog',
+      'catalog.yaml',
+      scenario.replace('catalog: kwok', 'catalog: kwk'),
+      'catalog.yaml: Scenario/cli-short: catalog: unknown catalog "kwk" (did you mean "kwok"?); known: kwok (line 4)',
+    ],
+    [
+      'a list',
+      'list.yaml',
+      '- name: x\n',
+      'list.yaml: a scenario must be a YAML mapping, not a list (line 1)',
+    ],
+    [
+      'binary data',
+      'bin.yaml',
+      '\u0000\u0001ELF',
+      /^bin\.yaml: binary data, not YAML or JSON text .*\(line 1\)$/,
+    ],
+  ])('one line for %s', async (_, file, text, line) => {
+    await writeFile(join(dir, file), text);
+    const { code, out, err } = await run([file]);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    const lines = err.trimEnd().split('\n');
+    if (typeof line === 'string') expect(lines).toContain(line);
+    else expect(lines.some((l) => line.test(l))).toBe(true);
+    expect(err).not.toMatch(/parseAllDocuments|YAML\.parse|E[A-Z]{3,}:| at line \d+, column/);
+  });
+
+  it('refuses a directory or a missing file in one line without errno codes', async () => {
+    await mkdir(join(dir, 'scenarios'));
+    const directory = await run(['scenarios']);
+    expect(directory.code).toBe(1);
+    expect(directory.err).toBe(
+      'scenarios: is a directory; simulate runs one scenario file (e.g. examples/scenarios/diurnal-web.yaml)\n',
+    );
+    const missing = await run(['missing.yaml']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toBe('missing.yaml: cannot read: no such file or directory\n');
   });
 
   it('exits 2 for usage errors', async () => {

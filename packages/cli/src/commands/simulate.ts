@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { closestName } from '@nodewright/core/apis';
 import type { CatalogProviders } from '@nodewright/core/catalog';
 import {
   catalogWellKnownLabels,
@@ -6,7 +7,7 @@ import {
   instanceTypesFromCatalog,
 } from '@nodewright/core/catalog';
 import type { InstanceType } from '@nodewright/core/cloudprovider';
-import { systemErrorReason } from '@nodewright/core/manifests';
+import { type ManifestFs, systemErrorReason } from '@nodewright/core/manifests';
 import {
   BaselineAutoscalers,
   type BaselineResult,
@@ -15,13 +16,16 @@ import {
   parseScenario,
   type RunSimulationOptions,
   runClusterAutoscalerBaseline,
+  type ScenarioError,
   type SimulationProgress,
   type SimulationResult,
+  scenarioFieldError,
 } from '@nodewright/core/simulation';
 import { type Command, UsageError } from '../command.js';
-import { plural } from '../format/index.js';
+import { formatElapsed, plural } from '../format/index.js';
 import { writeErrors } from '../io.js';
 import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
+import { CommandSummaries } from './summaries.js';
 
 /** What `simulate` is built from; the composition root passes the real ones. */
 export interface SimulateDependencies {
@@ -44,7 +48,7 @@ const HOUR = 3_600_000;
 export function createSimulateCommand(deps: SimulateDependencies): Command {
   return {
     name: 'simulate',
-    summary: 'Run a scenario through the controllers on a simulated cluster, cloud and clock',
+    summary: CommandSummaries.simulate,
     usage: 'nodewright simulate SCENARIO [-o json|text] [--report FILE.html] [--baseline cluster-autoscaler]',
     help: `usage: nodewright simulate SCENARIO [-o json|text] [--report FILE.html] [--baseline cluster-autoscaler]
 
@@ -66,7 +70,8 @@ Options:
                        report show both runs.
   -h, --help           Show this help.
 
-Progress (simulated time reached) goes to standard error every few seconds.
+Progress (simulated time reached, wall time so far and an estimate of the time left) goes
+to standard error every few seconds.
 
 Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error.
 `,
@@ -85,30 +90,37 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
         throw new UsageError(`--baseline must be ${BaselineAutoscalers.join(' or ')}, not '${baseline}'`);
       const file = positionals[0]!;
       const path = isAbsolute(file) ? file : resolve(io.cwd, file);
-      let text: string;
-      try {
-        text = await services.fs.readFile(path);
-      } catch (err) {
-        writeErrors(io.stderr, [`${file}: cannot read: ${systemErrorReason(err)}`]);
+      const scenarioFile = await readScenarioFile(services.fs, path, file);
+      if ('error' in scenarioFile) {
+        writeErrors(io.stderr, [formatScenarioError(scenarioFile.error)]);
         return 1;
       }
-      const parsed = parseScenario(text, file);
+      const parsed = parseScenario(scenarioFile.text, file);
       if (parsed.scenario === undefined) {
         writeErrors(io.stderr, parsed.errors.map(formatScenarioError));
         return 1;
       }
-      const scenario = parsed.scenario;
+      const { scenario, source } = parsed;
       let instanceTypes: InstanceType[];
       let wellKnownLabels: ReadonlySet<string>;
       if (typeof scenario.catalog === 'string') {
         const provider = deps.catalogs.get(scenario.catalog);
         if (provider === undefined) {
+          const known = deps.catalogs.names();
+          const meant = closestName(scenario.catalog, known);
+          const hint = meant === undefined ? '' : ` (did you mean "${meant}"?)`;
           writeErrors(io.stderr, [
-            `${file}: catalog: unknown catalog "${scenario.catalog}" (known: ${deps.catalogs.names().join(', ')})`,
+            formatScenarioError(
+              scenarioFieldError(
+                source,
+                'catalog',
+                `unknown catalog "${scenario.catalog}"${hint}; known: ${known.join(', ')}`,
+              ),
+            ),
           ]);
           return 1;
         }
-        const catalog = provider.catalog();
+        const catalog = await provider.catalog();
         instanceTypes = instanceTypesFromCatalog(catalog).instanceTypes;
         wellKnownLabels = catalogWellKnownLabels([catalog]);
       } else {
@@ -116,7 +128,9 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
         if (built.problems.length > 0) {
           writeErrors(
             io.stderr,
-            built.problems.map((p) => `${file}: catalog: ${describeCatalogProblem(p)}`),
+            built.problems.map((p) =>
+              formatScenarioError(scenarioFieldError(source, 'catalog', describeCatalogProblem(p))),
+            ),
           );
           return 1;
         }
@@ -125,7 +139,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       }
       const progress = (prefix: string) => (p: SimulationProgress) =>
         io.stderr.write(
-          `${prefix}simulated ${(p.simulatedMs / HOUR).toFixed(1)} h of ${(p.durationMs / HOUR).toFixed(1)} h: ${plural(p.nodes, 'node')}, ${plural(p.podsPending, 'pod')} pending\n`,
+          `${prefix}simulated ${(p.simulatedMs / HOUR).toFixed(1)} h of ${(p.durationMs / HOUR).toFixed(1)} h: ${plural(p.nodes, 'node')}, ${plural(p.podsPending, 'pod')} pending; ${formatElapsed(p.wallMs)} wall${p.etaMs === undefined ? '' : `, about ${formatElapsed(p.etaMs)} to go`}\n`,
         );
       const own = await deps.run({
         scenario,
@@ -154,4 +168,24 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       return 0;
     },
   };
+}
+
+/**
+ * The scenario file's text, or the one error saying why it cannot be read: a directory is
+ * named as such (a scenario is one file), other failures in the system's words.
+ */
+async function readScenarioFile(
+  fs: ManifestFs,
+  path: string,
+  file: string,
+): Promise<{ text: string } | { error: ScenarioError }> {
+  try {
+    return { text: await fs.readFile(path) };
+  } catch (err) {
+    const directory = await fs.isDirectory(path).catch(() => false);
+    const message = directory
+      ? 'is a directory; simulate runs one scenario file (e.g. examples/scenarios/diurnal-web.yaml)'
+      : `cannot read: ${systemErrorReason(err)}`;
+    return { error: { file, message } };
+  }
 }

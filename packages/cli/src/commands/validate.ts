@@ -2,11 +2,12 @@ import { formatManifestError } from '@nodewright/core/manifests';
 import { type Command, InputOptions, InputOptionsHelp } from '../command.js';
 import { noObjectsError, parseInputs, readInputs, skippedLine } from '../inputs.js';
 import { writeErrors, writeLines } from '../io.js';
+import { CommandSummaries } from './summaries.js';
 
 /** `nodewright validate`: every object against its kind's schema and CRD rules. */
 export const validateCommand: Command = {
   name: 'validate',
-  summary: 'Check manifests against the schemas and rules the CRDs enforce',
+  summary: CommandSummaries.validate,
   usage: 'nodewright validate -f FILE... [-R]',
   help: `usage: nodewright validate -f FILE... [-R]
 

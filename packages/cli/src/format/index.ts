@@ -1,3 +1,4 @@
+export { formatElapsed } from './elapsed.js';
 export { decimalsForStep, formatCost, formatDollarsForStep, formatPerHour } from './money.js';
 export { plural } from './plural.js';
 export { type AxisTicks, DecimalSteps, hourTicks, niceTicks } from './ticks.js';

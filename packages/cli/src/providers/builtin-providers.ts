@@ -18,7 +18,9 @@ export interface ProviderSource {
  * package exports a plug-in object.)
  */
 export const BuiltinProviders: readonly ProviderSource[] = [
-  { name: 'kwok', specifier: '@nodewright/kwok', load: () => import('@nodewright/kwok') },
-  { name: 'aws', specifier: '@nodewright/aws', load: () => import('@nodewright/aws') },
-  { name: 'azure', specifier: '@nodewright/azure', load: () => import('@nodewright/azure') },
+  // The packages' `plugin` entries hold the plug-in object alone (the same object as their
+  // default export), so loading it costs the kinds, converters and catalogs, not the SDKs.
+  { name: 'kwok', specifier: '@nodewright/kwok', load: () => import('@nodewright/kwok/plugin') },
+  { name: 'aws', specifier: '@nodewright/aws', load: () => import('@nodewright/aws/plugin') },
+  { name: 'azure', specifier: '@nodewright/azure', load: () => import('@nodewright/azure/plugin') },
 ];

@@ -1,4 +1,5 @@
-import { copyFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ProviderPlugin } from '@nodewright/core/plugin';
@@ -120,6 +121,27 @@ describe('resolveProviderModule', () => {
     expect(resolveProviderModule('@nodewright/kwok', cliDir)).toMatch(
       /^file:.*\/providers\/kwok\/(dist\/index\.js|src\/index\.ts)$/,
     );
+  });
+
+  it('resolves a package folder through its own exports, and a plain folder through index.js', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nodewright-provider-folder-'));
+    try {
+      await mkdir(join(dir, 'pkg/lib'), { recursive: true });
+      await writeFile(
+        join(dir, 'pkg/package.json'),
+        JSON.stringify({ name: 'folder-provider', type: 'module', exports: { '.': './lib/entry.js' } }),
+      );
+      await writeFile(join(dir, 'pkg/lib/entry.js'), 'export default {};\n');
+      expect(resolveProviderModule('.', join(dir, 'pkg'))).toBe(
+        pathToFileURL(join(dir, 'pkg/lib/entry.js')).href,
+      );
+      expect(resolveProviderModule('./pkg', dir)).toBe(pathToFileURL(join(dir, 'pkg/lib/entry.js')).href);
+      await mkdir(join(dir, 'plain'));
+      await writeFile(join(dir, 'plain/index.js'), 'export default {};\n');
+      expect(resolveProviderModule('./plain', dir)).toBe(pathToFileURL(join(dir, 'plain/index.js')).href);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

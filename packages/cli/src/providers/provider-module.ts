@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,7 +34,8 @@ export async function loadProviderSource(source: ProviderSource): Promise<Provid
 
 /**
  * Where `--provider-module SPEC` points, resolved from `cwd` as node resolves an import there:
- * a path (`./dist/index.js`, `/abs/dir`, `..`) relative to `cwd`; otherwise a package name looked
+ * a path (`./dist/index.js`, `/abs/dir`, `..`) relative to `cwd`, a package folder through its own
+ * package.json `exports`; otherwise a package name looked
  * up in the `node_modules` folders from `cwd` upwards, through its package.json `exports`
  * (`default`/`node` conditions) or `main`.
  * @throws Error naming SPEC and `cwd` when nothing is found.
@@ -42,11 +44,28 @@ export function resolveProviderModule(specifier: string, cwd: string): string {
   const isPath = specifier.startsWith('.') || isAbsolute(specifier);
   const from = createRequire(join(cwd, 'noop.js'));
   try {
+    const folderPackage = isPath ? packageNameOfFolder(resolve(cwd, specifier)) : undefined;
+    if (folderPackage !== undefined) {
+      // A package folder: its own `exports` decide, as they would for an import of its name.
+      const inside = createRequire(join(resolve(cwd, specifier), 'noop.js'));
+      return pathToFileURL(inside.resolve(folderPackage)).href;
+    }
     return pathToFileURL(from.resolve(isPath ? resolve(cwd, specifier) : specifier)).href;
   } catch (err) {
     const reason = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
     throw new Error(`${specifier}: cannot be resolved from ${cwd}: ${reason}`);
   }
+}
+
+/** The package name of a folder whose package.json has `name` and `exports`, else undefined. */
+function packageNameOfFolder(dir: string): string | undefined {
+  let manifest: { name?: unknown; exports?: unknown };
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof manifest;
+  } catch {
+    return undefined;
+  }
+  return typeof manifest.name === 'string' && manifest.exports !== undefined ? manifest.name : undefined;
 }
 
 /** `--provider-module SPEC`: resolves it from `cwd`, imports it and returns its plug-in object. */

@@ -143,6 +143,31 @@ describe('buildSnapshot', () => {
     ]);
   });
 
+  it('notes DaemonSets known only by their pods, whose overhead on new nodes is then missing', () => {
+    const dsPod = (name: string, ds: string) =>
+      podYaml(name, {
+        metadata: `  namespace: kube-system\n  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: ${ds}, controller: true}]\n`,
+      });
+    const pods = dsPod('proxy-a', 'kube-proxy') + dsPod('proxy-b', 'kube-proxy') + dsPod('cni-a', 'aws-node');
+    expect(buildSnapshot(parseYaml(pods)).notes).toEqual([
+      'pods of DaemonSets kube-system/aws-node, kube-system/kube-proxy are in the input but not the DaemonSets: their requests on new nodes are not counted (add daemonsets to the kubectl get)',
+    ]);
+    const daemonSet = `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: kube-proxy, namespace: kube-system}
+spec:
+  selector: {matchLabels: {k8s-app: kube-proxy}}
+  template:
+    metadata: {labels: {k8s-app: kube-proxy}}
+    spec:
+      containers: [{name: kube-proxy, image: kube-proxy, resources: {requests: {cpu: 100m}}}]
+---
+`;
+    expect(buildSnapshot(parseYaml(pods + daemonSet)).notes).toEqual([
+      'pods of DaemonSet kube-system/aws-node are in the input but not the DaemonSet: their requests on new nodes are not counted (add daemonsets to the kubectl get)',
+    ]);
+  });
+
   it('counts a nominated pod on its node, and reports pods bound to unknown nodes', () => {
     const parsed = parseYaml(
       node('n1') +
@@ -177,7 +202,7 @@ describe('buildSnapshot', () => {
     ]);
   });
 
-  it('pairs by provider ID when the claim has no nodeName, and takes Initialized=True or the label', () => {
+  it('pairs by provider ID when the claim has no nodeName; the karpenter.sh/initialized label, not the claim condition, initializes', () => {
     const parsed = parseYaml(
       node('n1', { spec: 'providerID: "kwok://n1"' }) +
         nodeClaim(
@@ -189,7 +214,7 @@ describe('buildSnapshot', () => {
     );
     const { input } = buildSnapshot(parsed);
     expect(input.existing.map((e) => [e.name, e.nodeClaim?.metadata.name, e.initialized])).toEqual([
-      ['n1', 'claim-1', true],
+      ['n1', 'claim-1', false],
       ['n2', 'claim-2', true],
     ]);
   });

@@ -99,7 +99,39 @@ export function buildSnapshot(parsed: readonly ParsedManifest[], options: Snapsh
     typesByPool,
     { wellKnownLabels },
   );
-  return { input: snapshot.input, ignored: snapshot.ignored, notes: snapshot.notes, errors };
+  const daemonSets = of<DaemonSet>('apps/v1/DaemonSet').map((p) => p.value);
+  const orphans = daemonSetsOnlyByPods(
+    of<Pod>('v1/Pod').map((p) => p.value),
+    daemonSets,
+  );
+  const notes =
+    orphans.length === 0
+      ? snapshot.notes
+      : [
+          ...snapshot.notes,
+          `pods of DaemonSet${orphans.length === 1 ? '' : 's'} ${orphans.join(', ')} are in the input but not the DaemonSet${orphans.length === 1 ? '' : 's'}: their requests on new nodes are not counted (add daemonsets to the kubectl get)`,
+        ];
+  return { input: snapshot.input, ignored: snapshot.ignored, notes, errors };
+}
+
+/**
+ * `namespace/name` of the DaemonSets that own pods of the input but are not in it themselves:
+ * `kubectl get pods,nodes,...` without `daemonsets` gives their pods only, and a new node's
+ * DaemonSet overhead comes from the DaemonSet objects.
+ */
+function daemonSetsOnlyByPods(pods: readonly Pod[], daemonSets: readonly DaemonSet[]): string[] {
+  const given = new Set(
+    daemonSets.map((d) => `${d.metadata.namespace ?? 'default'}/${d.metadata.name ?? ''}`),
+  );
+  const missing = new Set<string>();
+  for (const pod of pods) {
+    for (const ref of pod.metadata.ownerReferences ?? []) {
+      if (ref.kind !== 'DaemonSet') continue;
+      const key = `${pod.metadata.namespace ?? 'default'}/${ref.name}`;
+      if (!given.has(key)) missing.add(key);
+    }
+  }
+  return [...missing].sort();
 }
 
 /** One error per object that repeats an earlier one's kind, namespace and name. */

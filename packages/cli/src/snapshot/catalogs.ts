@@ -51,7 +51,7 @@ export async function readCatalogOptions(
   for (const value of values) {
     const provider = reader.providers.get(value);
     if (provider !== undefined) {
-      catalogs.push({ catalog: provider.catalog(), file: providerCatalogFile(value) });
+      catalogs.push({ catalog: await provider.catalog(), file: providerCatalogFile(value) });
       continue;
     }
     const set = await readManifests([value], {

@@ -78,6 +78,77 @@ describe('expandWorkloads', () => {
     expect(expandWorkloads([owned]).manifests).toHaveLength(2);
   });
 
+  it('leaves Helm hooks out with a line saying why', () => {
+    const hook = (name: string, value: string) =>
+      manifest(
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name, labels: { app: 'a' }, annotations: { 'helm.sh/hook': value } },
+          spec: template.spec,
+        },
+        7,
+      );
+    const expansion = expandWorkloads([
+      workload('apps/v1', 'Deployment', { replicas: 2, selector: { matchLabels: { app: 'a' } }, template }),
+      hook('test-connection', 'test'),
+      hook('migrate', 'pre-install,pre-upgrade'),
+    ]);
+    // The test pod matches the Deployment's selector, yet is no replica of it.
+    expect(expansion.manifests.map((m) => m.name)).toEqual(['w-0', 'w-1']);
+    expect(expansion.notes).toEqual([
+      'in.yaml: Pod/test-connection: skipped: a Helm hook (helm.sh/hook: test): runs only on helm test (line 7)',
+      'in.yaml: Pod/migrate: skipped: a Helm hook (helm.sh/hook: pre-install,pre-upgrade): runs around helm install/upgrade/delete, not with the deployed chart (line 7)',
+      'in.yaml: Deployment/w: expanded into 2 pending pods (replicas 2)',
+    ]);
+  });
+
+  it('counts only running or pending pods of the input as replicas, not finished or deleting ones', () => {
+    const given = (name: string, extra: Record<string, unknown>) =>
+      manifest({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        ...extra,
+        metadata: { name, labels: { app: 'a' }, ...((extra.metadata as object | undefined) ?? {}) },
+        spec: template.spec,
+      });
+    const expansion = expandWorkloads([
+      workload('apps/v1', 'Deployment', { replicas: 3, selector: { matchLabels: { app: 'a' } }, template }),
+      given('running', { status: { phase: 'Running' } }),
+      given('done', { status: { phase: 'Succeeded' } }),
+      given('failed', { status: { phase: 'Failed' } }),
+      given('going', {
+        metadata: { deletionTimestamp: '2024-06-03T13:00:00Z' },
+        status: { phase: 'Running' },
+      }),
+    ]);
+    expect(expansion.notes).toContain(
+      'in.yaml: Deployment/w: expanded into 2 pending pods (replicas 3, 1 already in the input)',
+    );
+  });
+
+  it('makes no pods for a finished Job and fewer as its pods succeed', () => {
+    const job = (status: Record<string, unknown>) =>
+      manifest({
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'j' },
+        spec: { parallelism: 3, completions: 5, template },
+        status,
+      });
+    const complete = expandWorkloads([
+      job({ succeeded: 5, conditions: [{ type: 'Complete', status: 'True' }] }),
+    ]);
+    expect(complete.manifests).toEqual([]);
+    expect(complete.notes).toEqual(['in.yaml: Job/j: expanded into 0 pending pods (the Job is Complete)']);
+    const failed = expandWorkloads([job({ failed: 1, conditions: [{ type: 'Failed', status: 'True' }] })]);
+    expect(failed.manifests).toEqual([]);
+    const partway = expandWorkloads([job({ succeeded: 3 })]);
+    expect(partway.notes).toEqual([
+      'in.yaml: Job/j: expanded into 2 pending pods (parallelism 3, completions 5, 3 succeeded)',
+    ]);
+  });
+
   it('keeps other objects as they are and reports workloads it cannot expand', () => {
     const pool = manifest({
       apiVersion: 'karpenter.sh/v1',

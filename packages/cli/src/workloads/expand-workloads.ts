@@ -1,5 +1,5 @@
 import { type LabelSelector, matchesLabelSelector } from '@nodewright/core/apis';
-import type { Manifest, ManifestError } from '@nodewright/core/manifests';
+import { formatObjectError, type Manifest, type ManifestError } from '@nodewright/core/manifests';
 
 /** The kinds `--expand-workloads` turns into pods, and where each keeps its pod template. */
 const WorkloadKinds: Readonly<Record<string, readonly string[]>> = {
@@ -32,15 +32,24 @@ const keyOf = (m: Manifest) => `${m.apiVersion}/${m.kind}`;
  * that a workload's selector already selects (as in `kubectl get all -o yaml`) count towards
  * its replicas, and a ReplicaSet or Job whose owning Deployment or CronJob is also in the input
  * is left to its owner, so nothing is counted twice. A Job runs min(parallelism, completions)
- * pods at once; a CronJob one Job's worth. Pure: the caller prints notes and errors.
+ * pods at once (none once it is Complete or Failed, fewer as its pods succeed); a CronJob one
+ * Job's worth. Finished pods (Succeeded, Failed) and pods being
+ * deleted do not count, and Helm hooks (test pods, install/upgrade Jobs) are left out with a
+ * note, since `helm install` does not keep them running. Pure: the caller prints notes and errors.
  */
 export function expandWorkloads(manifests: readonly Manifest[]): WorkloadExpansion {
   const out: Manifest[] = [];
   const notes: string[] = [];
   const errors: ManifestError[] = [];
-  const present = new Set(manifests.map((m) => `${keyOf(m)}/${namespaceOf(m.object)}/${m.name ?? ''}`));
-  const pods = manifests.filter((m) => keyOf(m) === 'v1/Pod');
+  const kept: Manifest[] = [];
   for (const m of manifests) {
+    const hook = helmHook(m);
+    if (hook === undefined) kept.push(m);
+    else notes.push(formatObjectError(m.source.file, m.id, '', `skipped: ${hook}`, m.source.line));
+  }
+  const present = new Set(kept.map((m) => `${keyOf(m)}/${namespaceOf(m.object)}/${m.name ?? ''}`));
+  const pods = kept.filter((m) => keyOf(m) === 'v1/Pod' && isActive(m.object));
+  for (const m of kept) {
     const templatePath = WorkloadKinds[keyOf(m)];
     if (templatePath === undefined) {
       out.push(m);
@@ -64,6 +73,32 @@ export function expandWorkloads(manifests: readonly Manifest[]): WorkloadExpansi
     );
   }
   return { manifests: out, notes, errors };
+}
+
+/**
+ * Why an object Helm renders as a hook is not part of what the chart deploys, or undefined
+ * for an ordinary object. `helm template` prints hooks with the rest: test pods run only on
+ * `helm test`, install and upgrade hooks only around those steps and are then deleted, so
+ * counting them would plan capacity for pods that do not stay.
+ */
+function helmHook(m: Manifest): string | undefined {
+  const meta = m.object.metadata;
+  const annotations = isObj(meta) && isObj(meta.annotations) ? meta.annotations : {};
+  const hook = annotations['helm.sh/hook'];
+  if (typeof hook !== 'string' || hook.trim() === '') return undefined;
+  const phases = hook.split(',').map((h) => h.trim());
+  const when = phases.every((h) => h.startsWith('test'))
+    ? 'runs only on helm test'
+    : 'runs around helm install/upgrade/delete, not with the deployed chart';
+  return `a Helm hook (helm.sh/hook: ${phases.join(',')}): ${when}`;
+}
+
+/** A pod that still holds its place among a workload's replicas: not finished, not being deleted. */
+function isActive(pod: Obj): boolean {
+  const meta = pod.metadata;
+  if (isObj(meta) && meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) return false;
+  const phase = isObj(pod.status) ? pod.status.phase : undefined;
+  return phase !== 'Succeeded' && phase !== 'Failed';
 }
 
 function namespaceOf(object: Obj): string {
@@ -94,7 +129,12 @@ function expandOne(m: Manifest, templatePath: readonly string[], pods: readonly 
   if (!isObj(template) || !isObj(template.spec)) {
     return { error: { path: `${specPath}.template.spec`, message: 'is required to expand this workload' } };
   }
-  const wanted = wantedPods(m.kind, spec, specPath);
+  const wanted = wantedPods(
+    m.kind,
+    spec,
+    specPath,
+    m.kind === 'Job' ? jobProgress(m.object.status) : undefined,
+  );
   if ('error' in wanted) return wanted;
   if (wanted.count > MaxPodsPerWorkload) {
     return {
@@ -130,7 +170,17 @@ function expandOne(m: Manifest, templatePath: readonly string[], pods: readonly 
       id: `Pod/${podName} (from ${m.id})`,
       object,
       // Lines of the pod's fields are not the workload's: errors point at the workload's start.
-      source: { ...m.source, lineOf: () => m.source.line },
+      // (read through m.source, not spread: the line of JSON input is found only when asked)
+      source: {
+        file: m.source.file,
+        document: m.source.document,
+        ...(m.source.item === undefined ? {} : { item: m.source.item }),
+        ordinal: m.source.ordinal,
+        get line() {
+          return m.source.line;
+        },
+        lineOf: () => m.source.line,
+      },
     });
   }
   const already = existing > 0 ? `, ${existing} already in the input` : '';
@@ -139,7 +189,24 @@ function expandOne(m: Manifest, templatePath: readonly string[], pods: readonly 
 
 type Wanted = { count: number; why: string; path: string } | { error: { path: string; message: string } };
 
-function wantedPods(kind: string, spec: Obj, specPath: string): Wanted {
+/** How far a Job has got, from its status (as `kubectl get` returns it): absent for a new one. */
+interface JobProgress {
+  /** `Complete` or `Failed` when a condition of that type is True: the Job runs no more pods. */
+  readonly finished?: string;
+  readonly succeeded: number;
+}
+
+function jobProgress(status: unknown): JobProgress | undefined {
+  if (!isObj(status)) return undefined;
+  const conditions = Array.isArray(status.conditions) ? status.conditions : [];
+  const done = conditions.find(
+    (c) => isObj(c) && (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
+  const succeeded = typeof status.succeeded === 'number' ? status.succeeded : 0;
+  return isObj(done) ? { finished: String(done.type), succeeded } : { succeeded };
+}
+
+function wantedPods(kind: string, spec: Obj, specPath: string, progress?: JobProgress): Wanted {
   const int = (field: string): number | undefined | { error: { path: string; message: string } } => {
     const v = spec[field];
     if (v === undefined || v === null) return undefined;
@@ -159,11 +226,16 @@ function wantedPods(kind: string, spec: Obj, specPath: string): Wanted {
     if (typeof parallelism === 'object') return parallelism;
     if (typeof completions === 'object') return completions;
     const p = parallelism ?? 1;
-    const count = completions === undefined ? p : Math.min(p, completions);
+    const path = `${specPath}.parallelism`;
+    if (progress?.finished !== undefined) return { count: 0, why: `the Job is ${progress.finished}`, path };
+    const succeeded = progress?.succeeded ?? 0;
+    const remaining = completions === undefined ? undefined : Math.max(0, completions - succeeded);
+    const count = remaining === undefined ? p : Math.min(p, remaining);
+    const done = succeeded > 0 && completions !== undefined ? `, ${succeeded} succeeded` : '';
     return {
       count,
-      why: `parallelism ${p}${completions === undefined ? '' : `, completions ${completions}`}`,
-      path: `${specPath}.parallelism`,
+      why: `parallelism ${p}${completions === undefined ? '' : `, completions ${completions}`}${done}`,
+      path,
     };
   }
   const replicas = int('replicas');

@@ -9,8 +9,11 @@ export interface CatalogProvider {
   readonly name: string;
   /** One line for help texts, e.g. what the types are modelled on. */
   readonly description: string;
-  /** Builds the catalog. Called only when the catalog is picked, so unused ones cost nothing. */
-  catalog(): InstanceTypeCatalog;
+  /**
+   * Builds the catalog. Called only when the catalog is picked, so unused ones cost nothing; it
+   * may return a promise, so a provider can also load the code that builds it only then.
+   */
+  catalog(): InstanceTypeCatalog | Promise<InstanceTypeCatalog>;
 }
 
 /** The named catalogs one program offers, built by its composition root (never module state). */

@@ -44,9 +44,9 @@ describe('CatalogProviders', () => {
     catalog: () => catalog(name, ['t']),
   });
 
-  it('finds providers by name and lists the names sorted', () => {
+  it('finds providers by name and lists the names sorted', async () => {
     const providers = new CatalogProviders([provider('kwok'), provider('aws')]);
-    expect(providers.get('kwok')?.catalog().metadata.name).toBe('kwok');
+    expect((await providers.get('kwok')?.catalog())?.metadata.name).toBe('kwok');
     expect(providers.get('gcp')).toBeUndefined();
     expect(providers.names()).toEqual(['aws', 'kwok']);
     expect(providers.all().map((p) => p.name)).toEqual(['aws', 'kwok']);

@@ -50,6 +50,32 @@ describe('ManualTimers', () => {
     expect(timers.pending()).toBe(0);
   });
 
+  it('fires many timers, armed and cancelled in any order, by due time then arming order', async () => {
+    const clock = new FakeClock(0);
+    const timers = new ManualTimers(clock);
+    const fired: Array<[number, number]> = [];
+    const expected: Array<[number, number]> = [];
+    let state = 12345;
+    const next = () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state;
+    };
+    for (let seq = 0; seq < 2000; seq++) {
+      const at = next() % 500;
+      const cancel = timers.after(at, () => fired.push([at, seq]));
+      if (next() % 3 === 0) cancel();
+      else expected.push([at, seq]);
+    }
+    expect(timers.pending()).toBe(expected.length);
+    expected.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    await timers.advance(250);
+    expect(timers.nextAt()).toBe(expected.find(([at]) => at > 250)?.[0]);
+    await timers.advance(1000);
+    expect(fired).toEqual(expected);
+    expect(timers.pending()).toBe(0);
+    expect(timers.nextAt()).toBeUndefined();
+  });
+
   it('sleep resolves on advance and rejects on abort', async () => {
     const clock = new FakeClock(0);
     const timers = new ManualTimers(clock);

@@ -37,7 +37,12 @@ interface Pending {
   readonly at: number;
   readonly seq: number;
   readonly fn: () => void;
-  cancelled: boolean;
+  done: boolean;
+}
+
+/** Whether `a` fires before `b`: earlier due time, ties in scheduling order. */
+function before(a: Pending, b: Pending): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
 
 /**
@@ -45,33 +50,46 @@ interface Pending {
  * fire in time order (ties in scheduling order), with the clock set to each one's due time, and
  * `settle` awaited after each so async work it started finishes before time moves on — which is
  * what makes simulations deterministic.
+ *
+ * The queue is a binary heap; a cancelled callback stays in it until it reaches the top, so a
+ * long simulation that arms and cancels many timers (every requeue does) pays a logarithm per
+ * timer rather than a scan of every timer ever cancelled.
  */
 export class ManualTimers implements Timers {
   readonly #clock: FakeClock;
-  #queue: Pending[] = [];
+  readonly #heap: Pending[] = [];
   #seq = 0;
+  #live = 0;
+  #fired = 0;
 
   constructor(clock: FakeClock) {
     this.#clock = clock;
   }
 
   after(ms: number, fn: () => void): Cancel {
-    const p: Pending = { at: this.#clock.now() + Math.max(0, ms), seq: this.#seq++, fn, cancelled: false };
-    this.#queue.push(p);
+    const p: Pending = { at: this.#clock.now() + Math.max(0, ms), seq: this.#seq++, fn, done: false };
+    this.#push(p);
+    this.#live++;
     return () => {
-      p.cancelled = true;
+      if (p.done) return;
+      p.done = true;
+      this.#live--;
     };
+  }
+
+  /** How many callbacks have fired so far (for benchmarks). */
+  get fired(): number {
+    return this.#fired;
   }
 
   /** How many callbacks are waiting. */
   pending(): number {
-    this.#queue = this.#queue.filter((p) => !p.cancelled);
-    return this.#queue.length;
+    return this.#live;
   }
 
   /** When the next callback is due, or undefined when none is. */
   nextAt(): number | undefined {
-    return this.#next()?.at;
+    return this.#peek()?.at;
   }
 
   /** Moves time forward by `ms`, firing everything due on the way. */
@@ -83,9 +101,12 @@ export class ManualTimers implements Timers {
   async runUntil(until: number, settle: () => Promise<void> = async () => {}): Promise<void> {
     await settle();
     for (;;) {
-      const next = this.#next();
+      const next = this.#peek();
       if (next === undefined || next.at > until) break;
-      this.#queue.splice(this.#queue.indexOf(next), 1);
+      this.#pop();
+      next.done = true;
+      this.#live--;
+      this.#fired++;
       if (next.at > this.#clock.now()) this.#clock.set(next.at);
       next.fn();
       await settle();
@@ -93,13 +114,39 @@ export class ManualTimers implements Timers {
     if (until > this.#clock.now()) this.#clock.set(until);
   }
 
-  #next(): Pending | undefined {
-    let best: Pending | undefined;
-    for (const p of this.#queue) {
-      if (p.cancelled) continue;
-      if (best === undefined || p.at < best.at || (p.at === best.at && p.seq < best.seq)) best = p;
+  /** The next live callback, dropping cancelled ones from the top. */
+  #peek(): Pending | undefined {
+    while (this.#heap.length > 0 && this.#heap[0]!.done) this.#pop();
+    return this.#heap[0];
+  }
+
+  #push(p: Pending): void {
+    const heap = this.#heap;
+    let i = heap.push(p) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(p, heap[parent]!)) break;
+      heap[i] = heap[parent]!;
+      i = parent;
     }
-    return best;
+    heap[i] = p;
+  }
+
+  #pop(): void {
+    const heap = this.#heap;
+    const last = heap.pop()!;
+    if (heap.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= heap.length) break;
+      const r = l + 1;
+      const child = r < heap.length && before(heap[r]!, heap[l]!) ? r : l;
+      if (!before(heap[child]!, last)) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = last;
   }
 }
 

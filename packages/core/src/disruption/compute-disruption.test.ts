@@ -24,7 +24,7 @@ describe('computeDisruption', () => {
   it('explains every managed node, disruptable or not', () => {
     const db = managedNode('db-node');
     const fresh = managedNode('fresh', { created: '2024-05-01T11:58:00Z' });
-    const booting = managedNode('booting');
+    const booting = managedNode('booting', { initialized: false });
     const snapshot = cluster({
       pools: [pool('default', { consolidateAfter: '5m' })],
       nodes: [
@@ -32,7 +32,7 @@ describe('computeDisruption', () => {
         { node: fresh },
         {
           node: booting,
-          claim: claimFor(booting, { conditions: [{ type: 'Initialized', status: 'False' }] }),
+          claim: claimFor(booting, { conditions: [{ type: 'Initialized', status: 'Unknown' }] }),
         },
         ...nodesWithPods('web', 2, 1),
       ],
@@ -98,6 +98,23 @@ describe('computeDisruption', () => {
       nodePool: 'default',
       allowed: 0,
     });
+  });
+
+  it('a managed node without karpenter.sh/initialized is not in the budget total', () => {
+    // Every claim says Initialized; only two Nodes carry the label. 50 % of 2 initialized nodes
+    // is 1 (counting all four would allow 2).
+    const nodes = ['a', 'b', 'c', 'd'].map((name) => {
+      const node = managedNode(name, { initialized: name === 'a' || name === 'b' });
+      return { node, claim: claimFor(node) };
+    });
+    const snapshot = cluster({ pools: [pool('default', { budgets: [{ nodes: '50%' }] })], nodes });
+    const result = computeDisruption(snapshot, T0);
+    expect(result.commands.map((c) => [c.method, c.candidates])).toEqual([['emptiness', ['a']]]);
+    expect(result.budgets.find((b) => b.reason === 'Empty')).toMatchObject({
+      nodePool: 'default',
+      allowed: 1,
+    });
+    expect(result.nodes.find((n) => n.node === 'c')?.blockedBy).toBe('node is not initialized yet');
   });
 
   it('a pending pod takes the room a moved pod would need', () => {

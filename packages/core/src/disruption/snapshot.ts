@@ -7,6 +7,7 @@ import type { StorageClass } from '../apis/kubernetes/storage-class.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
 import type { InstanceType } from '../cloudprovider/instance-type.js';
 import type { ResourceList } from '../scheduling/resources/resource-list.js';
+import type { SolverCache } from '../scheduling/solver/solver-cache.js';
 import type { ExistingCapacity, SolverInput, SolverOptions } from '../scheduling/solver/types.js';
 
 /**
@@ -45,6 +46,8 @@ export interface DisruptionSnapshot {
   readonly markedForDeletion?: ReadonlySet<string>;
   /** The provider's or catalog's well-known labels, for the solver (see SolverInput). */
   readonly wellKnownLabels?: ReadonlySet<string>;
+  /** Shared by the pass's solves and with earlier passes' (see SolverCache); results are the same without. */
+  readonly solverCache?: SolverCache;
 }
 
 /**

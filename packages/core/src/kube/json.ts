@@ -19,9 +19,31 @@ export function toJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** A deep copy of a value already in JSON form; cheaper than a JSON round trip. */
+/**
+ * A deep copy of a value already in JSON form (plain objects, arrays, primitives); anything else
+ * inside (a Date, a Map) is copied by structuredClone. Several times faster than structuredClone
+ * for Kubernetes objects, which are many small plain objects: the in-memory cluster copies every
+ * object it hands out, so this is its hottest path. Members set to `undefined` are kept, as
+ * structuredClone keeps them.
+ */
 export function cloneJson<T>(value: T): T {
-  return structuredClone(value);
+  return copyJson(value) as T;
+}
+
+function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    if (Object.hasOwn(value, key)) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  }
+  return out;
 }
 
 /** Structural equality of JSON values; object key order does not matter. */

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from './json.js';
 import type { ManagedFieldsEntry } from './object.js';
 
 /**
@@ -149,7 +149,7 @@ export function writePath(obj: JsonObject, path: FieldPath, value: JsonValue): v
     const listKey = (listPath[listPath.length - 1] as PathSegment).slice(2);
     const list = Array.isArray(parent[listKey]) ? (parent[listKey] as JsonValue[]) : [];
     const item = JSON.stringify(value);
-    if (!list.some((x) => JSON.stringify(x) === item)) list.push(structuredClone(value));
+    if (!list.some((x) => JSON.stringify(x) === item)) list.push(cloneJson(value));
     parent[listKey] = list;
     return;
   }
@@ -157,7 +157,7 @@ export function writePath(obj: JsonObject, path: FieldPath, value: JsonValue): v
   const key = last.slice(2);
   // An empty object claims the map, not its contents: keep what others put inside.
   if (isJsonObject(value) && Object.keys(value).length === 0 && isJsonObject(parent[key])) return;
-  parent[key] = structuredClone(value);
+  parent[key] = cloneJson(value);
 }
 
 function ensureObject(obj: JsonObject, path: FieldPath): JsonObject {

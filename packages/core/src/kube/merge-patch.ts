@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, type JsonValue, jsonEqual } from './json.js';
+import { cloneJson, isJsonObject, type JsonObject, type JsonValue, jsonEqual } from './json.js';
 
 /**
  * JSON merge patch (RFC 7386), the patch type every kind accepts, CRDs included: objects
@@ -8,7 +8,7 @@ export type MergePatch = JsonObject;
 
 /** Applies a merge patch; the target is not modified. */
 export function applyMergePatch(target: unknown, patch: unknown): JsonValue {
-  if (!isJsonObject(patch)) return structuredClone(patch as JsonValue);
+  if (!isJsonObject(patch)) return cloneJson(patch as JsonValue);
   const out: JsonObject = isJsonObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
@@ -30,7 +30,7 @@ export function createMergePatch(from: JsonObject, to: JsonObject): MergePatch {
     const before = from[key];
     if (jsonEqual(before, value)) continue;
     if (isJsonObject(before) && isJsonObject(value)) patch[key] = createMergePatch(before, value);
-    else patch[key] = structuredClone(value);
+    else patch[key] = cloneJson(value);
   }
   return patch;
 }

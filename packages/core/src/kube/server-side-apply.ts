@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, jsonEqual } from './json.js';
+import { cloneJson, isJsonObject, type JsonObject, jsonEqual } from './json.js';
 import {
   type FieldOwnership,
   type FieldPath,
@@ -122,7 +122,7 @@ export function applyConfiguration(
   force: boolean,
 ): ApplyOutcome {
   const applied = new Map([...leaves(config, ctx.scope)].filter(([, value]) => value !== null));
-  const current: JsonObject = live === undefined ? {} : structuredClone(live);
+  const current: JsonObject = live === undefined ? {} : cloneJson(live);
   const others = owners.filter((o) => o.manager !== ctx.manager);
 
   const conflicts: FieldConflict[] = [];

@@ -112,6 +112,34 @@ describe('decodeManifests: JSON and lists', () => {
     ]);
   });
 
+  it('reads a JSON kind: List with JSON.parse, finding field lines only when asked', () => {
+    const text = JSON.stringify(
+      {
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'v1', kind: 'Node', metadata: { name: 'a' } },
+          { apiVersion: 'v1', kind: 'Node', metadata: { name: 'b', labels: { zone: 'z1' } } },
+        ],
+      },
+      null,
+      2,
+    );
+    const { manifests, errors } = decodeManifests('nodes.json', text);
+    expect(errors).toEqual([]);
+    const b = manifests[1]!;
+    expect(b.object).toEqual({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'b', labels: { zone: 'z1' } },
+    });
+    expect([
+      b.source.line,
+      b.source.lineOf(['metadata', 'labels', 'zone']),
+      b.source.lineOf(['spec']),
+    ]).toEqual([12, 18, 12]);
+  });
+
   it('reports a non-object array item with its line', () => {
     const { manifests, errors } = decodeManifests(
       'a.json',

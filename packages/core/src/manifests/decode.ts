@@ -19,85 +19,166 @@ import { binaryContentProblem } from './text-check.js';
 
 /**
  * Decodes the text of one input into objects. The text is a stream of YAML documents
- * separated by `---` (JSON is read as the YAML it is). A document is an object, a
- * `kind: List` (or typed list such as `PodList`) whose `items` are objects, or an array of
- * objects. Empty documents (nothing, or only `null`) are skipped. Syntax errors, non-object
- * documents and objects without a string `apiVersion` and `kind` are errors; the other
- * documents of the file are still decoded.
+ * separated by `---`, or one JSON value. A document is an object, a `kind: List` (or typed
+ * list such as `PodList`) whose `items` are objects, or an array of objects. Empty documents
+ * (nothing, or only `null`) are skipped. Syntax errors, non-object documents and objects
+ * without a string `apiVersion` and `kind` are errors; the other documents of the file are
+ * still decoded.
+ *
+ * Text that is valid JSON is read with JSON.parse, many times faster than the YAML parser; the
+ * lines error messages name are then found by parsing the text as YAML (JSON is YAML) only when
+ * the first one is asked for. Anything else, including JSON with a syntax error (so the error
+ * names its line), goes through the YAML parser.
  */
 export function decodeManifests(file: string, text: string): ManifestSet {
   const binary = binaryContentProblem(text);
   if (binary !== undefined) {
     return { manifests: [], errors: [{ file, message: binary.message, line: binary.line }] };
   }
-  const lines = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter: lines, prettyErrors: true });
-  const manifests: Manifest[] = [];
-  const errors: ManifestError[] = [];
-  let ordinal = 0;
-  const lineAt = (node: Node | null | undefined, fallback: number) =>
-    node?.range ? lines.linePos(node.range[0]).line : fallback;
+  return decodeJson(file, text) ?? decodeYaml(file, text);
+}
 
-  let syntaxErrors = 0;
-  parsed.forEach((doc, document) => {
-    if (doc.errors.length > 0) {
-      for (const error of doc.errors) {
-        syntaxErrors += 1;
-        if (syntaxErrors <= MaxSyntaxErrors)
-          errors.push(syntaxError(file, error.message, error.linePos?.[0]));
-      }
-      return;
-    }
-    const root = doc.contents;
-    if (root === null || (isScalar(root) && root.value === null)) return;
-    const docLine = lineAt(root, lines.linePos(doc.range[0]).line);
-    const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+/** Where one document's objects and their fields are in the text. */
+interface DocumentPositions {
+  /** 1-based line of the document's object, or of its list item `item`. */
+  objectLine(item: number | undefined): number;
+  /** 1-based line of a field of that object (or of its nearest ancestor in the text). */
+  fieldLine(item: number | undefined, segments: readonly PropertyKey[]): number;
+}
 
-    const emit = (
-      node: Node | null | undefined,
-      raw: unknown,
-      line: number,
-      item?: number,
-      inherit?: TypeOf,
-    ) => {
-      if (!isPlainObject(raw)) {
-        const where =
-          item === undefined ? `document ${document + 1}` : `item ${item + 1} of document ${document + 1}`;
-        errors.push({ file, message: `${where} is ${describeValue(raw)}, expected an object`, line });
-        return;
-      }
-      ordinal += 1;
-      const object = inherit ? { apiVersion: inherit.apiVersion, kind: inherit.kind, ...raw } : raw;
-      const lineOf = (segments: readonly PropertyKey[]) => fieldLine(doc, node, segments, lines, line);
-      const source = {
-        file,
-        document,
-        ...(item === undefined ? {} : { item }),
-        ordinal,
-        line,
-        lineOf,
-      };
-      const result = manifestOf(object, source);
-      if ('manifest' in result) manifests.push(result.manifest);
-      else errors.push(...result.errors);
-    };
+/** Collects the objects of one decoded document, numbering them across the file. */
+class ManifestCollector {
+  readonly manifests: Manifest[] = [];
+  readonly errors: ManifestError[] = [];
+  #ordinal = 0;
 
+  constructor(readonly file: string) {}
+
+  document(document: number, value: unknown, positions: DocumentPositions): void {
     const list = listOf(value);
     if (list === undefined) {
-      emit(root, value, docLine);
+      this.#emit(document, value, positions, undefined, undefined);
       return;
     }
-    const itemNodes = listItemNodes(doc, root, list.itemsKey);
     list.items.forEach((raw, i) => {
-      const node = itemNodes[i];
-      emit(node, raw, lineAt(node, docLine), i, list.inherit);
+      this.#emit(document, raw, positions, i, list.inherit);
     });
-  });
-  if (syntaxErrors > MaxSyntaxErrors) {
-    const more = syntaxErrors - MaxSyntaxErrors;
-    errors.push({ file, message: `${more} more YAML syntax error${more === 1 ? '' : 's'} not shown` });
   }
-  return { manifests, errors };
+
+  #emit(
+    document: number,
+    raw: unknown,
+    positions: DocumentPositions,
+    item: number | undefined,
+    inherit: TypeOf | undefined,
+  ): void {
+    const file = this.file;
+    if (!isPlainObject(raw)) {
+      const where =
+        item === undefined ? `document ${document + 1}` : `item ${item + 1} of document ${document + 1}`;
+      this.errors.push({
+        file,
+        message: `${where} is ${describeValue(raw)}, expected an object`,
+        line: positions.objectLine(item),
+      });
+      return;
+    }
+    this.#ordinal += 1;
+    const object = inherit ? { apiVersion: inherit.apiVersion, kind: inherit.kind, ...raw } : raw;
+    const source: ManifestSource = {
+      file,
+      document,
+      ...(item === undefined ? {} : { item }),
+      ordinal: this.#ordinal,
+      // A getter: for JSON input, finding the line parses the text again.
+      get line() {
+        return positions.objectLine(item);
+      },
+      lineOf: (segments) => positions.fieldLine(item, segments),
+    };
+    const result = manifestOf(object, source);
+    if ('manifest' in result) this.manifests.push(result.manifest);
+    else this.errors.push(...result.errors);
+  }
+}
+
+/** The objects of a text that is one valid JSON value, or undefined to read it as YAML. */
+function decodeJson(file: string, text: string): ManifestSet | undefined {
+  const first = /\S/.exec(text)?.[0];
+  if (first !== '{' && first !== '[') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  let parsed: DocumentPositions | undefined;
+  const positions = (): DocumentPositions => {
+    if (parsed !== undefined) return parsed;
+    const lines = new LineCounter();
+    const doc = parseAllDocuments(text, { lineCounter: lines })[0] as Document;
+    parsed = yamlPositions(doc, lines, listOf(value)?.itemsKey);
+    return parsed;
+  };
+  const collector = new ManifestCollector(file);
+  collector.document(0, value, {
+    objectLine: (item) => positions().objectLine(item),
+    fieldLine: (item, segments) => positions().fieldLine(item, segments),
+  });
+  return { manifests: collector.manifests, errors: collector.errors };
+}
+
+function decodeYaml(file: string, text: string): ManifestSet {
+  const lines = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter: lines, prettyErrors: true });
+  const collector = new ManifestCollector(file);
+  collector.errors.push(...yamlSyntaxErrors(file, parsed));
+  parsed.forEach((doc, document) => {
+    if (doc.errors.length > 0) return;
+    const root = doc.contents;
+    if (root === null || (isScalar(root) && root.value === null)) return;
+    const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+    collector.document(document, value, yamlPositions(doc, lines, listOf(value)?.itemsKey));
+  });
+  return { manifests: collector.manifests, errors: collector.errors };
+}
+
+/** Positions in a parsed YAML document whose list items (if it is a list) sit under `itemsKey`. */
+function yamlPositions(doc: Document, lines: LineCounter, itemsKey: string | undefined): DocumentPositions {
+  const root = doc.contents as Node | null;
+  const lineAt = (node: Node | null | undefined, fallback: number) =>
+    node?.range ? lines.linePos(node.range[0]).line : fallback;
+  const docLine = lineAt(root, lines.linePos(doc.range?.[0] ?? 0).line);
+  let items: Array<Node | undefined> | undefined;
+  const itemNode = (item: number | undefined): Node | null | undefined => {
+    if (item === undefined) return root;
+    items ??= root === null ? [] : listItemNodes(doc, root, itemsKey);
+    return items[item];
+  };
+  return {
+    objectLine: (item) => (item === undefined ? docLine : lineAt(itemNode(item), docLine)),
+    fieldLine: (item, segments) => {
+      const node = itemNode(item);
+      const start = item === undefined ? docLine : lineAt(node, docLine);
+      return fieldLine(doc, node, segments, lines, start);
+    },
+  };
+}
+
+/**
+ * The syntax errors of a parsed YAML stream (parsed with `prettyErrors`, so errors carry
+ * their position), as `YAML syntax error: ...` errors at line and column, the first few only:
+ * past those they mostly echo the first.
+ */
+export function yamlSyntaxErrors(file: string, documents: readonly Document[]): ManifestError[] {
+  const all = documents.flatMap((doc) => doc.errors);
+  const errors = all
+    .slice(0, MaxSyntaxErrors)
+    .map((error) => syntaxError(file, error.message, error.linePos?.[0]));
+  const more = all.length - MaxSyntaxErrors;
+  if (more > 0)
+    errors.push({ file, message: `${more} more YAML syntax error${more === 1 ? '' : 's'} not shown` });
+  return errors;
 }
 
 /** Syntax errors shown per file: past the first few, they mostly echo the first. */

@@ -103,10 +103,9 @@ export class Operator {
     try {
       await this.#start();
     } catch (err) {
-      await this.#end({
-        code: 1,
-        reason: `start-up failed: ${err instanceof Error ? err.message : String(err)}`,
-      });
+      const reason = `start-up failed: ${err instanceof Error ? err.message : String(err)}`;
+      this.#logger.error({ reason }, 'operator failed');
+      await this.#end({ code: 1, reason });
       throw err;
     }
     if (this.#phase === 'starting') this.#phase = 'running';

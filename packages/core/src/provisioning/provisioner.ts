@@ -16,6 +16,7 @@ import { objectRef } from '../operator/runtime/logger.js';
 import { Quantity } from '../scheduling/quantity/quantity.js';
 import { addResources, maxResources, type ResourceList } from '../scheduling/resources/resource-list.js';
 import { solve } from '../scheduling/solver/solve.js';
+import { SolverCache } from '../scheduling/solver/solver-cache.js';
 import type {
   ExistingCapacity,
   NewClaim,
@@ -121,6 +122,7 @@ export class Provisioner {
   readonly #controller: string;
   /** Invalid pods already reported, by key, with the resourceVersion reported. */
   readonly #reported = new Map<string, string>();
+  readonly #solverCache = new SolverCache();
 
   constructor(deps: ProvisionerDependencies, options: ProvisionerOptions = {}) {
     this.#deps = deps;
@@ -218,7 +220,10 @@ export class Provisioner {
     metrics.queueDepth.set(labels, input.pods.length);
     const start = this.#elapsed();
     try {
-      return this.#solve(input, { timeoutMs: this.#timeoutMs, elapsedMs: () => this.#elapsed() * 1000 });
+      return this.#solve(
+        { ...input, cache: this.#solverCache },
+        { timeoutMs: this.#timeoutMs, elapsedMs: () => this.#elapsed() * 1000 },
+      );
     } finally {
       const seconds = this.#elapsed() - start;
       metrics.schedulingDuration.observe(labels, seconds);

@@ -48,8 +48,9 @@ export interface CapacityOptions {
  *   allocatable coming from the claim. Until it is launched (no `status.allocatable`) it offers
  *   its `spec.resources.requests` — the pods it was created for plus DaemonSet overhead — so
  *   the pods nominated to it fit there and no second claim is made for them.
- * - A Node with a NodeClaim is initialized when the claim's Initialized condition is True or the
- *   node carries `karpenter.sh/initialized=true`; a Node without one is taken as initialized, as
+ * - A Node with a NodeClaim is initialized when the node carries `karpenter.sh/initialized=true`
+ *   (the claim's Initialized condition alone is not enough, as in Karpenter); a Node without one
+ *   is taken as initialized, as
  *   Karpenter takes nodes it does not manage — unless it still carries the
  *   `karpenter.sh/unregistered` taint: that is a launched instance whose claim has not been paired
  *   with it yet (e.g. a new leader adopting a launch its predecessor did not record), and taking it
@@ -183,18 +184,15 @@ export function largestCapacity(
 
 /**
  * Whether pods may be placed on this Node now, by the rule clusterCapacity states: registered
- * (no `karpenter.sh/unregistered` taint), and its NodeClaim (`claim`, the one paired with it)
- * Initialized or the node labelled `karpenter.sh/initialized=true`; a Node without a claim is.
+ * (no `karpenter.sh/unregistered` taint) and, when a NodeClaim manages it (`claim`, the one
+ * paired with it), labelled `karpenter.sh/initialized=true`; a Node without a claim is, as
+ * Karpenter takes nodes it does not manage. The label, not the claim's Initialized condition,
+ * decides, as upstream's StateNode does: the lifecycle sets the label first, and a node that
+ * lost it (or never got it) is not counted in disruption budgets nor taken as a destination.
  */
 export function isInitializedNode(node: Node, claim: NodeClaim | undefined): boolean {
   return (
     !hasTaint(node.spec.taints, Taints.Unregistered) &&
-    (claim === undefined ||
-      conditionTrue(claim, 'Initialized') ||
-      node.metadata.labels?.[Labels.Initialized] === 'true')
+    (claim === undefined || node.metadata.labels?.[Labels.Initialized] === 'true')
   );
-}
-
-function conditionTrue(claim: NodeClaim, type: string): boolean {
-  return (claim.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
 }

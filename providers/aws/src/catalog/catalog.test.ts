@@ -183,11 +183,11 @@ describe('awsCatalog', () => {
     expect(data.instanceTypes.every((t) => t.hypervisor !== 'xen')).toBe(true);
   });
 
-  it('is provided as --catalog aws and aws:<region> for every region of the table', () => {
+  it('is provided as --catalog aws and aws:<region> for every region of the table', async () => {
     expect(awsCatalogProvider.name).toBe('aws');
     expect([...AwsCatalogRegions]).toEqual(catalogDataRegions(data));
     expect(awsRegionCatalogProviders.map((p) => p.name)).toEqual(AwsCatalogRegions.map((r) => `aws:${r}`));
-    const gov = awsRegionCatalogProviders.find((p) => p.name === 'aws:us-gov-east-1')!.catalog();
+    const gov = await awsRegionCatalogProviders.find((p) => p.name === 'aws:us-gov-east-1')!.catalog();
     expect(gov.instanceTypes[0]?.offerings[0]?.zone).toBe('us-gov-east-1a');
   });
 });

@@ -4,28 +4,20 @@ import {
   InstanceTypeCatalogApiVersion,
   InstanceTypeCatalogKind,
 } from '@nodewright/core/apis';
-import { type CatalogProvider, catalogInstanceType } from '@nodewright/core/catalog';
+import { catalogInstanceType } from '@nodewright/core/catalog';
 import { buildInstanceType } from '../instancetype/build.js';
 import type { NodeShapeSettings } from '../instancetype/capacity.js';
 import { AwsWellKnownLabels } from '../instancetype/labels.js';
+import { CatalogSpotFraction, DefaultCatalogRegion } from './catalog-providers.js';
 import { type AwsCatalogData, catalogDataRegions, catalogRowFacts, readAwsCatalogData } from './data.js';
 
-/**
- * Spot prices in the offline catalog, as a fraction of on-demand. Karpenter's public tables
- * carry no spot prices (spot is a market, read live with DescribeSpotPriceHistory), so the
- * catalog estimates every type's spot price as this share of its on-demand price: a typical
- * long-run spot discount of about 60 %.
- */
-export const CatalogSpotFraction = 0.4;
-
-/** The region `--catalog aws` prices. */
-export const DefaultCatalogRegion = 'us-east-1';
-
-/**
- * The regions data/aws-catalog.json prices, each offered as `--catalog aws:<region>`. Listed here
- * so the CLI's catalog list costs no file read; a unit test keeps it equal to the table's.
- */
-export const AwsCatalogRegions = ['us-east-1', 'us-gov-east-1', 'us-gov-west-1'] as const;
+export {
+  AwsCatalogRegions,
+  awsCatalogProvider,
+  awsRegionCatalogProviders,
+  CatalogSpotFraction,
+  DefaultCatalogRegion,
+} from './catalog-providers.js';
 
 export interface AwsCatalogOptions {
   /** Whose prices to use, one of the table's regions; us-east-1 by default. */
@@ -81,20 +73,3 @@ export function awsCatalog(options: AwsCatalogOptions = {}): InstanceTypeCatalog
     instanceTypes,
   };
 }
-
-const catalogDescription = (region: string) =>
-  `current-generation EC2 types (Nitro families, all sizes to metal) at ${region} list prices, ${region}a..c, spot at ${CatalogSpotFraction}x`;
-
-/** `--catalog aws`: every current-generation EC2 type at us-east-1 prices, offline. */
-export const awsCatalogProvider: CatalogProvider = {
-  name: 'aws',
-  description: `${catalogDescription(DefaultCatalogRegion)}; aws:REGION for another region`,
-  catalog: () => awsCatalog(),
-};
-
-/** `--catalog aws:<region>`, one per region of the table. */
-export const awsRegionCatalogProviders: readonly CatalogProvider[] = AwsCatalogRegions.map((region) => ({
-  name: `aws:${region}`,
-  description: catalogDescription(region),
-  catalog: () => awsCatalog({ region }),
-}));

@@ -7,8 +7,8 @@ import { type EC2NodeClass, ec2NodeClassSchema, exampleEC2NodeClass } from '../a
 import { M5Large, M6gLarge } from '../instancetype/fixtures.js';
 import type { InterruptionQueueApi } from '../interruption/sqs-source.js';
 import type { PricingApi, SqsApi } from '../sdk/index.js';
+import { createAwsProvider } from './create-provider.js';
 import { EC2NodeClasses } from './nodeclass-reader.js';
-import { createAwsProvider } from './plugin.js';
 import { parseAwsSettings } from './settings.js';
 import { awsError, fakeEc2, fakeIam, fakeSqs, fakeSsm, RecordingFake } from './testing/fake-ec2.js';
 import { nodeClaim } from './testing/fixtures.js';

@@ -1,5 +1,6 @@
 export * from './aws-clients.js';
 export * from './aws-cloud-provider.js';
+export * from './create-provider.js';
 export * from './nodeclass-reader.js';
 export * from './plugin.js';
 export * from './repair-policies.js';

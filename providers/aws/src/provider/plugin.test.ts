@@ -4,8 +4,9 @@ import { ControllerEnv } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
 import type { InterruptionQueueApi } from '../interruption/sqs-source.js';
 import type { PricingApi, SqsApi } from '../sdk/index.js';
+import { createAwsProvider } from './create-provider.js';
 import { EC2NodeClasses } from './nodeclass-reader.js';
-import { awsProviderPlugin, createAwsProvider } from './plugin.js';
+import { awsProviderPlugin } from './plugin.js';
 import { parseAwsSettings } from './settings.js';
 import { fakeEc2, fakeIam, fakeSqs, fakeSsm, RecordingFake } from './testing/fake-ec2.js';
 

@@ -1,5 +1,4 @@
 import type { KindDefinition } from '@nodewright/core/apis';
-import { type ResourceType, resourceTypeOf } from '@nodewright/core/kube';
 import {
   type KWOKNodeClass,
   KWOKNodeClassApiVersion,
@@ -33,6 +32,3 @@ export const kwokNodeClassKind: KindDefinition<KWOKNodeClass> = {
     ],
   },
 };
-
-/** The cluster-port type of KWOKNodeClass objects. */
-export const KWOKNodeClasses: ResourceType<KWOKNodeClass> = resourceTypeOf<KWOKNodeClass>(kwokNodeClassKind);

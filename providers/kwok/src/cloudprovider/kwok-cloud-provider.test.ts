@@ -16,7 +16,7 @@ import {
 import { aNodeClaim } from '@nodewright/core/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { KWOKNodeClassAnnotations } from '../apis/hash.js';
-import { KWOKNodeClasses } from '../apis/kind.js';
+import { KWOKNodeClasses } from '../apis/resource-type.js';
 import { KwokNodeClassStatusController } from '../controllers/nodeclass-status-controller.js';
 import { KwokCloudProvider, NodeClassDrift } from './kwok-cloud-provider.js';
 import type { KwokNode } from './kwok-node.js';

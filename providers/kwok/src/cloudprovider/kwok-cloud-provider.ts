@@ -6,6 +6,8 @@ import {
   type DriftReason,
   type InstanceType,
   InsufficientCapacityError,
+  type LaunchOption,
+  launchOptions,
   NodeClaimNotFoundError,
   type NodeClassKindRef,
   NodeClassNotReadyError,
@@ -28,13 +30,13 @@ import {
   ResourceListError,
 } from '@nodewright/core/scheduling';
 import { KWOKNodeClassAnnotations, kwokNodeClassHash } from '../apis/hash.js';
-import { KWOKNodeClasses } from '../apis/kind.js';
 import {
   type KWOKNodeClass,
   KWOKNodeClassGroup,
   KWOKNodeClassKind,
   kwokNodeClassSchema,
 } from '../apis/kwoknodeclass.js';
+import { KWOKNodeClasses } from '../apis/resource-type.js';
 import { KwokWellKnownLabels } from '../catalog/generate.js';
 import { kwokInstanceTypes } from '../catalog/provider.js';
 import type { KwokInterruptions } from '../faults/interruptions.js';
@@ -48,7 +50,6 @@ import {
   nodeForLaunch,
 } from './kwok-node.js';
 import { KwokNodeLabels } from './labels.js';
-import { type LaunchOption, launchOptions } from './launch-options.js';
 import { nodeNameOf } from './provider-id.js';
 import { type RetryOptions, withRetries } from './retry.js';
 

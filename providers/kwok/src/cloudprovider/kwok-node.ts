@@ -1,10 +1,10 @@
 import { Labels, type NodeClaim, NodeClaimApiVersion, Taints } from '@nodewright/core/apis';
+import type { LaunchOption } from '@nodewright/core/cloudprovider';
 import type { KubeObject } from '@nodewright/core/kube';
 import { formatResourceList } from '@nodewright/core/scheduling';
 import { KWOKNodeClassAnnotations } from '../apis/hash.js';
 import { KWOKNodeClassGroup, KWOKNodeClassKind } from '../apis/kwoknodeclass.js';
 import { KwokAnnotationValue, KwokImageID, KwokNodeAnnotations, KwokNodeLabels } from './labels.js';
-import type { LaunchOption } from './launch-options.js';
 import { kwokProviderID } from './provider-id.js';
 
 interface NodeTaint {

@@ -2,7 +2,7 @@ import { FakeClock } from '@nodewright/core/clock';
 import { MemoryCluster } from '@nodewright/core/kube';
 import { describe, expect, it } from 'vitest';
 import { KWOKNodeClassAnnotations, kwokNodeClassHash } from '../apis/hash.js';
-import { KWOKNodeClasses } from '../apis/kind.js';
+import { KWOKNodeClasses } from '../apis/resource-type.js';
 import { KwokNodeClassStatusController } from './nodeclass-status-controller.js';
 
 async function setup(spec: Record<string, unknown>) {

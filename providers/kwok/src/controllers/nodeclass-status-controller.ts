@@ -8,8 +8,8 @@ import {
 } from '@nodewright/core/kube';
 import { type Controller, type ReconcileResult, watchSelf } from '@nodewright/core/operator';
 import { KWOKNodeClassAnnotations, KWOKNodeClassHashVersion, kwokNodeClassHash } from '../apis/hash.js';
-import { KWOKNodeClasses } from '../apis/kind.js';
 import { type KWOKNodeClass, kwokNodeClassSchema } from '../apis/kwoknodeclass.js';
+import { KWOKNodeClasses } from '../apis/resource-type.js';
 
 export interface KwokNodeClassStatusControllerOptions {
   readonly cluster: ClusterPort;

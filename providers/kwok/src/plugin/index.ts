@@ -1,2 +1,3 @@
+export * from './create-provider.js';
 export * from './plugin.js';
 export * from './settings.js';

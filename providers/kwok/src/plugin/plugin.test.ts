@@ -5,7 +5,8 @@ import { MemoryCluster, Nodes } from '@nodewright/core/kube';
 import { createLogger, type ProviderContext } from '@nodewright/core/operator';
 import { aNodeClaim, aNodePool } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
-import { KWOKNodeClasses, kwokNodeClassKind } from '../apis/kind.js';
+import { kwokNodeClassKind } from '../apis/kind.js';
+import { KWOKNodeClasses } from '../apis/resource-type.js';
 import { kwokProviderPlugin } from './plugin.js';
 
 function context(settings: Record<string, string> = {}, clusterName = 'plugin-test') {

@@ -1,6 +1,6 @@
 import { durationMs } from '@nodewright/core/apis';
 import type { OfferingKey } from '@nodewright/core/cloudprovider';
-import { parseOfferingList } from '../faults/kwok-faults.js';
+import { parseOfferingList } from '../faults/offering-list.js';
 
 /** The settings `--set key=value` accepts for `--provider kwok`, with their `--help` line. */
 export const KwokSettingDescriptions: Readonly<Record<string, string>> = {

@@ -304,6 +304,50 @@ describe('nodePoolV1beta1Converter', () => {
     expect(warnings[1]?.message).toContain('use karpenter.sh/do-not-disrupt');
   });
 
+  it('rewrites a quantity given to Gt/Lt on a MiB label to the integer it means, with a warning', () => {
+    const np = docsNodePool() as { spec: { template: { spec: { requirements: Json[] } } } };
+    np.spec.template.spec.requirements = [
+      { key: 'karpenter.k8s.aws/instance-memory', operator: 'Gt', values: ['4Gi'] },
+      { key: 'karpenter.k8s.aws/instance-memory', operator: 'Lt', values: ['65536'] },
+      { key: 'karpenter.k8s.aws/instance-gpu-memory', operator: 'Lt', values: ['1.5Mi'] },
+      { key: 'karpenter.k8s.aws/instance-local-nvme', operator: 'Gt', values: ['100Gi'] },
+      { key: 'example.com/memory', operator: 'Gt', values: ['4Gi'] },
+    ];
+    const { np: out, warnings } = convertOne(np as Json);
+    const reqs = (out.spec.template as { spec: { requirements: Json[] } }).spec.requirements;
+    expect(reqs.map((r) => r.values)).toEqual([['4096'], ['65536'], ['2'], ['100'], ['4Gi']]);
+    expect(warnings).toEqual([
+      {
+        object: 'NodePool/default',
+        field: 'spec.template.spec.requirements[0].values[0]',
+        message:
+          '"4Gi" is a quantity, but karpenter.k8s.aws/instance-memory counts MiB and Gt takes an integer: rewritten to "4096"',
+      },
+      {
+        object: 'NodePool/default',
+        field: 'spec.template.spec.requirements[2].values[0]',
+        message:
+          '"1.5Mi" is a quantity, but karpenter.k8s.aws/instance-gpu-memory counts MiB and Lt takes an integer: rewritten to "2" (rounded up)',
+      },
+      {
+        object: 'NodePool/default',
+        field: 'spec.template.spec.requirements[3].values[0]',
+        message:
+          '"100Gi" is a quantity, but karpenter.k8s.aws/instance-local-nvme counts GiB and Gt takes an integer: rewritten to "100"',
+      },
+    ]);
+    // The label is an integer count, so Gt 4.5Mi means the same as Gt 4.
+    const half = docsNodePool() as { spec: { template: { spec: { requirements: Json[] } } } };
+    half.spec.template.spec.requirements = [
+      { key: 'karpenter.k8s.aws/instance-memory', operator: 'Gt', values: ['4.5Mi'] },
+    ];
+    const rounded = convertOne(half as Json).np.spec.template as { spec: { requirements: Json[] } };
+    expect(rounded.spec.requirements[0]!.values).toEqual(['4']);
+    // Only the label outside the table is still refused.
+    const issues = nodePoolSchema.safeParse(out).error?.issues.map((i) => i.path.join('.'));
+    expect(issues).toEqual(['spec.template.spec.requirements.4.values']);
+  });
+
   it('keeps only status.resources, as upstream', () => {
     const np = { ...docsNodePool(), status: { resources: { cpu: '4' }, conditions: [] } };
     expect(convertOne(np).np.status).toEqual({ resources: { cpu: '4' } });

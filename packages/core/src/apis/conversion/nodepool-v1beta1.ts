@@ -1,3 +1,4 @@
+import { Quantity } from '../../scheduling/quantity/quantity.js';
 import { formatFieldPath } from '../field-errors.js';
 import {
   type Converter,
@@ -6,7 +7,7 @@ import {
   type MigrationHint,
   type ObjectAddress,
 } from './converter.js';
-import { ensureObject, groupOf, objectAt, quote, stringAt } from './json.js';
+import { ensureObject, groupOf, isJsonObject, objectAt, quote, stringAt } from './json.js';
 
 export const NodePoolV1beta1ApiVersion = 'karpenter.sh/v1beta1';
 const NodePoolV1ApiVersion = 'karpenter.sh/v1';
@@ -23,7 +24,25 @@ export interface NodePoolConversionOptions {
    * Karpenter's conversion takes the cloud provider's default (first supported) NodeClass.
    */
   readonly defaultNodeClass: { readonly group: string; readonly kind: string };
+  /**
+   * Labels whose values are whole numbers of a binary unit (instance memory in MiB), by key. A
+   * `Gt`/`Lt`/`Gte`/`Lte` requirement on one whose value is a quantity (`4Gi`, a common mistake
+   * the API server never accepted for these operators) is rewritten to the integer it means,
+   * with a warning. Default: none.
+   */
+  readonly sizeLabels?: ReadonlyMap<string, SizeUnit>;
 }
+
+/** The unit a size label counts in: its name and how many bytes one of it is. */
+export interface SizeUnit {
+  readonly name: string;
+  readonly bytes: bigint;
+}
+
+/** 2^20 bytes. */
+export const MiB: SizeUnit = { name: 'MiB', bytes: 1n << 20n };
+/** 2^30 bytes. */
+export const GiB: SizeUnit = { name: 'GiB', bytes: 1n << 30n };
 
 /**
  * The karpenter.sh/v1beta1 -> v1 NodePool conversion, as Karpenter's conversion webhook does
@@ -38,7 +57,10 @@ export interface NodePoolConversionOptions {
  *   a NodePool without one still takes part, so a NodeClass shared with a kubelet-less
  *   NodePool is reported as a conflict;
  * - `template.spec.resources`, which v1 dropped, and node annotations v1 no longer honours are
- *   removed with a warning; `status` keeps only `resources`, as upstream.
+ *   removed with a warning; `status` keeps only `resources`, as upstream;
+ * - nodewright's addition: a quantity given to `Gt`/`Lt`/`Gte`/`Lte` on a size label
+ *   (`karpenter.k8s.aws/instance-memory Gt 4Gi`; see `sizeLabels`) becomes the integer it
+ *   means (`4096`) with a warning, where validation would otherwise refuse the file.
  */
 export function createNodePoolV1beta1Converter(options: NodePoolConversionOptions): Converter {
   return {
@@ -64,6 +86,7 @@ export function createNodePoolV1beta1Converter(options: NodePoolConversionOption
           templateSpec.expireAfter = expireAfter;
         }
       }
+      convertSizeRequirements(templateSpec, options.sizeLabels, ctx.warn);
       const nodeClass = convertNodeClassRef(templateSpec, options, ctx.warn);
       if (Object.hasOwn(templateSpec, 'kubelet')) {
         const kubelet = templateSpec.kubelet;
@@ -126,10 +149,61 @@ function nodePoolMigrationHints(options: NodePoolConversionOptions): MigrationHi
   ];
 }
 
+/**
+ * The size labels of the providers whose NodePools come through this conversion: AWS's
+ * instance memory and GPU memory (MiB) and local NVMe (GiB), and KWOK's instance memory (MiB).
+ */
+export const ProviderSizeLabels: ReadonlyMap<string, SizeUnit> = new Map([
+  ['karpenter.k8s.aws/instance-memory', MiB],
+  ['karpenter.k8s.aws/instance-gpu-memory', MiB],
+  ['karpenter.k8s.aws/instance-local-nvme', GiB],
+  ['karpenter.kwok.sh/instance-memory', MiB],
+]);
+
 /** The conversion with Karpenter AWS's default NodeClass, karpenter.k8s.aws EC2NodeClass. */
 export const nodePoolV1beta1Converter: Converter = createNodePoolV1beta1Converter({
   defaultNodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass' },
+  sizeLabels: ProviderSizeLabels,
 });
+
+const OrderOperators: ReadonlySet<string> = new Set(['Gt', 'Lt', 'Gte', 'Lte']);
+
+/**
+ * Rewrites a quantity (`4Gi`) given to an order operator on a size label into the whole number
+ * of the label's unit it means (4096 for MiB). A value between two whole units is rounded so
+ * that the same integer label values pass: down for Gt and Lte, up for Lt and Gte.
+ */
+function convertSizeRequirements(
+  templateSpec: JsonObject,
+  sizeLabels: ReadonlyMap<string, SizeUnit> | undefined,
+  warn: Warn,
+): void {
+  const requirements = templateSpec.requirements;
+  if (sizeLabels === undefined || !Array.isArray(requirements)) return;
+  for (const [index, requirement] of requirements.entries()) {
+    if (!isJsonObject(requirement)) continue;
+    const key = stringAt(requirement, 'key');
+    const operator = stringAt(requirement, 'operator');
+    const values = requirement.values;
+    const unit = key === undefined ? undefined : sizeLabels.get(key);
+    if (unit === undefined || operator === undefined || !OrderOperators.has(operator)) continue;
+    if (!Array.isArray(values) || values.length !== 1 || typeof values[0] !== 'string') continue;
+    const value = values[0];
+    if (/^[0-9]+$/.test(value)) continue;
+    const parsed = Quantity.safeParse(value);
+    if (!parsed.success || parsed.quantity.sign() < 0) continue;
+    const perUnit = unit.bytes * 1_000_000_000n;
+    const nanos = parsed.quantity.nanos;
+    const down = nanos / perUnit;
+    const exact = down * perUnit === nanos;
+    const units = exact || operator === 'Gt' || operator === 'Lte' ? down : down + 1n;
+    requirement.values = [String(units)];
+    warn(
+      formatFieldPath(['spec', 'template', 'spec', 'requirements', index, 'values', 0]),
+      `${quote(value)} is a quantity, but ${key} counts ${unit.name} and ${operator} takes an integer: rewritten to "${units}"${exact ? '' : ` (rounded ${units === down ? 'down' : 'up'})`}`,
+    );
+  }
+}
 
 type Warn = (field: string, message: string) => void;
 

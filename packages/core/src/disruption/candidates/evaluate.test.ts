@@ -34,7 +34,7 @@ describe('evaluateNodes: rules that block every method', () => {
   it.each<[string, TestNode, string]>([
     [
       'not initialized',
-      { node: n, claim: claimFor(n, { conditions: [{ type: 'Initialized', status: 'False' }] }) },
+      { node: managedNode('n1', { initialized: false }), claim: claimFor(n) },
       'node is not initialized yet',
     ],
     ['being deleted', { node: managedNode('n1', { deleting: true }) }, 'node is being deleted'],

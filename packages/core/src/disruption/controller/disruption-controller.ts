@@ -21,6 +21,7 @@ import type { Controller, ReconcileContext, ReconcileResult } from '../../operat
 import { watchMapped } from '../../operator/runtime/controller.js';
 import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
 import { newNodeClaim } from '../../provisioning/new-nodeclaim.js';
+import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import { isTaint, type TaintLike } from '../../scheduling/taints/tolerations.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import { computeDisruption, type DisruptionResult } from '../compute-disruption.js';
@@ -115,6 +116,7 @@ export class DisruptionController implements Controller {
   /** `nodePool/reason` -> the budget block last published for it. */
   readonly #blockedBudgets = new Map<string, string>();
   readonly #offeringParts = new WeakMap<InstanceType, string>();
+  readonly #solverCache = new SolverCache();
   /** Set by a pass that decided nothing: what it saw, when, and when time alone could change that. */
   #idle: { readonly fingerprint: string; readonly since: number; readonly until: number } | undefined;
 
@@ -427,6 +429,7 @@ export class DisruptionController implements Controller {
       storageClasses: input.storageClasses ?? [],
       ...(input.nodePoolUsage === undefined ? {} : { nodePoolUsage: input.nodePoolUsage }),
       ...(input.wellKnownLabels === undefined ? {} : { wellKnownLabels: input.wellKnownLabels }),
+      solverCache: this.#solverCache,
     };
   }
 

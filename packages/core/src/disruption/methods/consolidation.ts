@@ -94,13 +94,20 @@ function consolidateWith(
     };
 
   const claim = sim.newClaims[0]!;
+  // Pending pods (and those of nodes already deleting) ride on the replacement too, as in
+  // Karpenter's simulation; a "no cheaper type" must say so, or it reads as a pricing fault.
+  const riders = claim.pods.length - sim.moves.filter((m) => 'replacement' in m.to).length;
+  const fitted =
+    riders > 0
+      ? `its pods and the ${riders} other pod${riders === 1 ? '' : 's'} waiting for capacity`
+      : 'its pods';
   const allSpot = candidates.every((c) => c.price.known && c.price.capacityType === CapacityTypes.Spot);
   if (allSpot && allowsCapacityType(claim.requirements, CapacityTypes.Spot)) {
     if (!options.spotToSpotConsolidation) return { why: 'spot-to-spot consolidation is disabled' };
     const requirements = spotOnly(claim.requirements);
     const cheaper = cheaperTypes(claim.instanceTypes, requirements, price);
     if (cheaper.length === 0)
-      return { why: `no spot instance type that fits its pods is cheaper than ${formatPrice(price)}` };
+      return { why: `no spot instance type that fits ${fitted} is cheaper than ${formatPrice(price)}` };
     const problem = minValuesProblem(cheaper, requirements);
     if (problem !== undefined) return { why: problem };
     let kept = narrowClaim(claim, cheaper, requirements).instanceTypes;
@@ -123,7 +130,7 @@ function consolidateWith(
 
   const cheaper = cheaperTypes(claim.instanceTypes, claim.requirements, price);
   if (cheaper.length === 0)
-    return { why: `no instance type that fits its pods is cheaper than ${formatPrice(price)}` };
+    return { why: `no instance type that fits ${fitted} is cheaper than ${formatPrice(price)}` };
   const problem = minValuesProblem(cheaper, claim.requirements);
   if (problem !== undefined) return { why: problem };
   let requirements = claim.requirements;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instanceType } from '../../scheduling/solver/testing/builders.js';
+import { instanceType, pod } from '../../scheduling/solver/testing/builders.js';
 import { computeDisruption } from '../compute-disruption.js';
 import { boundPod, claimSummary, cluster, managedNode, pool, T0 } from '../testing/builders.js';
 
@@ -92,6 +92,14 @@ describe('single-node consolidation', () => {
         ],
       },
       'not consolidated: its pods would need 2 new NodeClaims; consolidation launches at most one',
+    ],
+    [
+      'pending pods that would share the replacement',
+      {
+        nodes: [{ node: managedNode('n'), pods: [boundPod('a', 'n')] }],
+        pending: [pod('waiting', { cpu: '8' })],
+      },
+      'not consolidated: no instance type that fits its pods and the 1 other pod waiting for capacity is cheaper than $0.2/h',
     ],
     [
       'spot to spot with too few cheaper types',

@@ -27,15 +27,14 @@ describe('simulateRescheduling', () => {
   });
 
   it('does not count a move onto a node that is not initialized yet', () => {
-    const booting = managedNode('booting');
+    // The claim says Initialized, but the Node lacks karpenter.sh/initialized: as in Karpenter,
+    // the label decides, so the move is refused.
+    const booting = managedNode('booting', { initialized: false });
     const snapshot = cluster({
       types: [],
       nodes: [
         { node: managedNode('a'), pods: [boundPod('web', 'a')] },
-        {
-          node: booting,
-          claim: claimFor(booting, { conditions: [{ type: 'Initialized', status: 'False' }] }),
-        },
+        { node: booting, claim: claimFor(booting) },
       ],
     });
     const sim = simulateRescheduling(snapshot, new Set(['a']));

@@ -66,6 +66,7 @@ export function simulateRescheduling(
     ...(snapshot.nodePoolUsage === undefined ? {} : { nodePoolUsage: snapshot.nodePoolUsage }),
     ...(snapshot.wellKnownLabels === undefined ? {} : { wellKnownLabels: snapshot.wellKnownLabels }),
     ...(solverOptions === undefined ? {} : { options: solverOptions }),
+    ...(snapshot.solverCache === undefined ? {} : { cache: snapshot.solverCache }),
   });
   const failures: { pod: Pod; reason: string }[] = [];
   for (const u of result.unschedulable) {

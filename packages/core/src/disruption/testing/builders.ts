@@ -14,6 +14,7 @@ import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import { podKey } from '../../scheduling/pod/identity.js';
 import { standardTypes } from '../../scheduling/solver/testing/builders.js';
 import type { ExistingCapacity, NewClaim } from '../../scheduling/solver/types.js';
+import { isInitializedNode } from '../../state/capacity.js';
 import type { DisruptionSnapshot } from '../snapshot.js';
 
 /**
@@ -95,9 +96,14 @@ export interface NodeOptions {
   readonly annotations?: Record<string, string>;
   readonly taints?: { key: string; value?: string; effect: string }[];
   readonly deleting?: boolean;
+  /** Default true: labelled `karpenter.sh/initialized=true`, as the lifecycle leaves it. */
+  readonly initialized?: boolean;
 }
 
-/** A Node of a NodePool (default `default`), a `medium` on-demand in zone-a, Ready, created long ago. */
+/**
+ * A Node of a NodePool (default `default`), a `medium` on-demand in zone-a, Ready, initialized,
+ * created long ago.
+ */
 export function managedNode(name: string, o: NodeOptions = {}): Node {
   const type = o.type ?? 'medium';
   return nodeSchema.parse({
@@ -114,6 +120,7 @@ export function managedNode(name: string, o: NodeOptions = {}): Node {
         [Labels.CapacityType]: o.capacityType ?? 'on-demand',
         [Labels.Arch]: 'amd64',
         [Labels.OS]: 'linux',
+        ...(o.initialized === false ? {} : { [Labels.Initialized]: 'true' }),
         ...o.labels,
       },
       ...(o.annotations === undefined ? {} : { annotations: o.annotations }),
@@ -248,7 +255,7 @@ export interface TestNode {
   readonly node: Node;
   readonly claim?: NodeClaim;
   readonly pods?: readonly Pod[];
-  /** Default: the claim's Initialized condition, or true without a claim. */
+  /** Default: as the cluster state reads it (see isInitializedNode). */
   readonly initialized?: boolean;
 }
 
@@ -270,10 +277,7 @@ export function cluster(o: ClusterOptions): DisruptionSnapshot {
     node: n.node,
     ...(n.claim === undefined ? {} : { nodeClaim: n.claim }),
     pods: n.pods ?? [],
-    initialized:
-      n.initialized ??
-      (n.claim === undefined ||
-        (n.claim.status?.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True')),
+    initialized: n.initialized ?? isInitializedNode(n.node, n.claim),
   }));
   return {
     capacity,

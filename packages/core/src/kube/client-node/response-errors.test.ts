@@ -77,3 +77,28 @@ describe('asKubeError', () => {
     expect(asKubeError(typed, 'x')).toBe(typed);
   });
 });
+
+describe('asKubeError on fetch failures', () => {
+  it('says why fetch failed in words, from the socket error fetch hides in cause', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), {
+      code: 'ECONNREFUSED',
+      address: '127.0.0.1',
+      port: 6443,
+    });
+    const error = asKubeError(new TypeError('fetch failed', { cause: refused }), 'GET /api failed');
+    expect(error).toBeInstanceOf(UnreachableError);
+    expect(error.message).toBe('GET /api failed: cannot connect: connection refused (127.0.0.1:6443)');
+    const dns = Object.assign(new Error('getaddrinfo ENOTFOUND api.example'), {
+      code: 'ENOTFOUND',
+      hostname: 'api.example',
+    });
+    expect(asKubeError(new TypeError('fetch failed', { cause: dns }), 'GET /api failed').message).toBe(
+      'GET /api failed: cannot connect: host not found (api.example)',
+    );
+    const tls = new Error('self-signed certificate in certificate chain');
+    expect(asKubeError(new TypeError('fetch failed', { cause: tls }), 'GET /api failed').message).toBe(
+      'GET /api failed: cannot connect: self-signed certificate in certificate chain',
+    );
+    expect(asKubeError(new Error('aborted'), 'GET /api failed').message).toBe('GET /api failed: aborted');
+  });
+});

@@ -48,6 +48,34 @@ export class UnreachableError extends KubeError {
 /** Wraps anything a request threw into a KubeError, keeping KubeErrors as they are. */
 export function asKubeError(err: unknown, what: string): KubeError {
   if (err instanceof KubeError) return err;
-  const detail = err instanceof Error ? err.message : String(err);
-  return new UnreachableError(`${what}: ${detail}`, err);
+  return new UnreachableError(`${what}: ${unreachableDetail(err)}`, err);
+}
+
+/** Plain words for the usual socket failures, which fetch reports only as their codes. */
+const SocketFailures: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed',
+};
+
+/**
+ * What went wrong, in words: fetch says only "fetch failed" and hides the reason in `cause`
+ * (a socket error with a code and the address, or a TLS error), which is what a user needs.
+ */
+function unreachableDetail(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause: unknown = err.cause;
+  if (err.message !== 'fetch failed' || !(cause instanceof Error)) return err.message;
+  const socket = cause as Error & { code?: unknown; address?: unknown; port?: unknown; hostname?: unknown };
+  const words = typeof socket.code === 'string' ? SocketFailures[socket.code] : undefined;
+  if (words === undefined) return `cannot connect: ${cause.message}`;
+  const host = typeof socket.address === 'string' ? socket.address : socket.hostname;
+  const where =
+    typeof host === 'string' ? ` (${host}${typeof socket.port === 'number' ? `:${socket.port}` : ''})` : '';
+  return `cannot connect: ${words}${where}`;
 }

@@ -53,10 +53,11 @@ export class DisruptionController implements MemoryClusterPlugin {
 
   async #syncNamespace(cluster: MemoryCluster, namespace: string): Promise<void> {
     const now = cluster.clock.now();
-    const pdbs = await cluster.list<PodDisruptionBudgetLike>(PodDisruptionBudgets, { namespace });
-    const pods = await cluster.list(Pods, { namespace });
-    const present = new Map(pods.items.map((p) => [p.metadata.name ?? '', p]));
-    for (const pdb of pdbs.items) {
+    // Read without copies: nothing here writes to them (updateStatus copies its argument).
+    const pdbs = cluster.peek<PodDisruptionBudgetLike>(PodDisruptionBudgets, { namespace });
+    if (pdbs.length === 0) return;
+    const present = new Map(cluster.peek(Pods, { namespace }).map((p) => [p.metadata.name ?? '', p]));
+    for (const pdb of pdbs) {
       const computed = cluster.disruptionStatus(pdb);
       const disrupted: Record<string, string> = {};
       for (const [name, at] of Object.entries(pdb.status?.disruptedPods ?? {})) {

@@ -7,6 +7,7 @@ import {
   type PodDisruptionBudgetLike,
 } from '../disruption-budget.js';
 import { InternalError, notFound, TooManyRequestsError } from '../errors.js';
+import { cloneJson } from '../json.js';
 import { controllerOf, DEFAULT_NAMESPACE, formatTime, type KubeObject, type ObjectKey } from '../object.js';
 import { isPodReady, isPodTerminal, type PodLike } from '../pod.js';
 import type { DeleteOptions, EvictOptions } from '../port.js';
@@ -178,7 +179,7 @@ function checkBudget(cluster: ClusterInternals, pdb: PodDisruptionBudgetLike, po
       retryAfterSeconds: 0,
     });
   }
-  const next = structuredClone(pdb);
+  const next = cloneJson(pdb);
   next.status = {
     ...next.status,
     disruptionsAllowed: status.disruptionsAllowed - 1,
@@ -195,7 +196,7 @@ function checkBudget(cluster: ClusterInternals, pdb: PodDisruptionBudgetLike, po
 
 /** The condition kube-apiserver adds before deleting an evicted pod. */
 function markDisruptionTarget(cluster: ClusterInternals, podKey: string): void {
-  const pod = structuredClone(cluster.store.get(POD_KEY, podKey) as PodLike);
+  const pod = cloneJson(cluster.store.get(POD_KEY, podKey) as PodLike);
   const conditions = pod.status?.conditions ?? [];
   const existing = conditions.find((c) => c.type === 'DisruptionTarget');
   const condition = {

@@ -1,4 +1,5 @@
 import { isNotFound } from '../errors.js';
+import { cloneJson } from '../json.js';
 import type { KubeObject, OwnerReference } from '../object.js';
 import { type ResourceType, typeKey } from '../resource-type.js';
 import type { ClusterInternals } from './internals.js';
@@ -106,7 +107,7 @@ export class GarbageCollector {
     const type = this.#typeOf(found.typeKey);
     if (solid.length > 0) {
       if (release.length === 0) return;
-      const next = structuredClone(obj);
+      const next = cloneJson(obj);
       next.metadata.ownerReferences = refs.filter((ref) => !release.includes(ref.uid));
       this.#cluster.update(type, next, { fieldManager: CONTROLLER_MANAGER });
       return;
@@ -125,7 +126,7 @@ export class GarbageCollector {
     const finalizers = found.object.metadata.finalizers ?? [];
     if (finalizers.includes(ORPHAN_FINALIZER)) {
       for (const dep of this.#cluster.store.dependentsOf(uid)) {
-        const next = structuredClone(dep.object);
+        const next = cloneJson(dep.object);
         next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter(
           (ref) => ref.uid !== uid,
         );
@@ -154,7 +155,7 @@ export class GarbageCollector {
   #removeFinalizer(type: ResourceType, uid: string, finalizer: string): void {
     const found = this.#cluster.store.byUid(uid);
     if (found === undefined) return;
-    const next = structuredClone(found.object);
+    const next = cloneJson(found.object);
     next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== finalizer);
     this.#cluster.update(type, next, { fieldManager: CONTROLLER_MANAGER });
   }

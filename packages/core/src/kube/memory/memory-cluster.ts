@@ -18,7 +18,7 @@ import {
   type StatusCause,
 } from '../errors.js';
 import { EventAggregator, type EventInput } from '../event.js';
-import { isJsonObject, type JsonObject, jsonEqual, toJson } from '../json.js';
+import { cloneJson, isJsonObject, type JsonObject, jsonEqual, toJson } from '../json.js';
 import {
   decodeManagedFields,
   encodeManagedFields,
@@ -142,6 +142,7 @@ export class MemoryCluster implements ClusterPort {
   readonly #graceful: boolean;
   readonly #manager: string;
   readonly #internals: ClusterInternals;
+  #requests = 0;
 
   constructor(options: MemoryClusterOptions) {
     this.clock = options.clock;
@@ -172,6 +173,14 @@ export class MemoryCluster implements ClusterPort {
   /** This cluster seen only as the port, to hand to controllers. */
   get port(): ClusterPort {
     return this;
+  }
+
+  /**
+   * API requests served so far (reads, writes, watches started, evictions, events, peeks): what a
+   * simulation costs the in-memory API server, for benchmarks.
+   */
+  get requestCount(): number {
+    return this.#requests;
   }
 
   /** The resourceVersion of the latest write. */
@@ -220,19 +229,33 @@ export class MemoryCluster implements ClusterPort {
   // ClusterPort
 
   async get<T extends KubeObject>(type: ResourceType<T>, key: ObjectKey): Promise<T> {
+    this.#requests++;
     const at = this.#locate(type, key.name, key.namespace);
     const obj = this.#store.get(at.typeKey, at.key);
     if (obj === undefined) throw notFound(at.type, at.name);
-    return structuredClone(obj) as T;
+    return cloneJson(obj) as T;
   }
 
   async list<T extends KubeObject>(type: ResourceType<T>, options?: SelectorOptions): Promise<ObjectList<T>> {
+    this.#requests++;
     const policy = this.#kinds.require(type);
     const filter = compileFilter(policy, options);
     const items = sortObjects(this.#store.all(typeKey(policy.type)).filter(filter)).map(
-      (obj) => structuredClone(obj) as T,
+      (obj) => cloneJson(obj) as T,
     );
     return { items, resourceVersion: String(this.#store.revision) };
+  }
+
+  /**
+   * The stored objects `list` would return, sorted the same way, but not copied: for plug-ins
+   * that only read (the emulated kube-controller-manager's disruption controller lists a
+   * namespace's pods on every pod event, and copying them cost more than all its other work).
+   * The objects must not be modified, and are only current until the next write.
+   */
+  peek<T extends KubeObject>(type: ResourceType<T>, options?: SelectorOptions): readonly T[] {
+    this.#requests++;
+    const policy = this.#kinds.require(type);
+    return sortObjects(this.#store.all(typeKey(policy.type)).filter(compileFilter(policy, options))) as T[];
   }
 
   watch<T extends KubeObject>(
@@ -240,34 +263,34 @@ export class MemoryCluster implements ClusterPort {
     handler: WatchHandler<T>,
     options?: WatchOptions,
   ): Watch {
+    this.#requests++;
     const key = typeKey(type);
-    const delivered = handler as WatchHandler;
-    const untyped: WatchHandler = options?.withoutManagedFields
-      ? (event) =>
-          delivered(
-            event.type === 'ERROR' ? event : { type: event.type, object: withoutManagedFields(event.object) },
-          )
-      : delivered;
+    const untyped = handler as WatchHandler;
+    const copy = options?.withoutManagedFields ? copyWithoutManagedFields : cloneJson;
     try {
       const policy = this.#kinds.require(type);
       const filter = compileFilter(policy, options);
       const rv = options?.resourceVersion;
       if (rv === undefined || rv === '' || rv === '0') {
         const objects = sortObjects(this.#store.all(key).filter(filter));
-        return this.#hub.subscribe(key, filter, untyped, {
-          kind: 'list',
-          objects,
-          revision: this.#store.revision,
-        });
+        return this.#hub.subscribe(
+          key,
+          filter,
+          untyped,
+          { kind: 'list', objects, revision: this.#store.revision },
+          copy,
+        );
       }
       const after = Number(rv);
       if (!Number.isSafeInteger(after) || after < 0)
         throw new BadRequestError(`invalid resource version "${rv}"`);
-      return this.#hub.subscribe(key, filter, untyped, {
-        kind: 'resume',
-        after,
-        revision: this.#store.revision,
-      });
+      return this.#hub.subscribe(
+        key,
+        filter,
+        untyped,
+        { kind: 'resume', after, revision: this.#store.revision },
+        copy,
+      );
     } catch (err) {
       if (!isKubeError(err)) throw err;
       return this.#hub.subscribe(key, () => false, untyped, { kind: 'fail', error: err });
@@ -279,6 +302,7 @@ export class MemoryCluster implements ClusterPort {
     object: O,
     options?: WriteOptions,
   ): Promise<Persisted<O>> {
+    this.#requests++;
     return this.#createSync(type, object, options?.fieldManager ?? this.#manager) as Persisted<O>;
   }
 
@@ -287,6 +311,7 @@ export class MemoryCluster implements ClusterPort {
     object: O,
     options?: WriteOptions,
   ): Promise<Persisted<O>> {
+    this.#requests++;
     return this.#updateSync(type, object, options?.fieldManager ?? this.#manager) as Persisted<O>;
   }
 
@@ -295,6 +320,7 @@ export class MemoryCluster implements ClusterPort {
     object: O,
     options?: WriteOptions,
   ): Promise<Persisted<O>> {
+    this.#requests++;
     return this.#updateSync(type, object, options?.fieldManager ?? this.#manager, 'status') as Persisted<O>;
   }
 
@@ -304,6 +330,7 @@ export class MemoryCluster implements ClusterPort {
     patch: MergePatch,
     options?: PatchOptions,
   ): Promise<T> {
+    this.#requests++;
     return this.#patchSync(type, key, patch, options) as T;
   }
 
@@ -313,6 +340,7 @@ export class MemoryCluster implements ClusterPort {
     patch: MergePatch,
     options?: PatchOptions,
   ): Promise<T> {
+    this.#requests++;
     return this.#patchSync(type, key, patch, options, 'status') as T;
   }
 
@@ -331,6 +359,7 @@ export class MemoryCluster implements ClusterPort {
     configuration: KubeObject,
     options: ApplyOptions,
   ): Promise<T> {
+    this.#requests++;
     return this.#applySync(type, configuration, options) as T;
   }
 
@@ -349,6 +378,7 @@ export class MemoryCluster implements ClusterPort {
     configuration: KubeObject,
     options: ApplyOptions,
   ): Promise<T> {
+    this.#requests++;
     return this.#applySync(type, configuration, options, 'status') as T;
   }
 
@@ -357,14 +387,17 @@ export class MemoryCluster implements ClusterPort {
     key: ObjectKey,
     options?: DeleteOptions,
   ): Promise<DeleteResult<T>> {
+    this.#requests++;
     return this.#deleteSync(type, key, options ?? {}) as DeleteResult<T>;
   }
 
   async evict(key: ObjectKey, options?: EvictOptions): Promise<void> {
+    this.#requests++;
     evictPod(this.#internals, key, options);
   }
 
   async createEvent(event: EventInput): Promise<void> {
+    this.#requests++;
     const manager = event.source?.component ?? this.#manager;
     const decision = this.#events.observe(event, this.clock.now());
     if (decision.kind === 'create') {
@@ -469,7 +502,7 @@ export class MemoryCluster implements ClusterPort {
     const json = obj as unknown as JsonObject;
     if (policy.type.statusSubresource && policy.statusOnCreate !== 'keep') {
       if (policy.statusOnCreate === 'drop') delete json.status;
-      else json.status = structuredClone(policy.statusOnCreate);
+      else json.status = cloneJson(policy.statusOnCreate);
     }
     if (at.typeKey === NAMESPACE_KEY) {
       const spec = isJsonObject(json.spec) ? json.spec : {};
@@ -483,7 +516,7 @@ export class MemoryCluster implements ClusterPort {
       owners ?? recordUpdate({}, json, [], this.#managerContext(policy.type, manager, 'all', undefined));
     const managed = encodeManagedFields(ownership);
     if (managed.length > 0) obj.metadata.managedFields = managed;
-    return structuredClone(this.#store.insert(at.typeKey, at.key, obj));
+    return cloneJson(this.#store.insert(at.typeKey, at.key, obj));
   }
 
   #updateSync(type: ResourceType, input: KubeObject, manager: string, subresource?: 'status'): KubeObject {
@@ -622,18 +655,18 @@ export class MemoryCluster implements ClusterPort {
     const old = existing as unknown as JsonObject;
     let result: KubeObject;
     if (ctx.subresource === 'status') {
-      result = structuredClone(existing);
+      result = cloneJson(existing);
       const json = result as unknown as JsonObject;
       const status = (next as unknown as JsonObject).status;
       if (status === undefined) delete json.status;
-      else json.status = structuredClone(status);
+      else json.status = cloneJson(status);
     } else {
       result = next;
       this.#carrySystemFields(at, existing, result);
       const json = result as unknown as JsonObject;
       if (at.type.statusSubresource) {
         if (old.status === undefined) delete json.status;
-        else json.status = structuredClone(old.status);
+        else json.status = cloneJson(old.status);
       }
       normalizeMetadata(result);
       this.#validateMetadata(at.type, result, existing);
@@ -642,7 +675,7 @@ export class MemoryCluster implements ClusterPort {
       operation: 'UPDATE',
       type: at.type,
       object: result,
-      oldObject: structuredClone(existing),
+      oldObject: cloneJson(existing),
       ...(ctx.subresource === undefined ? {} : { subresource: ctx.subresource }),
     });
 
@@ -660,7 +693,7 @@ export class MemoryCluster implements ClusterPort {
     else delete result.metadata.managedFields;
     result.metadata.resourceVersion = existing.metadata.resourceVersion;
     setOrDelete(result.metadata, 'generation', existing.metadata.generation);
-    if (jsonEqual(result, existing)) return structuredClone(existing);
+    if (jsonEqual(result, existing)) return cloneJson(existing);
 
     if (
       at.policy.tracksGeneration &&
@@ -671,11 +704,11 @@ export class MemoryCluster implements ClusterPort {
     }
     if (this.#finalizedDuringUpdate(at, existing, result)) {
       const removed = this.#store.remove(at.typeKey, at.key, existing);
-      const out = structuredClone(result);
+      const out = cloneJson(result);
       out.metadata.resourceVersion = removed.metadata.resourceVersion;
       return out;
     }
-    return structuredClone(this.#store.replace(at.typeKey, at.key, result));
+    return cloneJson(this.#store.replace(at.typeKey, at.key, result));
   }
 
   /** Server-owned metadata an update cannot change. */
@@ -808,7 +841,7 @@ export class MemoryCluster implements ClusterPort {
     const existing = this.#store.get(at.typeKey, at.key);
     if (existing === undefined) throw notFound(at.type, at.name);
     checkPreconditions(at.type, existing, options.preconditions);
-    this.#admit({ operation: 'DELETE', type: at.type, object: structuredClone(existing) });
+    this.#admit({ operation: 'DELETE', type: at.type, object: cloneJson(existing) });
 
     if (at.typeKey === NAMESPACE_KEY) {
       const result = this.#deleteNamespace(at, existing);
@@ -819,17 +852,17 @@ export class MemoryCluster implements ClusterPort {
     if (meta.deletionTimestamp !== undefined) {
       const current = meta.deletionGracePeriodSeconds ?? 0;
       if (!(at.policy.gracefulDeletion && grace < current)) {
-        return { deleted: false, object: structuredClone(existing) };
+        return { deleted: false, object: cloneJson(existing) };
       }
       // A shorter grace period moves the deadline forward from the original request.
       const requestedAt = parseTime(meta.deletionTimestamp) - current * 1000;
-      const next = structuredClone(existing);
+      const next = cloneJson(existing);
       next.metadata.deletionGracePeriodSeconds = grace;
       next.metadata.deletionTimestamp = formatTime(requestedAt + grace * 1000);
       if (grace === 0 && (meta.finalizers ?? []).length === 0) {
         return { deleted: true, object: this.#store.remove(at.typeKey, at.key, next) };
       }
-      return { deleted: false, object: structuredClone(this.#store.replace(at.typeKey, at.key, next)) };
+      return { deleted: false, object: cloneJson(this.#store.replace(at.typeKey, at.key, next)) };
     }
 
     const finalizers = [...(meta.finalizers ?? [])];
@@ -840,13 +873,13 @@ export class MemoryCluster implements ClusterPort {
     if (finalizers.length === 0 && grace === 0) {
       return { deleted: true, object: this.#store.remove(at.typeKey, at.key) };
     }
-    const next = structuredClone(existing);
+    const next = cloneJson(existing);
     next.metadata.finalizers = finalizers;
     normalizeMetadata(next);
     next.metadata.deletionTimestamp = formatTime(this.clock.now() + grace * 1000);
     next.metadata.deletionGracePeriodSeconds = grace;
     if ((meta.generation ?? 0) > 0) next.metadata.generation = (meta.generation ?? 0) + 1;
-    return { deleted: false, object: structuredClone(this.#store.replace(at.typeKey, at.key, next)) };
+    return { deleted: false, object: cloneJson(this.#store.replace(at.typeKey, at.key, next)) };
   }
 
   /** Namespaces go Terminating while the namespace controller empties them. */
@@ -863,12 +896,12 @@ export class MemoryCluster implements ClusterPort {
     const spec = (existing as unknown as JsonObject).spec;
     const specFinalizers = isJsonObject(spec) && Array.isArray(spec.finalizers) ? spec.finalizers : [];
     if (specFinalizers.length === 0) return undefined;
-    const next = structuredClone(existing);
+    const next = cloneJson(existing);
     next.metadata.deletionTimestamp = formatTime(this.clock.now());
     next.metadata.deletionGracePeriodSeconds = 0;
     const json = next as unknown as JsonObject;
     json.status = { ...(isJsonObject(json.status) ? json.status : {}), phase: 'Terminating' };
-    return { deleted: false, object: structuredClone(this.#store.replace(at.typeKey, at.key, next)) };
+    return { deleted: false, object: cloneJson(this.#store.replace(at.typeKey, at.key, next)) };
   }
 
   /** Seconds a pod's deletion waits for its kubelet; 0 for everything else. */
@@ -896,6 +929,11 @@ export class MemoryCluster implements ClusterPort {
   }
 }
 
+/** A watch event's own copy of an object without managedFields: nothing of them is copied. */
+function copyWithoutManagedFields(object: KubeObject): KubeObject {
+  return cloneJson(withoutManagedFields(object));
+}
+
 /** A non-null, non-array object (without narrowing its members to JSON values). */
 function isRecord(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -907,7 +945,7 @@ function setOrDelete<K extends keyof KubeObject['metadata']>(
   value: KubeObject['metadata'][K] | undefined,
 ): void {
   if (value === undefined) delete meta[key];
-  else meta[key] = structuredClone(value);
+  else meta[key] = cloneJson(value);
 }
 
 /** Empty lists and maps in metadata are omitted on the wire; store them the same way. */

@@ -1,5 +1,6 @@
 import { Namespaces } from '../builtin-types.js';
 import { isNotFound } from '../errors.js';
+import { cloneJson } from '../json.js';
 import { typeKey } from '../resource-type.js';
 import type { ClusterInternals } from './internals.js';
 import { CONTROLLER_MANAGER } from './internals.js';
@@ -75,7 +76,7 @@ export class NamespaceLifecycle {
     if (remaining) return;
     const current = this.#cluster.store.get(NAMESPACE_KEY, name);
     if (current === undefined) return;
-    const next = structuredClone(current) as typeof current & { spec?: { finalizers?: string[] } };
+    const next = cloneJson(current) as typeof current & { spec?: { finalizers?: string[] } };
     const finalizers = next.spec?.finalizers ?? [];
     if (!finalizers.includes(NAMESPACE_FINALIZER)) return;
     next.spec = { ...next.spec, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) };

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../json.js';
+import { cloneJson, type JsonObject } from '../json.js';
 import type { KubeObject, OwnerReference } from '../object.js';
 
 /** One committed write, in resourceVersion order: what watches and controllers react to. */
@@ -98,7 +98,7 @@ export class ObjectStore {
     this.#map(typeKey).delete(key);
     if (previous.metadata.uid !== undefined) this.#byUid.delete(previous.metadata.uid);
     this.#index(typeKey, key, previous, undefined);
-    const object = structuredClone(lastState ?? previous);
+    const object = cloneJson(lastState ?? previous);
     object.metadata.resourceVersion = String(++this.#revision);
     this.#onChange({ rv: this.#revision, typeKey, op: 'delete', object, previous });
     return object;

@@ -1,4 +1,5 @@
 import { GoneError, type KubeError } from '../errors.js';
+import { cloneJson } from '../json.js';
 import type { KubeObject } from '../object.js';
 import type { Watch, WatchEvent, WatchHandler } from '../watch.js';
 import type { Change } from './object-store.js';
@@ -33,7 +34,7 @@ export function translate(change: Change, filter: ObjectFilter): WatchEvent | un
       if (was && now) return { type: 'MODIFIED', object: change.object };
       if (now) return { type: 'ADDED', object: change.object };
       if (was && change.previous !== undefined) {
-        const previous = structuredClone(change.previous);
+        const previous = cloneJson(change.previous);
         previous.metadata.resourceVersion = String(change.rv);
         return { type: 'DELETED', object: previous };
       }
@@ -48,6 +49,7 @@ class Subscription implements Watch {
   readonly #tracker: WorkTracker;
   readonly #filter: ObjectFilter;
   readonly #handler: WatchHandler;
+  readonly #copy: (object: KubeObject) => KubeObject;
   #queue: QueueItem[] = [];
   #draining = false;
   #stopped = false;
@@ -62,7 +64,9 @@ class Subscription implements Watch {
     filter: ObjectFilter,
     handler: WatchHandler,
     startRv: string,
+    copy: (object: KubeObject) => KubeObject,
   ) {
+    this.#copy = copy;
     this.#hub = hub;
     this.#tracker = tracker;
     this.#filter = filter;
@@ -103,7 +107,7 @@ class Subscription implements Watch {
     const event = translate(change, this.#filter);
     if (event === undefined) return;
     const copy: WatchEvent =
-      event.type === 'ERROR' ? event : { type: event.type, object: structuredClone(event.object) };
+      event.type === 'ERROR' ? event : { type: event.type, object: this.#copy(event.object) };
     this.#queue.push({ kind: 'event', event: copy, rv: change.rv });
     this.#kick();
   }
@@ -168,7 +172,17 @@ export class WatchHub {
     for (const sub of this.#subs.get(change.typeKey) ?? []) sub.offer(change);
   }
 
-  subscribe(typeKey: string, filter: ObjectFilter, handler: WatchHandler, start: WatchStart): Watch {
+  /**
+   * Starts a watch. Every object its handler gets is its own copy, made by `copy` (default a
+   * deep copy; a watch that drops managedFields copies without them, rather than copy and drop).
+   */
+  subscribe(
+    typeKey: string,
+    filter: ObjectFilter,
+    handler: WatchHandler,
+    start: WatchStart,
+    copy: (object: KubeObject) => KubeObject = cloneJson,
+  ): Watch {
     const items: QueueItem[] = [];
     let startRv = '0';
     if (start.kind === 'fail') {
@@ -177,7 +191,7 @@ export class WatchHub {
       for (const object of start.objects) {
         items.push({
           kind: 'event',
-          event: { type: 'ADDED', object: structuredClone(object) },
+          event: { type: 'ADDED', object: copy(object) },
           rv: undefined,
         });
       }
@@ -192,14 +206,14 @@ export class WatchHub {
         if (change.rv <= start.after || change.typeKey !== typeKey) continue;
         const event = translate(change, filter);
         if (event === undefined) continue;
-        const copy: WatchEvent =
-          event.type === 'ERROR' ? event : { type: event.type, object: structuredClone(event.object) };
-        items.push({ kind: 'event', event: copy, rv: change.rv });
+        const own: WatchEvent =
+          event.type === 'ERROR' ? event : { type: event.type, object: copy(event.object) };
+        items.push({ kind: 'event', event: own, rv: change.rv });
       }
       // Caught up: nothing this watch can see changed between the backlog and now.
       items.push({ kind: 'sync', rv: Math.max(start.after, start.revision) });
     }
-    const sub = new Subscription(this, this.#tracker, filter, handler, startRv);
+    const sub = new Subscription(this, this.#tracker, filter, handler, startRv, copy);
     if (start.kind !== 'fail') {
       let set = this.#subs.get(typeKey);
       if (set === undefined) {

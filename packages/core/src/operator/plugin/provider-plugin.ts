@@ -72,6 +72,14 @@ export interface ProviderPlugin {
   /** Settings keys the provider accepts, with a one-line description each (for `--help`). */
   readonly settings: Readonly<Record<string, string>>;
   /**
+   * Checks the settings before anything starts (servers, the cluster connection, the cloud):
+   * a required setting missing, a value malformed, an unknown key. Throws an Error whose
+   * message names the setting and what is wrong; must not call the cloud or read the
+   * environment. Settings it accepts must not be refused by `create` for their form. Default:
+   * only the keys are checked, against `settings`.
+   */
+  checkSettings?(settings: Readonly<Record<string, string>>): void;
+  /**
    * Instance-type catalogs the provider ships, for `schedule`/`disrupt`/`simulate --catalog NAME`;
    * each builds its catalog only when picked. Default none.
    */

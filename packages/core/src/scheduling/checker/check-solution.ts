@@ -18,6 +18,7 @@ import {
 import type { ExistingCapacity, SolverInput, SolverResult } from '../solver/types.js';
 import { VolumeIndex } from '../volumes/volume-topology.js';
 import {
+  affinityTermsOf,
   blockingTaint,
   daemonFits,
   nodeTermsOf,
@@ -389,7 +390,7 @@ export function checkSolution(input: SolverInput, result: SolverResult): string[
     }
   }
 
-  checkTopology(input, places, knownNamespaces, volumes, out);
+  checkTopology(input, places, knownNamespaces, out);
   return out;
 }
 
@@ -448,7 +449,6 @@ function checkTopology(
   input: SolverInput,
   places: readonly Place[],
   known: readonly string[],
-  volumes: VolumeIndex,
   out: string[],
 ): void {
   const all: Located[] = places.flatMap((place) =>
@@ -483,7 +483,7 @@ function checkTopology(
       ]);
       if (spreadDone.has(id)) continue;
       spreadDone.add(id);
-      checkSpread(owner.pod, c, all, domainsFor(c.topologyKey), volumes, allow, out);
+      checkSpread(owner.pod, c, all, domainsFor(c.topologyKey), allow, out);
     }
   }
 
@@ -565,7 +565,6 @@ function checkSpread(
   c: TopologySpreadConstraint,
   all: readonly Located[],
   poolDomainMap: Map<string, Taint[][]>,
-  volumes: VolumeIndex,
   allow: { allowUndefined: ReadonlySet<string> },
   out: string[],
 ): void {
@@ -574,7 +573,8 @@ function checkSpread(
   const sel = selectorWithKeys(c.labelSelector, owner.metadata.labels, c.matchLabelKeys, undefined);
   const honorAffinity = (c.nodeAffinityPolicy ?? 'Honor') === 'Honor';
   const honorTaints = (c.nodeTaintsPolicy ?? 'Ignore') === 'Honor';
-  const terms = nodeTermsOf(owner, volumes);
+  // Which nodes count follows the pod's node affinity only; its volumes limit where it goes.
+  const terms = affinityTermsOf(owner);
   const counts = (place: Place) =>
     (!honorAffinity ||
       terms.some((t) => place.requirements.isCompatible(t, place.claim ? allow : undefined))) &&

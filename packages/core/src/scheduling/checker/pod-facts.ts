@@ -52,17 +52,21 @@ export function requestsOf(pod: Pod): ResourceList {
   return addResources(total, parseResourceList(spec.overhead), new Map([['pods', Quantity.fromUnits(1)]]));
 }
 
-/** Every way the pod's node constraints can hold: nodeSelector AND one required term AND one volume alternative. */
-export function nodeTermsOf(pod: Pod, volumes: VolumeIndex): Requirements[] {
+/** The pod's node affinity as kube-scheduler reads it: nodeSelector AND one required term. */
+export function affinityTermsOf(pod: Pod): Requirements[] {
   const selector = Requirements.fromLabels(pod.spec.nodeSelector);
   const required =
     pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  const terms =
-    required === undefined || required.length === 0
-      ? [selector]
-      : required.map((t) =>
-          selector.copy().addAll(Requirements.fromNodeSelectorRequirements(t.matchExpressions)),
-        );
+  return required === undefined || required.length === 0
+    ? [selector]
+    : required.map((t) =>
+        selector.copy().addAll(Requirements.fromNodeSelectorRequirements(t.matchExpressions)),
+      );
+}
+
+/** Every way the pod's node constraints can hold: nodeSelector AND one required term AND one volume alternative. */
+export function nodeTermsOf(pod: Pod, volumes: VolumeIndex): Requirements[] {
+  const terms = affinityTermsOf(pod);
   const vt = volumeTopology(pod, volumes);
   if (!vt.ok) return terms;
   let out = terms;

@@ -182,7 +182,7 @@ function explainFailure(s: Scheduler, v: Variant, pool: Pool, f: FreshFailure): 
     case 'types':
       return `NodePool ${name}: ${explainTypes(s, pool, v, v.options[f.option]!)}`;
     case 'limits': {
-      const start = s.freshStart(v, pool);
+      const start = s.freshStart(v, pool, f.option);
       const limits = pool.limits!;
       const excluded = limits.names.map(() => 0);
       for (const i of start?.candidates ?? []) {
@@ -196,7 +196,7 @@ function explainFailure(s: Scheduler, v: Variant, pool: Pool, f: FreshFailure): 
     case 'topology':
       return `NodePool ${name}: ${explainTopology(s, f.group, f.requirements)}`;
     case 'topology-types': {
-      const start = s.freshStart(v, pool);
+      const start = s.freshStart(v, pool, f.option);
       const narrowed = start === undefined ? '' : changedKeys(start.requirements, f.requirements);
       return `NodePool ${name}: topology needs ${narrowed || 'a narrower domain'}, where no instance type that fits has an available offering${pool.limits === undefined ? '' : ' within limits'}`;
     }

@@ -25,6 +25,12 @@ export interface RequirementOption {
   readonly requirements: Requirements;
   /** Without preferences: what topology uses for the pod's own domains. */
   readonly strict: Requirements;
+  /**
+   * `strict` without the volume part: the domains a topology spread counts for its minimum
+   * (kube-scheduler's nodeAffinityPolicy Honor reads the pod's node affinity, not its volumes,
+   * which only narrow where this pod itself may go).
+   */
+  readonly own: Requirements;
   /** The volume part alone (empty without volume topology), to tell volume conflicts apart. */
   readonly volume: Requirements;
 }
@@ -152,13 +158,17 @@ export function requirementOptions(
   return volumeAlternatives(volumes).map((volume) => ({
     requirements: volume.size === 0 ? loose : loose.copy().addAll(volume),
     strict: volume.size === 0 ? strict : strict.copy().addAll(volume),
+    own: strict,
     volume,
   }));
 }
 
-/** nodeSelector AND each remaining required term (and the volume topology), for spread node filters. */
-export function nodeFilterTerms(pod: Pod, view: PodView, volume: Requirements): Requirements[] {
-  const selector = Requirements.fromLabels(pod.spec.nodeSelector).addAll(volume);
+/**
+ * nodeSelector AND each remaining required term, for spread node filters. Volume topology is
+ * left out, as kube-scheduler does: it limits where the pod goes, not which nodes' pods count.
+ */
+export function nodeFilterTerms(pod: Pod, view: PodView): Requirements[] {
+  const selector = Requirements.fromLabels(pod.spec.nodeSelector);
   const terms = view.requiredTerms;
   if (terms === undefined) return [selector];
   return terms.map((t) => selector.copy().addAll(nodeSelectorTermRequirements(t)));

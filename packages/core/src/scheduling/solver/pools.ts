@@ -66,6 +66,20 @@ export function typeCompatible(type: InstanceType, requirements: Requirements): 
   return type.requirements.intersects(requirements);
 }
 
+/**
+ * The types, in order, that are compatible with a NodePool's requirements and have an available
+ * offering it allows: the only ones buildPool prepares. Depends on nothing but its arguments, so
+ * solves may share it (see SolverCache).
+ */
+export function launchableTypes(
+  types: readonly InstanceType[],
+  requirements: Requirements,
+): readonly InstanceType[] {
+  return types.filter(
+    (t) => typeCompatible(t, requirements) && hasLaunchableOffering(t.offerings, requirements),
+  );
+}
+
 /** The requirements every node of the NodePool starts from. */
 export function poolRequirements(nodePool: NodePool): Requirements {
   const template = nodePool.spec.template;
@@ -90,9 +104,24 @@ export function orderNodePools(nodePools: readonly NodePool[]): NodePool[] {
 }
 
 /**
- * Prepares a NodePool: its requirements, taints, limits, and its launchable instance types with
- * the per-type DaemonSet overhead (a DaemonSet counts on a type when it tolerates the NodePool's
- * taints and its node affinity is compatible with the NodePool and the type).
+ * The part of a prepared NodePool that depends only on the NodePool object, its launchable types,
+ * the DaemonSets and the resource slots — not on the solve's pods or usage — so solves may share
+ * it (see SolverCache). Read-only once built; the filters only cache answers.
+ */
+export interface PoolTypes {
+  readonly types: readonly PoolType[];
+  readonly daemonHostPorts: readonly HostPort[];
+  readonly daemonNames: readonly string[];
+  readonly chain: boolean;
+  readonly filters: TypeFilters;
+}
+
+/**
+ * Prepares a NodePool: its requirements, taints, limits, and its launchable instance types
+ * (`launchable`: launchableTypes of `types`) with the per-type DaemonSet overhead (a DaemonSet
+ * counts on a type when it tolerates the NodePool's taints and its node affinity is compatible
+ * with the NodePool and the type). `prepareTypes` may answer the usage-independent part from a
+ * cache; it must give what poolTypes would.
  */
 export function buildPool(
   index: number,
@@ -101,18 +130,46 @@ export function buildPool(
   daemons: readonly DaemonPod[],
   slots: ResourceSlots,
   usage: ResourceList | undefined,
+  launchable: readonly InstanceType[] = launchableTypes(types, poolRequirements(nodePool)),
+  prepareTypes: typeof poolTypes = poolTypes,
 ): Pool {
   const requirements = poolRequirements(nodePool);
+  const prepared = prepareTypes(nodePool, requirements, launchable, daemons, slots);
+  return {
+    index,
+    name: nodePool.metadata.name!,
+    nodePool,
+    weight: nodePool.spec.weight ?? 0,
+    requirements,
+    taints: nodePool.spec.template.spec.taints ?? [],
+    allTypes: types,
+    types: prepared.types,
+    daemonHostPorts: prepared.daemonHostPorts,
+    daemonNames: prepared.daemonNames,
+    limits: PoolLimits.of(nodePool.spec.limits, usage),
+    chain: prepared.chain,
+    filters: prepared.filters,
+  };
+}
+
+/** The usage-independent part of buildPool (see PoolTypes). */
+export function poolTypes(
+  nodePool: NodePool,
+  requirements: Requirements,
+  launchable: readonly InstanceType[],
+  daemons: readonly DaemonPod[],
+  slots: ResourceSlots,
+): PoolTypes {
   const taints = nodePool.spec.template.spec.taints ?? [];
-  const limits = PoolLimits.of(nodePool.spec.limits, usage);
+  // Only the limited resources' names matter here (a type's capacity per limited resource).
+  const limits = PoolLimits.of(nodePool.spec.limits, undefined);
   // Daemons that tolerate the NodePool; each is then checked against the NodePool and every type
   // together, as a type may define labels (a GPU label, say) the NodePool does not.
   const candidates = daemons.filter((d) => daemonTolerates(d, taints));
   const overheadCache = new Map<string, { list: ResourceList; vector: ResourceVector }>();
   const counted = new Set<string>();
   const prepared: Omit<PoolType, 'index'>[] = [];
-  for (const type of types) {
-    if (!typeCompatible(type, requirements) || !hasLaunchableOffering(type.offerings, requirements)) continue;
+  for (const type of launchable) {
     let key = '';
     const on: DaemonPod[] = [];
     if (candidates.length > 0) {
@@ -145,12 +202,11 @@ export function buildPool(
   const order = prepared
     .map((p, i) => ({ p, i }))
     .sort((a, b) => b.p.free.cmpSlot(cpu, a.p.free) || b.p.free.cmpSlot(mem, a.p.free) || a.i - b.i);
-  const poolTypes: PoolType[] = order.map(({ p }, index) => ({ ...p, index }));
-  const daemonHostPorts = candidates.filter((d) => counted.has(d.name)).flatMap((d) => d.hostPorts);
+  const types: PoolType[] = order.map(({ p }, index) => ({ ...p, index }));
   let chain = true;
-  for (let i = 1; i < poolTypes.length && chain; i++) {
-    const a = poolTypes[i - 1]!.free;
-    const b = poolTypes[i]!.free;
+  for (let i = 1; i < types.length && chain; i++) {
+    const a = types[i - 1]!.free;
+    const b = types[i]!.free;
     for (let slot = 0; slot < Math.max(a.length, b.length); slot++) {
       if (a.cmpSlot(slot, b) < 0) {
         chain = false;
@@ -158,19 +214,11 @@ export function buildPool(
       }
     }
   }
-  const pool: Omit<Pool, 'filters'> = {
-    index,
-    name: nodePool.metadata.name!,
-    nodePool,
-    weight: nodePool.spec.weight ?? 0,
-    requirements,
-    taints,
-    allTypes: types,
-    types: poolTypes,
-    daemonHostPorts,
+  return {
+    types,
+    daemonHostPorts: candidates.filter((d) => counted.has(d.name)).flatMap((d) => d.hostPorts),
     daemonNames: candidates.filter((d) => counted.has(d.name)).map((d) => d.name),
-    limits,
     chain,
+    filters: new TypeFilters(types).sized(types.length),
   };
-  return { ...pool, filters: new TypeFilters(pool as Pool).sized(poolTypes.length) };
 }

@@ -21,7 +21,7 @@ import {
 import { VolumeIndex, volumeTopology } from '../volumes/volume-topology.js';
 import { ClaimOrder } from './claim-order.js';
 import { type DaemonPod, daemonPod } from './daemon-overhead.js';
-import { orderExisting, type PreparedExisting, prepareExisting } from './existing.js';
+import { orderExisting, type PreparedExisting } from './existing.js';
 import { nodePoolDomains } from './node-pool-domains.js';
 import {
   inverseGroupSpecs,
@@ -36,6 +36,7 @@ import { buildPool, hasLaunchableOffering, orderNodePools, type Pool, typeCompat
 import { initialView, type PodView, relax } from './preferences.js';
 import type { PodQueue } from './queue.js';
 import { podSignature } from './signature.js';
+import { SolverCache } from './solver-cache.js';
 import { type Claim, type ExistingTarget, emptyDomainIds, type Target, UNKNOWN_DOMAIN } from './target.js';
 import type { SolverInput, SolverOptions } from './types.js';
 import { WellKnown } from './well-known.js';
@@ -98,7 +99,8 @@ interface FreshBase {
   readonly narrowed: Map<string, Int32Array>;
 }
 
-type FreshCache = FreshBase | FreshFailure;
+/** Every requirement option a new claim could start from, in option order, or why none. */
+type FreshCache = readonly FreshBase[] | FreshFailure;
 
 const MAX_OPTIONS = 16;
 
@@ -110,6 +112,11 @@ function sameRequirements(before: Requirements, after: Requirements, added: Requ
     if (a !== b && !a.equals(b)) return false;
   }
   return true;
+}
+
+/** The pod's own domains for a group: a spread's minimum is counted without the volume's zones. */
+function podDomainsFor(g: TopologyGroup, option: RequirementOption): Requirement | undefined {
+  return (g.spec.type === 'spread' ? option.own : option.strict).get(g.spec.key);
 }
 
 /**
@@ -169,17 +176,28 @@ export class Scheduler {
       }
     }
     this.daemons = daemons;
-    this.pools = orderNodePools(input.nodePools).map((np, i) =>
-      buildPool(
+    const cache = input.cache ?? new SolverCache();
+    const prepareTypes = cache.poolTypes(input.daemonSets);
+    this.pools = orderNodePools(input.nodePools).map((np, i) => {
+      const types = cache.normalizedTypes(
+        input.instanceTypes.get(np.metadata.name!),
+        input.wellKnownLabels,
+        wellKnown,
+      );
+      return buildPool(
         i,
         np,
-        (input.instanceTypes.get(np.metadata.name!) ?? []).map((t) => wellKnown.normalize(t)),
+        types,
         daemons,
         this.slots,
         input.nodePoolUsage?.get(np.metadata.name!),
-      ),
+        cache.launchableTypes(np, types),
+        prepareTypes,
+      );
+    });
+    this.prepared = orderExisting(
+      input.existing.map((c) => cache.prepareExisting(c, input.daemonSets, daemons, this.slots)),
     );
-    this.prepared = orderExisting(input.existing.map((c) => prepareExisting(c, daemons, this.slots)));
     const namespaces = new Set<string>();
     for (const p of input.pods) namespaces.add(p.metadata.namespace ?? 'default');
     for (const p of this.prepared)
@@ -195,7 +213,7 @@ export class Scheduler {
         })),
     );
     this.topology = new Topology(
-      nodePoolDomains(this.pools),
+      nodePoolDomains(this.pools, (pool) => cache.domainValues(pool)),
       this.prepared.map((p) => p.topologyNode),
       counted,
     );
@@ -375,7 +393,7 @@ export class Scheduler {
 
   #makeVariant(cls: PodClass, view: PodView, depth: number, owner: string): Variant {
     const options = requirementOptions(cls.exemplar, view, cls.volumes).slice(0, MAX_OPTIONS);
-    const filterTerms = nodeFilterTerms(cls.exemplar, view, options[0]!.volume);
+    const filterTerms = nodeFilterTerms(cls.exemplar, view);
     const uses = ownedGroupSpecs(cls, view, filterTerms, this.#namespaces).map(({ spec, honorAffinity }) => {
       const group = this.#internForward(spec);
       return { group, self: group.selects(cls.namespace, cls.labels), honorAffinity };
@@ -517,7 +535,7 @@ export class Scheduler {
     this.#picks.length = 0;
     for (const use of v.uses) {
       const g = use.group;
-      const podDomains = use.honorAffinity ? option.strict.get(g.spec.key) : undefined;
+      const podDomains = use.honorAffinity ? podDomainsFor(g, option) : undefined;
       const next = this.#narrow(g, use.self, podDomains, out, host, allowUndefined);
       if (next === undefined) return undefined;
       out = next;
@@ -596,15 +614,24 @@ export class Scheduler {
       return this.#rejectExisting(v, e);
     }
     if (!cls.vector.fits(e.available)) return this.#rejectExisting(v, e);
-    const merged = this.#merged(e, v);
-    if (merged === undefined) return this.#rejectExisting(v, e);
-    this.#excluded.clear();
-    const r = this.#applyTopology(v, v.options[this.#mergedOption]!, merged, e.host, false);
-    if (r === undefined) return this.#failPermanent ? this.#rejectExisting(v, e) : false;
-    e.available.subInPlace(cls.vector);
-    this.#setRequirements(e, r);
-    this.#commit(entry, v, e);
-    return true;
+    // Each volume alternative is a different set of domains: one refused by topology (a zone
+    // that already holds an anti-affine pod) leaves the others to try.
+    let permanent = true;
+    for (let i = 0; i < v.options.length; i++) {
+      const merged = this.#mergeOption(e, v, i);
+      if (merged === null) continue;
+      this.#excluded.clear();
+      const r = this.#applyTopology(v, v.options[i]!, merged, e.host, false);
+      if (r === undefined) {
+        permanent &&= this.#failPermanent;
+        continue;
+      }
+      e.available.subInPlace(cls.vector);
+      this.#setRequirements(e, r);
+      this.#commit(entry, v, e);
+      return true;
+    }
+    return permanent ? this.#rejectExisting(v, e) : false;
   }
 
   #rejectExisting(v: Variant, e: ExistingTarget): false {
@@ -650,7 +677,7 @@ export class Scheduler {
     let n = 0;
     for (const use of v.uses) {
       const g = use.group;
-      n = this.#addFast(n, g, use.self, use.honorAffinity ? option.strict.get(g.spec.key) : undefined);
+      n = this.#addFast(n, g, use.self, use.honorAffinity ? podDomainsFor(g, option) : undefined);
     }
     for (const g of v.cls.repelledBy) n = this.#addFast(n, g, false, option.strict.get(g.spec.key));
     return n;
@@ -723,9 +750,27 @@ export class Scheduler {
     if (cls.hostPorts.length > 0 && hostPortConflict(c.ports, cls.hostPorts) !== undefined) {
       return this.#rejectClaim(v, c);
     }
-    const merged = this.#merged(c, v);
-    if (merged === undefined) return this.#rejectClaim(v, c);
-    const option = this.#mergedOption;
+    let permanent = true;
+    for (let option = 0; option < v.options.length; option++) {
+      const merged = this.#mergeOption(c, v, option);
+      if (merged === null) continue;
+      const outcome = this.#tryClaimOption(entry, v, c, option, merged);
+      if (outcome === 'placed') return true;
+      permanent &&= outcome === 'never';
+    }
+    return permanent ? this.#rejectClaim(v, c) : false;
+  }
+
+  /** One requirement option of a claim attempt: placed, refused for now, or refused for good. */
+  #tryClaimOption(
+    entry: PodEntry,
+    v: Variant,
+    c: Claim,
+    option: number,
+    merged: Requirements,
+  ): 'placed' | 'later' | 'never' {
+    const cls = v.cls;
+    const pool = c.pool;
     let cands = c.candidates;
     let size = c.size;
     if (merged !== c.requirements) {
@@ -736,7 +781,7 @@ export class Scheduler {
     const fit = this.#firstFit(pool, c.requests, cands, size);
     if (fit < 0) {
       c.requests.subInPlace(cls.vector);
-      return this.#rejectClaim(v, c);
+      return 'never';
     }
     this.#excluded.clear();
     let r: Requirements | undefined;
@@ -745,7 +790,7 @@ export class Scheduler {
       r = this.#applyTopology(v, v.options[option]!, merged, c.host, true);
       if (r === undefined) {
         c.requests.subInPlace(cls.vector);
-        return this.#failPermanent ? this.#rejectClaim(v, c) : false;
+        return this.#failPermanent ? 'never' : 'later';
       }
       if (r === merged) break;
       const narrowed = this.#filterTypes(pool, cands.subarray(fit, size), size - fit, r);
@@ -757,14 +802,14 @@ export class Scheduler {
       }
       if (!this.#excludeLastPick()) {
         c.requests.subInPlace(cls.vector);
-        return false;
+        return 'later';
       }
     }
     if (r.hasMinValues()) {
       const exact = this.#exactFits(pool, c.requests, cands.subarray(start, size));
       if (!this.#minValuesOk(pool, exact, r)) {
         c.requests.subInPlace(cls.vector);
-        return false;
+        return 'later';
       }
       cands = exact;
       start = 0;
@@ -785,7 +830,7 @@ export class Scheduler {
     this.#setRequirements(c, r);
     this.order.increment(c.id, c.pods.length);
     this.#commit(entry, v, c);
-    return true;
+    return 'placed';
   }
 
   #rejectClaim(v: Variant, c: Claim): false {
@@ -834,8 +879,23 @@ export class Scheduler {
     if (cls.hostPorts.length > 0 && hostPortConflict(pool.daemonHostPorts, cls.hostPorts) !== undefined) {
       return { stage: 'port' };
     }
-    const base = this.#freshBase(v, pool);
-    if ('stage' in base) return base;
+    const bases = this.#freshBases(v, pool);
+    if ('stage' in bases) return bases;
+    // A later volume alternative may reach domains the first one's topology refuses.
+    let first: FreshFailure | undefined;
+    for (const base of bases) {
+      const r = this.#evaluateFreshOption(v, pool, base);
+      if (!('stage' in r)) return r;
+      first ??= r;
+    }
+    return first!;
+  }
+
+  #evaluateFreshOption(
+    v: Variant,
+    pool: Pool,
+    base: FreshBase,
+  ): { requirements: Requirements; candidates: Int32Array } | FreshFailure {
     let cands = base.candidates;
     const limits = pool.limits;
     if (limits !== undefined) {
@@ -874,12 +934,12 @@ export class Scheduler {
     return { requirements: r, candidates: cands };
   }
 
-  #freshBase(v: Variant, pool: Pool): FreshCache {
+  #freshBases(v: Variant, pool: Pool): FreshCache {
     const cached = v.fresh[pool.index] as FreshCache | undefined;
     if (cached !== undefined) return cached;
-    let result: FreshCache | undefined;
+    const found: FreshBase[] = [];
     let firstTypesFailure: FreshFailure | undefined;
-    for (let i = 0; i < v.options.length && result === undefined; i++) {
+    for (let i = 0; i < v.options.length; i++) {
       const add = v.options[i]!.requirements;
       if (!pool.requirements.isCompatible(add, this.wellKnown.compat)) continue;
       const r = add.size === 0 ? pool.requirements : pool.requirements.copy().addAll(add);
@@ -899,17 +959,25 @@ export class Scheduler {
         firstTypesFailure ??= { stage: 'types', option: i };
         continue;
       }
-      result = { option: i, requirements: r, candidates: all.slice(0, n), narrowed: new Map() };
+      found.push({ option: i, requirements: r, candidates: all.slice(0, n), narrowed: new Map() });
     }
-    result ??= firstTypesFailure ?? { stage: 'requirements' };
+    const result: FreshCache = found.length > 0 ? found : (firstTypesFailure ?? { stage: 'requirements' });
     v.fresh[pool.index] = result;
     return result;
   }
 
-  /** The cached start of a new claim (requirements and candidates before limits), if any. */
-  freshStart(v: Variant, pool: Pool): { requirements: Requirements; candidates: Int32Array } | undefined {
-    const base = this.#freshBase(v, pool);
-    return 'stage' in base ? undefined : base;
+  /**
+   * The cached start of a new claim (requirements and candidates before limits) for a
+   * requirement option, by default the first that has one.
+   */
+  freshStart(
+    v: Variant,
+    pool: Pool,
+    option?: number,
+  ): { requirements: Requirements; candidates: Int32Array } | undefined {
+    const bases = this.#freshBases(v, pool);
+    if ('stage' in bases) return undefined;
+    return option === undefined ? bases[0] : bases.find((b) => b.option === option);
   }
 
   /** Why existing capacity refuses a variant now, or undefined if it would take it. Changes nothing. */

@@ -4,7 +4,7 @@ import { persistentVolumeClaimSchema } from '../../apis/kubernetes/persistent-vo
 import { storageClassSchema } from '../../apis/kubernetes/storage-class.js';
 import { checkSolution } from '../checker/check-solution.js';
 import { solve } from './solve.js';
-import { nodePool, pod, solverInput, summarize } from './testing/index.js';
+import { boundPod, existing, node, nodePool, pod, solverInput, summarize } from './testing/index.js';
 import type { SolverInput } from './types.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
@@ -71,6 +71,90 @@ describe('solve: volume topology', () => {
       },
     });
     expect(summarize(run(input)).claims[0]!.zone).toBe('In [zone-c]');
+  });
+
+  it('allows the union of a StorageClass with several allowedTopologies terms', () => {
+    // Karpenter reads only the first term; Kubernetes ORs them, so two zone-anti-affine pods
+    // whose class allows zone-a or zone-b must land one in each.
+    const twoTerms = storageClassSchema.parse({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'two-zones' },
+      provisioner: 'ebs.csi.aws.com',
+      volumeBindingMode: 'WaitForFirstConsumer',
+      allowedTopologies: [
+        { matchLabelExpressions: [{ key: ZONE, values: ['zone-a'] }] },
+        { matchLabelExpressions: [{ key: ZONE, values: ['zone-b'] }] },
+      ],
+    });
+    const apart = (name: string) =>
+      pod(name, {
+        labels: { app: 'db' },
+        spec: {
+          volumes: [{ name: 'data', persistentVolumeClaim: { claimName: `data-${name}` } }],
+          affinity: {
+            podAntiAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: [
+                { labelSelector: { matchLabels: { app: 'db' } }, topologyKey: ZONE },
+              ],
+            },
+          },
+        },
+      });
+    const input = solverInput({
+      pods: [apart('db-0'), apart('db-1')],
+      extra: {
+        persistentVolumeClaims: [
+          pvc('data-db-0', { storageClassName: 'two-zones' }),
+          pvc('data-db-1', { storageClassName: 'two-zones' }),
+        ],
+        storageClasses: [twoTerms],
+      },
+    });
+    const s = summarize(run(input));
+    expect(s.unschedulable).toEqual({});
+    expect(s.claims.map((c) => c.zone).sort()).toEqual(['In [zone-a]', 'In [zone-b]']);
+  });
+
+  it("counts spread domains over the pod's own affinity, not its volume zone", () => {
+    // kube-scheduler counts minDomains over the zones the pod's node affinity allows; the volume
+    // only limits where this pod goes. Counted over zone-a alone, minDomains 3 would make the
+    // global minimum 0 and zone-a (1 + 1) exceed maxSkew 1.
+    const web = { app: 'web' };
+    const full = (zone: string) =>
+      existing(
+        node(`n-${zone}`, {
+          labels: { [ZONE]: zone },
+          allocatable: { cpu: '4', memory: '16Gi', pods: '10' },
+        }),
+        [boundPod(`old-${zone}`, `n-${zone}`, { labels: web })],
+      );
+    const p = pod('web-new', {
+      labels: web,
+      spec: {
+        volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data-web' } }],
+        topologySpreadConstraints: [
+          {
+            maxSkew: 1,
+            minDomains: 3,
+            topologyKey: ZONE,
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: web },
+          },
+        ],
+      },
+    });
+    const input = solverInput({
+      pods: [p],
+      existing: [full('zone-a'), full('zone-b'), full('zone-c')],
+      extra: {
+        persistentVolumeClaims: [pvc('data-web', { volumeName: 'pv-1' })],
+        persistentVolumes: [pv('pv-1', ['zone-a'])],
+      },
+    });
+    const s = summarize(run(input));
+    expect(s.unschedulable).toEqual({});
+    expect(s.existing['n-zone-a']).toEqual(['web-new']);
   });
 
   it('uses the template storage class of ephemeral volumes', () => {

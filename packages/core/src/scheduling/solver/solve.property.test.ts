@@ -4,6 +4,7 @@ import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import { checkSolution } from '../checker/check-solution.js';
 import { solve } from './solve.js';
+import { SolverCache } from './solver-cache.js';
 import {
   boundPod,
   daemonSet,
@@ -227,6 +228,31 @@ describe('solve: properties over random clusters', () => {
         expect(JSON.stringify(summarize(solve(input)))).toBe(JSON.stringify(summarize(solve(input))));
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it('gives the same results with a SolverCache shared by a sequence of solves as without one', () => {
+    fc.assert(
+      fc.property(clusterArb, (c) => {
+        const input = build(c);
+        // What a disruption pass does: solves over the same NodePools, types and capacity objects,
+        // each leaving some capacity or pods out.
+        const variants: SolverInput[] = [
+          input,
+          { ...input, pods: input.pods.slice(1) },
+          { ...input, existing: input.existing.slice(1) },
+          {
+            ...input,
+            existing: input.existing.map((e, i) => (i === 0 ? { ...e, markedForDeletion: true } : e)),
+          },
+          input,
+        ];
+        const cache = new SolverCache();
+        for (const v of variants) {
+          expect(JSON.stringify(summarize(solve({ ...v, cache })))).toBe(JSON.stringify(summarize(solve(v))));
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 

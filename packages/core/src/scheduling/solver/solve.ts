@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import { comparePodsForScheduling } from '../pod/identity.js';
 import { PodQueue } from './queue.js';
 import { repack } from './repack.js';
@@ -19,12 +20,19 @@ import type { SolveDeadline, SolverInput, SolverResult } from './types.js';
  * for `DeadlineExceededReason`. Deterministic given the deadline's readings.
  */
 export function solve(input: SolverInput, deadline?: SolveDeadline): SolverResult {
+  if (SolveChannel.hasSubscribers) SolveChannel.publish({ pods: input.pods.length });
   const s = new Scheduler(input);
   const queued = s.entries.filter((e) => e.cls !== undefined).sort(comparePodsForScheduling);
   const completed = s.run(new PodQueue(queued.map((e) => e.index)), expiry(deadline));
   if (completed && s.options.repack) repack(s);
   return buildResult(s);
 }
+
+/**
+ * Every solve is published here (`{ pods }`, the pods to place) when someone subscribes, so tools
+ * such as `bench:simulate` can count solver calls without the solver keeping any state.
+ */
+export const SolveChannel = channel('nodewright:scheduling:solve');
 
 function expiry(deadline: SolveDeadline | undefined): (() => boolean) | undefined {
   if (deadline === undefined) return undefined;

@@ -15,10 +15,10 @@ export class TypeFilters {
   readonly #prices = new Map<string, LaunchInfo>();
   readonly #names = new WeakMap<Requirement, string>();
 
-  constructor(pool: Pool) {
+  constructor(types: readonly PoolType[]) {
     const keys = new Set<string>();
     const offeringKeys = new Set<string>();
-    for (const t of pool.types) {
+    for (const t of types) {
       for (const k of t.type.requirements.keys()) keys.add(k);
       for (const o of t.type.offerings) for (const k of o.requirements.keys()) offeringKeys.add(k);
     }

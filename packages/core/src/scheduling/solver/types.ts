@@ -9,6 +9,7 @@ import type { NodePool } from '../../apis/v1/nodepool.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { Requirements } from '../requirements/requirements.js';
 import type { ResourceList } from '../resources/resource-list.js';
+import type { SolverCache } from './solver-cache.js';
 
 /**
  * Capacity that exists or is being launched: a registered Node (with or without a NodeClaim), or
@@ -52,6 +53,11 @@ export interface SolverInput {
    */
   readonly wellKnownLabels?: ReadonlySet<string>;
   readonly options?: SolverOptions;
+  /**
+   * Work shared with earlier solves of the same caller (see SolverCache); a fresh one per solve
+   * when absent. Never changes the result.
+   */
+  readonly cache?: SolverCache;
 }
 
 export interface SolverOptions {

@@ -155,6 +155,13 @@ export class ClusterAutoscalerSimulator {
     this.#graceMs = options.maxGracefulTerminationMs ?? 600_000;
   }
 
+  #scans = 0;
+
+  /** Scans run so far (CA's reconcile loop), for benchmarks. */
+  get scans(): number {
+    return this.#scans;
+  }
+
   /** Starts the scan loop (the first scan one interval from now). */
   start(): void {
     this.#stopped = false;
@@ -190,6 +197,7 @@ export class ClusterAutoscalerSimulator {
   #arm(): void {
     if (this.#stopped) return;
     this.#timer = this.#deps.timers.after(this.#scan, () => {
+      this.#scans++;
       this.#running = this.#loop()
         .catch(this.#deps.onError)
         .finally(() => this.#arm());

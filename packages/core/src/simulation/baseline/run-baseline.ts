@@ -125,6 +125,11 @@ export async function runClusterAutoscalerBaseline(
   pods.stop();
   fleet.stop();
   env.stop();
+  options.onWork?.({
+    reconciles: ca.scans,
+    clusterRequests: env.cluster.requestCount,
+    timersFired: env.timers.fired,
+  });
   return {
     autoscaler: 'cluster-autoscaler',
     nodeGroups: groups.map((g) => `${g.name}: ${g.instanceType.name}`),

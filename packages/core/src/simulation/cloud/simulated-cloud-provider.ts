@@ -20,6 +20,7 @@ import {
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { Offering } from '../../cloudprovider/offering.js';
 import { type OfferingKey, UnavailableOfferingsCache } from '../../cloudprovider/unavailable-offerings.js';
+import { cloneJson } from '../../kube/json.js';
 import { formatTime } from '../../kube/object.js';
 import { RequirementError } from '../../scheduling/requirements/node-selector.js';
 import { Requirements } from '../../scheduling/requirements/requirements.js';
@@ -93,6 +94,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   readonly #clock: Clock;
   readonly #timers: Timers;
   readonly #catalog: readonly InstanceType[];
+  readonly #hasReservations: boolean;
   readonly #wellKnownLabels: ReadonlySet<string>;
   readonly #iceRandom: SeededRandom;
   readonly #launchRandom: SeededRandom;
@@ -127,6 +129,9 @@ export class SimulatedCloudProvider implements CloudProvider {
     this.#clock = options.clock;
     this.#timers = options.timers;
     this.#catalog = options.catalog;
+    this.#hasReservations = options.catalog.some((t) =>
+      t.offerings.some((o) => o.reservationCapacity !== undefined),
+    );
     this.#wellKnownLabels = options.wellKnownLabels ?? new Set();
     this.#iceRandom = options.random.fork('ice');
     this.#launchRandom = options.random.fork('launch');
@@ -168,7 +173,7 @@ export class SimulatedCloudProvider implements CloudProvider {
       throw new CreateError('InvalidNodeClaim', 'NodeClaim has no name');
     const existing = this.#byClaim.get(claimName);
     if (existing !== undefined && (existing.state === 'pending' || existing.state === 'running')) {
-      return structuredClone(existing.nodeClaim);
+      return cloneJson(existing.nodeClaim);
     }
     const nodeClassName = nodeClaim.spec.nodeClassRef.name;
     if (this.#notReadyNodeClasses.has(nodeClassName)) {
@@ -201,7 +206,7 @@ export class SimulatedCloudProvider implements CloudProvider {
     }
     const latency = sampleLatency(this.#launchLatency, this.#launchRandom);
     const instance = this.#launch(nodeClaim, chosen, latency);
-    return structuredClone(instance.nodeClaim);
+    return cloneJson(instance.nodeClaim);
   }
 
   async delete(nodeClaim: NodeClaim): Promise<void> {
@@ -225,6 +230,27 @@ export class SimulatedCloudProvider implements CloudProvider {
   }
 
   async getInstanceTypes(_nodePool: NodePool): Promise<InstanceType[]> {
+    // As the real providers do, the answer is cached until an offering may have changed
+    // availability: a mark or expiry in the unavailable-offerings cache, or a reserved instance
+    // starting or ending. Solvers key their own caches on the array, so it must stay the same.
+    const key = `${this.unavailableOfferings.generation()}/${this.#reservedInUse()}`;
+    if (this.#typesCache?.key !== key) this.#typesCache = { key, types: this.#availableTypes() };
+    return this.#typesCache.types;
+  }
+
+  #typesCache: { readonly key: string; readonly types: InstanceType[] } | undefined;
+
+  /** Instances on reserved offerings that hold a reservation now, as a cache key part. */
+  #reservedInUse(): string {
+    if (!this.#hasReservations) return '';
+    let out = '';
+    for (const i of this.#byClaim.values()) {
+      if (i.offering.capacityType === 'reserved' && i.state !== 'terminated') out += `${i.providerID},`;
+    }
+    return out;
+  }
+
+  #availableTypes(): InstanceType[] {
     return this.#catalog.map((type) => {
       let changed = false;
       const offerings = type.offerings.map((o) => {
@@ -393,7 +419,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   }
 
   #hydrate(nodeClaim: NodeClaim, chosen: LaunchCandidate, providerID: string): NodeClaim {
-    const claim = structuredClone(nodeClaim);
+    const claim = cloneJson(nodeClaim);
     const labels: Record<string, string> = { ...chosen.instanceType.requirements.labels() };
     labels[Labels.InstanceType] = chosen.instanceType.name;
     labels[Labels.Zone] = chosen.key.zone;
@@ -411,7 +437,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   }
 
   #view(instance: MutableInstance): NodeClaim {
-    const claim = structuredClone(instance.nodeClaim);
+    const claim = cloneJson(instance.nodeClaim);
     claim.metadata.creationTimestamp = formatTime(instance.launchedAt);
     if (instance.terminatingAt !== undefined)
       claim.metadata.deletionTimestamp = formatTime(instance.terminatingAt);
@@ -522,7 +548,7 @@ function snapshot(i: MutableInstance): SimulatedInstance {
     id: i.id,
     providerID: i.providerID,
     nodeClaimName: i.nodeClaimName,
-    nodeClaim: structuredClone(i.nodeClaim),
+    nodeClaim: cloneJson(i.nodeClaim),
     instanceType: i.instanceType,
     offering: i.offering,
     imageID: i.imageID,

@@ -9,6 +9,7 @@ import { lifecycleMetrics } from '../../lifecycle/metrics.js';
 import { NodeClaims, NodePools } from '../../lifecycle/resource-types.js';
 import type { EventRecorder, PublishedEvent } from '../../operator/runtime/event-recorder.js';
 import { Manager } from '../../operator/runtime/manager.js';
+import { RuntimeMetricNames } from '../../operator/runtime/metrics.js';
 import { provisioningControllers } from '../../provisioning/controllers.js';
 import { ClusterState } from '../../state/cluster-state.js';
 import { SimulationEnvironment } from '../environment/simulation-environment.js';
@@ -43,6 +44,18 @@ export interface RunSimulationOptions {
   readonly progressEveryMs?: number;
   /** Controller logs; default silent. */
   readonly logger?: Logger;
+  /** Called once at the end with what the run cost the simulator itself (for benchmarks). */
+  readonly onWork?: (work: SimulationWork) => void;
+}
+
+/** What one run cost the simulator, beyond its result: where wall time goes (`bench:simulate`). */
+export interface SimulationWork {
+  /** nodewright's controller reconciles; for the Cluster Autoscaler baseline, its scans. */
+  readonly reconciles: number;
+  /** Requests the in-memory API server served (reads, writes, watches, evictions, events). */
+  readonly clusterRequests: number;
+  /** Timer callbacks the fake clock fired. */
+  readonly timersFired: number;
 }
 
 /** One run: its summary and its fleet series (one sample per `sampleEveryMs`). */
@@ -191,6 +204,14 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   pods.stop();
   await manager.stop();
   env.stop();
+  options.onWork?.({
+    reconciles: [...(await counterBy(registry, RuntimeMetricNames.ReconcileTotal, () => '')).values()].reduce(
+      (a, n) => a + n,
+      0,
+    ),
+    clusterRequests: env.cluster.requestCount,
+    timersFired: env.timers.fired,
+  });
   const disruptions = await disruptedByReason(registry);
   const decisions = await counterBy(
     registry,

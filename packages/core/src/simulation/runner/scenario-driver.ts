@@ -19,6 +19,13 @@ export interface SimulationProgress {
   readonly durationMs: number;
   readonly nodes: number;
   readonly podsPending: number;
+  /** Wall-clock milliseconds since the run started (by the `wallClock` given). */
+  readonly wallMs: number;
+  /**
+   * Wall-clock milliseconds still to go, estimated from the pace so far (simulated time per wall
+   * time); undefined before any simulated time has passed.
+   */
+  readonly etaMs: number | undefined;
 }
 
 /** The contract's summary of one run. */
@@ -181,7 +188,8 @@ export async function driveScenario(o: DriveOptions): Promise<FleetSample[]> {
   const end = start + scenario.duration;
   const actions = scenarioActions(scenario, env, start, { nodePools: o.nodePools ?? true });
   const series: FleetSample[] = [];
-  let lastProgress = o.wallClock?.() ?? 0;
+  const wallStart = o.wallClock?.() ?? 0;
+  let lastProgress = wallStart;
   let nextSample = start;
   let next = 0;
   for (;;) {
@@ -198,11 +206,15 @@ export async function driveScenario(o: DriveOptions): Promise<FleetSample[]> {
       const wall = o.wallClock;
       if (wall !== undefined && o.onProgress !== undefined && wall() - lastProgress >= o.progressEveryMs) {
         lastProgress = wall();
+        const simulatedMs = now - start;
+        const wallMs = lastProgress - wallStart;
         o.onProgress({
-          simulatedMs: now - start,
+          simulatedMs,
           durationMs: scenario.duration,
           nodes: sample.nodes,
           podsPending: sample.podsPending,
+          wallMs,
+          etaMs: simulatedMs > 0 ? ((scenario.duration - simulatedMs) * wallMs) / simulatedMs : undefined,
         });
       }
     }

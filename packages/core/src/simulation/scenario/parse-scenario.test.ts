@@ -47,18 +47,36 @@ describe('parseScenario', () => {
 `;
     const { errors } = parseScenario(text.replace('duration: 1h', 'duration: soon'), 'bad.yaml');
     const lines = errors.map(formatScenarioError);
-    expect(lines).toContain('bad.yaml:2: duration: must be a duration such as 30s, 10m or 1h30m, not "soon"');
-    expect(
-      lines.some((l) => l.startsWith('bad.yaml:17: workloads.deployments[0].pod: unknown field "colour"')),
-    ).toBe(true);
     expect(lines).toContain(
-      'bad.yaml:16: workloads.deployments[0].replicas[1].at: must be later than the step before',
+      'bad.yaml: Scenario/t: duration: must be a duration such as 30s, 10m or 1h30m, not "soon" (line 2)',
+    );
+    expect(lines).toContain(
+      'bad.yaml: Scenario/t: workloads.deployments[0].pod: unknown field "colour" (line 17)',
+    );
+    expect(lines).toContain(
+      'bad.yaml: Scenario/t: workloads.deployments[0].replicas[1].at: must be later than the step before (line 16)',
     );
   });
 
   it('reports YAML syntax errors and non-mappings', () => {
     expect(parseScenario('name: [', 'x.yaml').errors[0]).toMatchObject({ file: 'x.yaml', line: 1 });
-    expect(parseScenario('- 1', 'y.yaml').errors[0]?.message).toBe('a scenario must be a YAML mapping');
+    expect(parseScenario('- 1', 'y.yaml').errors[0]?.message).toBe(
+      'a scenario must be a YAML mapping, not a list',
+    );
+    expect(parseScenario('name: a\n---\nname: b\n', 'z.yaml').errors.map(formatScenarioError)).toEqual([
+      'z.yaml: a scenario file holds one YAML document, found 2 (separated by ---) (line 3)',
+    ]);
+    // A trailing --- adds an empty document, not a second scenario.
+    expect(parseScenario(`${minimal}---\n`, 'w.yaml').errors).toEqual([]);
+  });
+
+  it('names the field a misspelt one most likely means', () => {
+    const lines = parseScenario(minimal.replace('duration: 1h', 'durration: 1h'), 'm.yaml').errors.map(
+      formatScenarioError,
+    );
+    expect(lines).toContain(
+      'm.yaml: Scenario/t: unknown field "durration" (did you mean "duration"?) (line 2)',
+    );
   });
 
   it('refuses events on NodePools that do not exist', () => {

@@ -1,6 +1,7 @@
 import type { Pod } from '../../../apis/kubernetes/pod.js';
 import { Pods } from '../../../kube/builtin-types.js';
 import { isConflict, isNotFound } from '../../../kube/errors.js';
+import { cloneJson } from '../../../kube/json.js';
 import type { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
 import { controllerOf, type KubeObject, type OwnerReference } from '../../../kube/object.js';
 import type { ResourceType } from '../../../kube/resource-type.js';
@@ -159,6 +160,6 @@ export function podFromTemplate(
       ownerReferences: [ref],
       ...(extra.finalizers ? { finalizers: extra.finalizers } : {}),
     } as unknown as Pod['metadata'],
-    spec: { ...structuredClone(template.spec), ...(extra.spec ?? {}) },
+    spec: { ...cloneJson(template.spec), ...(extra.spec ?? {}) },
   };
 }

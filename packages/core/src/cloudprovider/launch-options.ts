@@ -1,12 +1,11 @@
-import {
-  type InstanceType,
-  launchableOfferings,
-  type Offering,
-  type OfferingKey,
-} from '@nodewright/core/cloudprovider';
-import { fits, type Requirements, type ResourceList } from '@nodewright/core/scheduling';
+import type { Requirements } from '../scheduling/requirements/requirements.js';
+import { fits } from '../scheduling/resources/fits.js';
+import type { ResourceList } from '../scheduling/resources/resource-list.js';
+import type { InstanceType } from './instance-type.js';
+import { launchableOfferings, type Offering } from './offering.js';
+import type { OfferingKey } from './unavailable-offerings.js';
 
-/** One offering a launch may use, with its instance type. */
+/** One offering a launch may use, with its instance type (see launchOptions). */
 export interface LaunchOption {
   readonly instanceType: InstanceType;
   readonly offering: Offering;
@@ -27,7 +26,9 @@ function compareText(a: string, b: string): number {
  * Every offering a NodeClaim may launch on, cheapest first: of the instance types whose
  * requirements intersect the claim's and whose allocatable fits its requests, the available
  * offerings the claim's zone and capacity-type requirements allow. Price ties go reserved, spot,
- * on-demand, then by type name and zone, so the choice is the same on every run.
+ * on-demand, then by type name and zone, so the choice is the same on every run. What a provider
+ * whose cloud launches exactly the offering it is asked for tries in turn (KWOK, the scaffold);
+ * a cloud with an allocation strategy of its own (EC2 Fleet) is given the list instead.
  */
 export function launchOptions(
   instanceTypes: readonly InstanceType[],

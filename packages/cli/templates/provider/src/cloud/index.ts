@@ -1,0 +1,2 @@
+export * from './cloud-client.js';
+export * from './wire.js';

@@ -1,0 +1,2 @@
+export * from './cloud-provider.js';
+export * from './nodeclaim-view.js';

@@ -1,0 +1,130 @@
+import type { DaemonSet } from '../../apis/kubernetes/daemon-set.js';
+import type { NodePool } from '../../apis/v1/nodepool.js';
+import type { InstanceType } from '../../cloudprovider/instance-type.js';
+import type { ResourceSlots } from '../resources/resource-vector.js';
+import type { DaemonPod } from './daemon-overhead.js';
+import { type PreparedExisting, prepareExisting } from './existing.js';
+import { type PoolDomainValues, poolDomainValues } from './node-pool-domains.js';
+import { launchableTypes, type Pool, type PoolTypes, poolRequirements, poolTypes } from './pools.js';
+import type { ExistingCapacity } from './types.js';
+import type { WellKnown } from './well-known.js';
+
+const NoTypes: readonly InstanceType[] = Object.freeze([]);
+
+/**
+ * What consecutive solves may share because it depends only on inputs that rarely change: a
+ * NodePool's instance types with the well-known labels applied, those of them it can launch, and
+ * the topology domains it can launch into; and each piece of existing capacity as the solver
+ * prepares it (a disruption pass solves once per candidate over the same capacity). A caller that solves repeatedly (the provisioner, every disruption
+ * pass and each of its consolidation candidates) keeps one and passes it as `SolverInput.cache`.
+ *
+ * Entries are keyed by object identity — the NodePool object, the instance-type array the
+ * provider returned, the well-known label set — so the contract is that callers never mutate
+ * those in place (ClusterState replaces a NodePool on every change; providers return a new array
+ * when offerings change). Entries go with their keys (weak maps). Results are the same with or
+ * without a cache.
+ */
+export class SolverCache {
+  readonly #types = new WeakMap<
+    readonly InstanceType[],
+    { readonly labels: ReadonlySet<string> | undefined; readonly types: readonly InstanceType[] }
+  >();
+  readonly #launchable = new WeakMap<
+    NodePool,
+    { readonly types: readonly InstanceType[]; readonly launchable: readonly InstanceType[] }
+  >();
+  readonly #poolTypes = new WeakMap<
+    NodePool,
+    {
+      readonly launchable: readonly InstanceType[];
+      readonly daemonSets: readonly DaemonSet[];
+      readonly slots: string;
+      readonly prepared: PoolTypes;
+    }
+  >();
+  readonly #existing = new WeakMap<
+    ExistingCapacity,
+    { readonly daemonSets: readonly DaemonSet[]; readonly slots: string; readonly prepared: PreparedExisting }
+  >();
+  readonly #domains = new WeakMap<
+    NodePool,
+    { readonly types: readonly InstanceType[]; readonly values: PoolDomainValues }
+  >();
+
+  /** The provider's types for a NodePool with `wellKnown` applied (see WellKnown.normalize). */
+  normalizedTypes(
+    raw: readonly InstanceType[] | undefined,
+    labels: ReadonlySet<string> | undefined,
+    wellKnown: WellKnown,
+  ): readonly InstanceType[] {
+    if (raw === undefined) return NoTypes;
+    const hit = this.#types.get(raw);
+    if (hit !== undefined && hit.labels === labels) return hit.types;
+    const types = raw.map((t) => wellKnown.normalize(t));
+    this.#types.set(raw, { labels, types });
+    return types;
+  }
+
+  /** launchableTypes of the NodePool's (normalized) types, reused while both are the same objects. */
+  launchableTypes(nodePool: NodePool, types: readonly InstanceType[]): readonly InstanceType[] {
+    const hit = this.#launchable.get(nodePool);
+    if (hit !== undefined && hit.types === types) return hit.launchable;
+    const launchable = launchableTypes(types, poolRequirements(nodePool));
+    this.#launchable.set(nodePool, { types, launchable });
+    return launchable;
+  }
+
+  /**
+   * poolTypes of a NodePool (its prepared types, type filters and DaemonSet overhead), reused
+   * while the NodePool object, its launchable types, the DaemonSets array and the resource slots
+   * registered so far are the same; kept only when it registered no new slot (as prepareExisting).
+   */
+  poolTypes(daemonSets: readonly DaemonSet[]): typeof poolTypes {
+    return (nodePool, requirements, launchable, daemons, slots) => {
+      const key = slots.names().join('\n');
+      const hit = this.#poolTypes.get(nodePool);
+      if (
+        hit !== undefined &&
+        hit.launchable === launchable &&
+        hit.daemonSets === daemonSets &&
+        hit.slots === key
+      )
+        return hit.prepared;
+      const size = slots.size;
+      const prepared = poolTypes(nodePool, requirements, launchable, daemons, slots);
+      if (slots.size === size)
+        this.#poolTypes.set(nodePool, { launchable, daemonSets, slots: key, prepared });
+      return prepared;
+    };
+  }
+
+  /**
+   * prepareExisting of a piece of capacity, reused while the capacity object, the DaemonSets
+   * array and the resource slots registered so far are the same. Only a preparation that
+   * registered no new resource slot is kept: its vectors then mean the same in any solve whose
+   * slots start out alike.
+   */
+  prepareExisting(
+    c: ExistingCapacity,
+    daemonSets: readonly DaemonSet[],
+    daemons: readonly DaemonPod[],
+    slots: ResourceSlots,
+  ): PreparedExisting {
+    const key = slots.names().join('\n');
+    const hit = this.#existing.get(c);
+    if (hit !== undefined && hit.daemonSets === daemonSets && hit.slots === key) return hit.prepared;
+    const size = slots.size;
+    const prepared = prepareExisting(c, daemons, slots);
+    if (slots.size === size) this.#existing.set(c, { daemonSets, slots: key, prepared });
+    return prepared;
+  }
+
+  /** The pool's domain values (see poolDomainValues), reused while its NodePool and types are. */
+  domainValues(pool: Pool): PoolDomainValues {
+    const hit = this.#domains.get(pool.nodePool);
+    if (hit !== undefined && hit.types === pool.allTypes) return hit.values;
+    const values = poolDomainValues(pool.requirements, pool.allTypes);
+    this.#domains.set(pool.nodePool, { types: pool.allTypes, values });
+    return values;
+  }
+}
