@@ -176,6 +176,11 @@ const expectations: Record<string, (r: Run, c: DocumentedCommand) => void> = {
     expect(r.err).toContain('.kube/config does not exist');
     expect(r.err).not.toContain('HTTP protocol');
   },
+  'controller --provider azure --set subscriptionId=00000000-0000-0000-0000-000000000000 --set location=eastus --set nodeResourceGroup=MC_rg_cluster_eastus --set kubernetesVersion=1.33.2':
+    (r) => {
+      expectControllerRefusesWithoutCluster(r);
+      expect(r.err).toContain('$KUBECONFIG is unset');
+    },
 };
 
 function expectScheduleExample(r: Run): void {

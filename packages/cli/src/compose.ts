@@ -14,15 +14,13 @@ import {
 } from '@nodewright/core/apis';
 import { nodeManifestFs } from '@nodewright/core/manifests';
 import type { ProviderPlugin } from '@nodewright/core/plugin';
-import { azureKinds } from './providers/azure.js';
 import type { CliServices } from './services.js';
 
 /**
  * The CLI's composition root: the kinds it knows (Kubernetes built-ins, nodewright's own
  * kinds, and each provider's NodeClass kinds), the converters `convert` applies (core's and the
  * providers'), and the real file system. Providers contribute through their plug-in objects
- * (see providers/builtin-providers.ts and `--provider-module`); the Azure NodeClass kind is
- * listed here until that package can launch nodes and so ships a plug-in object.
+ * (see providers/builtin-providers.ts and `--provider-module`).
  */
 export function createCliServices(providers: readonly ProviderPlugin[]): CliServices {
   const registry = new KindRegistry([
@@ -31,8 +29,6 @@ export function createCliServices(providers: readonly ProviderPlugin[]): CliServ
     nodeClaimKind,
     instanceTypeCatalogKind,
     ...providers.flatMap((p) => p.kinds),
-    // AKSNodeClass validates before the Azure provider ships a plug-in object.
-    ...azureKinds,
   ]);
   const converters: readonly Converter[] = [
     nodePoolV1beta1Converter,

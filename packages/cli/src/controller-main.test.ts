@@ -89,7 +89,7 @@ describe('controllerMain', () => {
   });
 
   it('has a source for every built-in provider, each default-exporting the plugin of that name', async () => {
-    expect(BuiltinProviders.map((b) => b.name)).toEqual(['kwok', 'aws', 'gcp']);
+    expect(BuiltinProviders.map((b) => b.name)).toEqual(['kwok', 'aws', 'gcp', 'azure']);
     for (const source of BuiltinProviders) expect((await loadProviderSource(source)).name).toBe(source.name);
   });
 });

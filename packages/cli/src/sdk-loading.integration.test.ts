@@ -12,15 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 
-/** Records every resolved @aws-sdk package and the GCP SDK (as `gcp:<package>`) into $SDK_TRACE when the process exits. */
+/** Records every resolved @aws-sdk and @azure package, and the GCP SDK (as `gcp:<package>`), into $SDK_TRACE when the process exits. */
 const TraceHook = `import { registerHooks } from 'node:module';
 import { writeFileSync } from 'node:fs';
 const seen = new Set();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
-    const match = /\\/@aws-sdk\\/([^/]+)\\//.exec(result.url);
-    if (match) seen.add(match[1]);
+    const match = /\\/(@aws-sdk|@azure)\\/([^/]+)\\//.exec(result.url);
+    if (match) seen.add(match[1] + '/' + match[2]);
     const gcp = /\\/(@google-cloud\\/compute|google-gax)\\//.exec(result.url);
     if (gcp) seen.add('gcp:' + gcp[1]);
     return result;
@@ -34,7 +34,7 @@ describe('cloud SDKs are loaded only by the provider that needs them (built bin.
   let hook: string;
   let n = 0;
 
-  /** Runs node with the trace hook; returns the exit status and the @aws-sdk packages loaded. */
+  /** Runs node with the trace hook; returns the exit status and the cloud SDK packages loaded. */
   const traced = async (args: string[], cwd = root) => {
     const trace = join(dir, `trace-${++n}.json`);
     const result = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, ...args], {
@@ -65,7 +65,22 @@ describe('cloud SDKs are loaded only by the provider that needs them (built bin.
     );
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(sdk).toEqual(expect.arrayContaining(['client-ec2', 'client-pricing', 'client-sqs']));
+    expect(sdk).toEqual(
+      expect.arrayContaining(['@aws-sdk/client-ec2', '@aws-sdk/client-pricing', '@aws-sdk/client-sqs']),
+    );
+    expect(sdk.filter((p) => p.startsWith('@azure/'))).toEqual([]);
+  });
+
+  it('the hook sees the Azure SDK when Azure clients are built (the control)', async () => {
+    const script = `const { armClients } = await import('@nodewright/azure/clients'); armClients({ subscriptionId: '00000000-0000-0000-0000-000000000000', credential: { getToken: async () => null } });`;
+    const { code, sdk, err } = await traced(
+      ['--input-type=module', '-e', script],
+      join(root, 'providers', 'azure'),
+    );
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(sdk).toEqual(expect.arrayContaining(['@azure/arm-compute', '@azure/arm-network']));
+    expect(sdk.filter((p) => p.startsWith('@aws-sdk/'))).toEqual([]);
   });
 
   it('the hook sees the GCP SDK when GCP clients are built (the control)', async () => {
@@ -85,9 +100,11 @@ describe('cloud SDKs are loaded only by the provider that needs them (built bin.
     ['schedule --catalog aws', ['schedule', '-f', 'examples/schedule', '--catalog', 'aws']],
     ['schedule --catalog gcp', ['schedule', '-f', 'examples/nodepools/gcp', '--catalog', 'gcp']],
     ['validate (GCENodeClasses included)', ['validate', '-f', 'examples/nodepools/gcp']],
+    ['validate (AKSNodeClasses included)', ['validate', '-f', 'examples/nodepools/azure']],
+    ['schedule --catalog azure', ['schedule', '-f', 'examples/schedule', '--catalog', 'azure']],
     ['crds', ['crds']],
     ['convert', ['convert', '-f', 'examples/convert']],
-  ])('%s loads no @aws-sdk module and no GCP SDK', async (_, args) => {
+  ])('%s loads no cloud SDK module', async (_, args) => {
     const { code, sdk, err } = await traced([bin, ...args]);
     expect(code, err).toBe(0);
     expect(sdk).toEqual([]);
@@ -114,7 +131,7 @@ describe('cloud SDKs are loaded only by the provider that needs them (built bin.
     },
   );
 
-  it('controller --provider kwok loads no @aws-sdk module (it stops at the missing kubeconfig)', async () => {
+  it('controller --provider kwok loads no cloud SDK module (it stops at the missing kubeconfig)', async () => {
     const { code, sdk, err } = await traced([
       bin,
       'controller',

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Labels, type NodeClaim, type NodePool } from '@nodewright/core/apis';
+import { CapacityTypes, Labels, type NodeClaim, type NodePool } from '@nodewright/core/apis';
 import type { OfferingKey } from '@nodewright/core/cloudprovider';
 import { parseResourceList, Requirements, type ResourceList } from '@nodewright/core/scheduling';
-import { aNodeClaimFor } from '@nodewright/core/testing';
+import { aNodeClaimFor, aNodePool } from '@nodewright/core/testing';
 
 /** What every contract claim asks for: small enough for any real type. */
 export const ContractRequests: Readonly<Record<string, string>> = { cpu: '1', memory: '1Gi', pods: '1' };
@@ -57,4 +57,33 @@ export function requirementsOf(claim: NodeClaim): Requirements {
 
 export function requestsOf(claim: NodeClaim): ResourceList {
   return parseResourceList(claim.spec.resources?.requests);
+}
+
+/**
+ * The NodePool a provider-contract fixture offers: its NodeClass, on-demand or spot, amd64,
+ * linux; every harness uses it so the contract asks the same of every provider.
+ */
+export function contractNodePool(
+  name: string,
+  nodeClassRef: { readonly group: string; readonly kind: string; readonly name: string },
+): NodePool {
+  return aNodePool({
+    metadata: { name },
+    spec: {
+      template: {
+        spec: {
+          nodeClassRef: { ...nodeClassRef },
+          requirements: [
+            {
+              key: Labels.CapacityType,
+              operator: 'In',
+              values: [CapacityTypes.OnDemand, CapacityTypes.Spot],
+            },
+            { key: Labels.Arch, operator: 'In', values: ['amd64'] },
+            { key: Labels.OS, operator: 'In', values: ['linux'] },
+          ],
+        },
+      },
+    },
+  });
 }

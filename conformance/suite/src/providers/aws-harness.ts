@@ -7,7 +7,7 @@ import {
   parseAwsSettings,
 } from '@nodewright/aws';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
-import { CapacityTypes, Labels, type NodePool } from '@nodewright/core/apis';
+import type { NodePool } from '@nodewright/core/apis';
 import { type Clock, SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
 import { type ClusterPort, isNotFound, type KubeObject, MemoryCluster } from '@nodewright/core/kube';
@@ -19,8 +19,8 @@ import {
   type ReconcileContext,
   RecordingEventRecorder,
 } from '@nodewright/core/operator';
-import { aNodePool, ControllerEnv } from '@nodewright/core/testing';
-import { ContractClaims } from '../provider-contract/contract-claims.js';
+import { ControllerEnv } from '@nodewright/core/testing';
+import { ContractClaims, contractNodePool } from '../provider-contract/contract-claims.js';
 import type { ProviderContractFixture, ProviderContractHarness } from '../provider-contract/harness.js';
 import { pinJitter, recordRetryDelays } from './aws-retry-recorder.js';
 
@@ -185,24 +185,10 @@ export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness 
       );
       const resolveStatus = () => reconcileAll(instance.controllers, { name: nodeClassName }, logger);
       await resolveStatus();
-      const nodePool = aNodePool({
-        metadata: { name: `contract-${suffix}` },
-        spec: {
-          template: {
-            spec: {
-              nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: nodeClassName },
-              requirements: [
-                {
-                  key: Labels.CapacityType,
-                  operator: 'In',
-                  values: [CapacityTypes.OnDemand, CapacityTypes.Spot],
-                },
-                { key: Labels.Arch, operator: 'In', values: ['amd64'] },
-                { key: Labels.OS, operator: 'In', values: ['linux'] },
-              ],
-            },
-          },
-        },
+      const nodePool = contractNodePool(`contract-${suffix}`, {
+        group: 'karpenter.k8s.aws',
+        kind: 'EC2NodeClass',
+        name: nodeClassName,
       });
       await firstPriceRefresh(instance, nodePool);
       const apiCalls = () => Object.values(mock.faults.callCounts()).reduce((a, b) => a + b, 0);

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { CapacityTypes, Labels } from '@nodewright/core/apis';
+import { Labels } from '@nodewright/core/apis';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
 import { type ClusterPort, isNotFound, type KubeObject, Nodes } from '@nodewright/core/kube';
-import { aNodePool } from '@nodewright/core/testing';
 import {
   KWOKNodeClasses,
   KWOKNodeClassGroup,
@@ -15,6 +14,7 @@ import {
   KwokNodeLabels,
   kwokProviderID,
 } from '@nodewright/kwok';
+import { contractNodePool } from '../provider-contract/contract-claims.js';
 import { FaultInjectingCluster } from '../provider-contract/fault-injecting-cluster.js';
 import type { ProviderContractFixture, ProviderContractHarness } from '../provider-contract/harness.js';
 import { RecordingTimers } from '../provider-contract/recording-timers.js';
@@ -70,24 +70,10 @@ export function kwokHarness(options: KwokHarnessOptions): ProviderContractHarnes
         unavailableOfferings,
         retry: FastRetry,
       });
-      const nodePool = aNodePool({
-        metadata: { name: `contract-${suffix}` },
-        spec: {
-          template: {
-            spec: {
-              nodeClassRef: { group: KWOKNodeClassGroup, kind: KWOKNodeClassKind, name: nodeClassName },
-              requirements: [
-                {
-                  key: Labels.CapacityType,
-                  operator: 'In',
-                  values: [CapacityTypes.OnDemand, CapacityTypes.Spot],
-                },
-                { key: Labels.Arch, operator: 'In', values: ['amd64'] },
-                { key: Labels.OS, operator: 'In', values: ['linux'] },
-              ],
-            },
-          },
-        },
+      const nodePool = contractNodePool(`contract-${suffix}`, {
+        group: KWOKNodeClassGroup,
+        kind: KWOKNodeClassKind,
+        name: nodeClassName,
       });
       let orphans = 0;
       return {

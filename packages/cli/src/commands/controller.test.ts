@@ -58,7 +58,7 @@ describe('nodewright controller', () => {
   it('is registered, and its help lists the providers and their settings', async () => {
     const io = fakeIo('/');
     expect(await main(['controller', '--help'], io)).toBe(0);
-    expect(io.out()).toContain('usage: nodewright controller --provider aws|gcp|kwok');
+    expect(io.out()).toContain('usage: nodewright controller --provider aws|azure|gcp|kwok');
     const { command } = await exec(['--provider', 'fake', '--set', 'region=x']);
     expect(command.help).toContain('Cloud provider: fake, other.');
     expect(command.help).toMatch(/fake:\n {4}region +The region\./);

@@ -14,8 +14,7 @@ export interface ProviderSource {
 /**
  * The providers built into `nodewright`: the one place an in-tree provider is listed. Each is
  * loaded on demand: the controller imports only the chosen one, since a provider package brings
- * its cloud SDK when it runs and the controller keeps what it loads. (Azure joins here once its
- * package exports a plug-in object.)
+ * its cloud SDK when it runs and the controller keeps what it loads.
  */
 export const BuiltinProviders: readonly ProviderSource[] = [
   // The packages' `plugin` entries hold the plug-in object alone (the same object as their
@@ -23,4 +22,5 @@ export const BuiltinProviders: readonly ProviderSource[] = [
   { name: 'kwok', specifier: '@nodewright/kwok', load: () => import('@nodewright/kwok/plugin') },
   { name: 'aws', specifier: '@nodewright/aws', load: () => import('@nodewright/aws/plugin') },
   { name: 'gcp', specifier: '@nodewright/gcp', load: () => import('@nodewright/gcp/plugin') },
+  { name: 'azure', specifier: '@nodewright/azure', load: () => import('@nodewright/azure/plugin') },
 ];

@@ -88,7 +88,7 @@ describe('--provider-module on the manifest commands', () => {
     const without = await run(['schedule', '-f', 'pods.yaml', '-f', 'pools.yaml', '--catalog', 'mycloud']);
     expect(without.code).toBe(1);
     expect(without.err).toContain(
-      'no catalog is named mycloud (known: aws, aws:us-east-1, aws:us-gov-east-1, aws:us-gov-west-1, gcp, gcp:us-central1, gcp:us-east1, kwok)',
+      'no catalog is named mycloud (known: aws, aws:us-east-1, aws:us-gov-east-1, aws:us-gov-west-1, azure, azure:eastus, azure:westus2, gcp, gcp:us-central1, gcp:us-east1, kwok)',
     );
     const withModule = await run([
       '--provider-module',

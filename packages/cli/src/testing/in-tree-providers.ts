@@ -1,4 +1,5 @@
 import { awsProviderPlugin } from '@nodewright/aws';
+import { azureProviderPlugin } from '@nodewright/azure';
 import type { ProviderPlugin } from '@nodewright/core/plugin';
 import { gcpProviderPlugin } from '@nodewright/gcp';
 import { kwokProviderPlugin } from '@nodewright/kwok';
@@ -8,4 +9,5 @@ export const InTreeProviders: readonly ProviderPlugin[] = [
   kwokProviderPlugin,
   awsProviderPlugin,
   gcpProviderPlugin,
+  azureProviderPlugin,
 ];

@@ -1,7 +1,6 @@
 export * from './aws-error.js';
 export * from './fleet-request.js';
 export * from './fleet-result.js';
-export * from './kubelet-labels.js';
 export * from './launch-plan.js';
 export * from './launch-template-cleanup.js';
 export * from './launch-template-data.js';

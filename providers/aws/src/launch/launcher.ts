@@ -1,5 +1,5 @@
 import type { NodeClaim } from '@nodewright/core/apis';
-import { Labels } from '@nodewright/core/apis';
+import { kubeletLabels, Labels } from '@nodewright/core/apis';
 import {
   CreateError,
   type InstanceType,
@@ -13,7 +13,6 @@ import type { Ec2Api } from '../sdk/index.js';
 import { awsErrorCode, errorMessage } from './aws-error.js';
 import { type FleetGroup, fleetRequest } from './fleet-request.js';
 import { type FleetInstance, readFleetOutput } from './fleet-result.js';
-import { kubeletLabels } from './kubelet-labels.js';
 import { planLaunch } from './launch-plan.js';
 import { type LaunchTemplateSpec, launchTemplateSpec } from './launch-template-data.js';
 import type { LaunchTemplates } from './launch-templates.js';

@@ -1,1 +1,2 @@
+export * from './catalog.js';
 export * from './sku-facts.js';

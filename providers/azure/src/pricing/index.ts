@@ -1,1 +1,3 @@
+export * from './provider.js';
+export * from './retail-prices.js';
 export * from './static-prices.js';

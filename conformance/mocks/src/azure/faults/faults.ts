@@ -50,6 +50,7 @@ export class AzureFaults {
   #familyQuota = new Map<string, number>();
   #spotQuota: number | undefined;
   #latencyMs = 0;
+  #requests = 0;
 
   /** Launches in scope fail with `code` (in the create's async operation, as ARM does). */
   failAllocation(scope: AllocationScope, code: AllocationErrorCode = 'ZonalAllocationFailed'): void {
@@ -135,12 +136,18 @@ export class AzureFaults {
     });
   }
 
-  /** The failure the next request meets before it is handled, if any. */
+  /** The failure the next request meets before it is handled, if any; counts the request. */
   admit(): ArmError | undefined {
+    this.#requests++;
     const fault = this.#counted.find((f) => f.remaining > 0);
     if (fault === undefined) return undefined;
     fault.remaining--;
     return fault.error();
+  }
+
+  /** Requests the mock has answered past authentication, faulted ones included (not reset). */
+  get requests(): number {
+    return this.#requests;
   }
 
   /** Delay before each request is handled. */

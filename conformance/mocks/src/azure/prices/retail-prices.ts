@@ -5,6 +5,9 @@ import type { RetailPriceItem } from '../seed/retail-prices.js';
 
 type Field = keyof RetailPriceItem;
 
+/** Filter names the API accepts for item fields of another name (`priceType` filters `type`). */
+const FilterAliases: Readonly<Record<string, Field>> = { priceType: 'type' };
+
 /**
  * A Retail Prices `$filter`: `field eq 'value'` terms joined by `and` (the subset clients
  * use), as a predicate. Anything else is a 400, as the real API refuses what it cannot parse.
@@ -13,7 +16,7 @@ export function parsePriceFilter(filter: string): (item: RetailPriceItem) => boo
   const terms = filter.split(/\s+and\s+/i).map((term) => {
     const m = /^\s*\(?\s*(\w+)\s+eq\s+'([^']*)'\s*\)?\s*$/i.exec(term);
     if (m === null) throw new ArmError(400, 'BadRequest', `Invalid OData filter term: ${term}`);
-    return { field: m[1]! as Field, value: m[2]! };
+    return { field: FilterAliases[m[1]!] ?? (m[1]! as Field), value: m[2]! };
   });
   return (item) =>
     terms.every(({ field, value }) => {

@@ -1,0 +1,153 @@
+import { CapacityTypes, Labels } from '@nodewright/core/apis';
+import { isCreateError, isInsufficientCapacity } from '@nodewright/core/cloudprovider';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ContractClaims } from '../provider-contract/contract-claims.js';
+import { type AzureWorld, startAzureWorld } from './azure-harness.js';
+
+// What the Azure launcher does beyond the contract, seen on the ARM mock through the real SDK:
+// failover across offerings inside one create, the scope a refusal marks, nothing left behind.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+let world: AzureWorld;
+let claims: ContractClaims;
+
+beforeEach(async () => {
+  world = await startAzureWorld();
+  claims = new ContractClaims(world.nodePool);
+});
+afterEach(async () => {
+  await world.instance.close?.();
+  await world.mock.close();
+});
+
+const onDemandD2 = [
+  { key: Labels.InstanceType, operator: 'In' as const, values: ['Standard_D2s_v5', 'Standard_D2as_v5'] },
+  { key: Labels.CapacityType, operator: 'In' as const, values: [CapacityTypes.OnDemand] },
+];
+
+describe('the Azure launcher on the ARM mock', () => {
+  it('fails over to the next cheapest offering within one create when ARM refuses for capacity', async () => {
+    // The cheapest on-demand offering of the two sizes is D2as_v5 ($0.086) in zone 1.
+    world.mock.faults.failAllocation(
+      { size: 'Standard_D2as_v5', zone: '1', priority: 'Regular' },
+      'ZonalAllocationFailed',
+    );
+    const created = await world.instance.cloudProvider.create(claims.claim(onDemandD2));
+    expect(created.metadata.labels?.[Labels.InstanceType]).toBe('Standard_D2as_v5');
+    expect(created.metadata.labels?.[Labels.Zone]).toBe('eastus-2');
+    expect(
+      world.unavailableOfferings.isUnavailable({
+        capacityType: 'on-demand',
+        instanceType: 'Standard_D2as_v5',
+        zone: 'eastus-1',
+      }),
+    ).toBe(true);
+    // The refused VM is gone; one VM, one NIC, one disk remain.
+    expect(world.mock.state.vms.size).toBe(1);
+    expect(world.mock.state.nics.size).toBe(1);
+    expect(world.mock.state.disks.size).toBe(1);
+  });
+
+  it('a region-wide refusal marks the size in every zone, and the next size launches', async () => {
+    world.mock.faults.failAllocation({ size: 'Standard_D2as_v5', priority: 'Regular' }, 'AllocationFailed');
+    const created = await world.instance.cloudProvider.create(claims.claim(onDemandD2));
+    expect(created.metadata.labels?.[Labels.InstanceType]).toBe('Standard_D2s_v5');
+    for (const zone of ['eastus-1', 'eastus-2', 'eastus-3']) {
+      expect(
+        world.unavailableOfferings.isUnavailable({
+          capacityType: 'on-demand',
+          instanceType: 'Standard_D2as_v5',
+          zone,
+        }),
+      ).toBe(true);
+    }
+  });
+
+  it('a Spot core quota marks every spot offering and the create falls back to on-demand', async () => {
+    world.mock.faults.limitSpotCores(1);
+    const created = await world.instance.cloudProvider.create(claims.claim());
+    expect(created.metadata.labels?.[Labels.CapacityType]).toBe('on-demand');
+    const spot = world.unavailableOfferings.entries().filter((e) => e.capacityType === 'spot');
+    expect(spot.length).toBeGreaterThan(10);
+    expect(spot[0]?.reason).toContain('LowPriorityCores');
+  });
+
+  it('after maxLaunchAttempts refusals: InsufficientCapacity, and the half-made launch leaves nothing', async () => {
+    for (const size of ['Standard_D2s_v5', 'Standard_D2as_v5']) {
+      world.mock.faults.failAllocation({ size, priority: 'Regular' }, 'ZonalAllocationFailed');
+    }
+    const err = await world.instance.cloudProvider.create(claims.claim(onDemandD2)).catch((e: unknown) => e);
+    expect(isInsufficientCapacity(err), String(err)).toBe(true);
+    expect((err as Error).message).toContain('3 launches refused for capacity');
+    expect(world.mock.state.vms.size).toBe(0);
+    expect(world.mock.state.nics.size).toBe(0);
+    expect(world.mock.state.disks.size).toBe(0);
+  });
+
+  it('ARM failing past the retries is not InsufficientCapacity, and leaves nothing', async () => {
+    world.mock.faults.failNext(20, 503);
+    const err = await world.instance.cloudProvider.create(claims.claim(onDemandD2)).catch((e: unknown) => e);
+    world.mock.faults.reset();
+    expect(err).toBeInstanceOf(Error);
+    expect(isInsufficientCapacity(err), String(err)).toBe(false);
+    expect(
+      isCreateError(err) ? err.conditionMessage : String((err as { statusCode?: number }).statusCode),
+    ).toMatch(/503|ServiceUnavailable/);
+    expect(world.mock.state.vms.size).toBe(0);
+    expect(world.mock.state.nics.size).toBe(0);
+  });
+
+  it('a spot VM is Spot with eviction Delete and no price cap; custom data carries labels, taints and max pods', async () => {
+    const claim = claims.claim([
+      { key: Labels.InstanceType, operator: 'In', values: ['Standard_D2s_v5'] },
+      { key: Labels.CapacityType, operator: 'In', values: [CapacityTypes.Spot] },
+    ]);
+    claim.spec.taints = [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }];
+    claim.spec.startupTaints = [{ key: 'startup', effect: 'NoExecute' }];
+    const created = await world.instance.cloudProvider.create(claim);
+    const name = `aks-${claim.metadata.name}`;
+    const vm = world.mock.state.vms.get(`${world.mock.resourceGroup.toLowerCase()}/${name}`);
+    expect(vm?.properties).toMatchObject({
+      priority: 'Spot',
+      evictionPolicy: 'Delete',
+      billingProfile: { maxPrice: -1 },
+    });
+    expect(vm?.tags).toMatchObject({
+      'karpenter.sh_nodeclaim': claim.metadata.name,
+      'karpenter.sh_nodepool': world.nodePool.metadata.name,
+      'karpenter.azure.com_aksnodeclass': world.nodeClassName,
+      team: 'contract',
+    });
+    const data = world.mock.state.customData.get(name) ?? '';
+    expect(data).toContain('--register-with-taints=dedicated=batch:NoSchedule,startup:NoExecute');
+    expect(data).toContain('--max-pods=250');
+    expect(data).toContain(`karpenter.sh/nodepool=${world.nodePool.metadata.name}`);
+    expect(data).toContain('karpenter.sh/capacity-type=spot');
+    expect(created.status?.imageID).toContain('/images/2204gen2containerd/versions/202511.07.0');
+  });
+
+  it('a spot VM evicted by Azure becomes a SpotInterruption with its offering; one nodewright deletes does not', async () => {
+    const spot = [
+      { key: Labels.InstanceType, operator: 'In' as const, values: ['Standard_D2s_v5'] },
+      { key: Labels.CapacityType, operator: 'In' as const, values: [CapacityTypes.Spot] },
+    ];
+    const source = world.instance.cloudProvider.interruptions!;
+    const evicted = await world.instance.cloudProvider.create(claims.claim(spot));
+    const deleted = await world.instance.cloudProvider.create(claims.claim(spot));
+    expect(await source.receive()).toEqual([]);
+    world.mock.evict(`aks-${evicted.metadata.name}`);
+    await expect(world.instance.cloudProvider.delete(deleted)).resolves.toBeUndefined();
+    const notices = await source.receive();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({
+      kind: 'SpotInterruption',
+      providerID: evicted.status?.providerID,
+      offering: {
+        capacityType: 'spot',
+        instanceType: 'Standard_D2s_v5',
+        zone: evicted.metadata.labels?.[Labels.Zone],
+      },
+    });
+    expect(await source.receive()).toEqual([]);
+  });
+});

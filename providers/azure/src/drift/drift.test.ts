@@ -1,0 +1,57 @@
+import type { NodeClaim } from '@nodewright/core/apis';
+import { describe, expect, it } from 'vitest';
+import {
+  type AKSNodeClass,
+  AKSNodeClassAnnotations,
+  AKSNodeClassHashVersion,
+  aksNodeClassHash,
+  aksNodeClassSchema,
+} from '../apis/index.js';
+import { resolveImages } from '../nodeclass/images.js';
+import { driftReason } from './drift.js';
+
+const nodeClass = (spec: Record<string, unknown>, version = '202511.07.0'): AKSNodeClass => {
+  const nc = aksNodeClassSchema.parse({
+    apiVersion: 'karpenter.azure.com/v1beta1',
+    kind: 'AKSNodeClass',
+    metadata: { name: 'default' },
+    spec,
+  });
+  return { ...nc, status: { images: resolveImages(nc, version) } };
+};
+
+const claimOf = (nc: AKSNodeClass): NodeClaim =>
+  ({
+    metadata: {
+      name: 'c',
+      labels: { 'kubernetes.io/arch': 'amd64' },
+      annotations: {
+        [AKSNodeClassAnnotations.Hash]: aksNodeClassHash(nc),
+        [AKSNodeClassAnnotations.HashVersion]: AKSNodeClassHashVersion,
+      },
+    },
+    spec: {},
+    status: { imageID: resolveImages(nc, '202511.07.0')[0]!.id },
+  }) as unknown as NodeClaim;
+
+describe('driftReason', () => {
+  it('is undefined for the NodeClass the claim was launched from', () => {
+    const nc = nodeClass({ osDiskSizeGB: 128 });
+    expect(driftReason(claimOf(nc), nc)).toBeUndefined();
+  });
+  it('NodeClassDrift when the spec changed', () => {
+    const nc = nodeClass({ osDiskSizeGB: 128 });
+    expect(driftReason(claimOf(nc), nodeClass({ osDiskSizeGB: 256 }))).toBe('NodeClassDrift');
+  });
+  it('ImageDrift when the image version or family changed, not NodeClassDrift', () => {
+    const nc = nodeClass({});
+    expect(driftReason(claimOf(nc), nodeClass({}, '202512.01.0'))).toBe('ImageDrift');
+    expect(driftReason(claimOf(nc), nodeClass({ imageFamily: 'AzureLinux' }))).toBe('ImageDrift');
+  });
+  it('does not compare hashes of another hash version', () => {
+    const nc = nodeClass({ osDiskSizeGB: 128 });
+    const claim = claimOf(nc);
+    claim.metadata.annotations![AKSNodeClassAnnotations.HashVersion] = 'old';
+    expect(driftReason(claim, nodeClass({ osDiskSizeGB: 256 }))).toBeUndefined();
+  });
+});

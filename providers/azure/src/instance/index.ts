@@ -1,0 +1,3 @@
+export * from './hydrate.js';
+export * from './instances.js';
+export * from './provider-id.js';

@@ -1,0 +1,6 @@
+export * from './candidates.js';
+export * from './capacity-errors.js';
+export * from './custom-data.js';
+export * from './launcher.js';
+export * from './names.js';
+export * from './tags.js';

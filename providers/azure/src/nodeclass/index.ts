@@ -1,0 +1,3 @@
+export * from './images.js';
+export * from './reader.js';
+export * from './status-controller.js';

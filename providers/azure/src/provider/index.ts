@@ -1,0 +1,4 @@
+export * from './azure-cloud-provider.js';
+export * from './plugin.js';
+export * from './repair-policies.js';
+export * from './settings.js';

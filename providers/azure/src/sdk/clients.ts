@@ -1,0 +1,4 @@
+// The entry point that loads the Azure SDK (`@nodewright/azure/clients`): kept out of the
+// package's main entry so importing the plug-in object never loads it.
+export * from './arm-clients.js';
+export * from './azure-clients.js';
