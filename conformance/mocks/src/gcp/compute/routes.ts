@@ -149,8 +149,15 @@ const Routes: readonly [httpMethod: string, pattern: RegExp, sdkMethod: string, 
     async ({ compute, timers }, _req, [project, zone, name]) => {
       compute.requireZone(project!, zone!);
       const op = compute.operation(zone!, name!);
-      const wait = Math.min(compute.untilDone(op), WaitLimitMs);
-      if (wait > 0) await sleep(timers, wait);
+      // A timer can fire a millisecond before the clock has moved as far (timers and the clock
+      // round differently), so wait again until the operation is DONE or the limit is spent:
+      // a `wait` that returns early without reason would make callers see RUNNING at random.
+      let budget = WaitLimitMs;
+      for (let left = compute.untilDone(op); left > 0 && budget > 0; left = compute.untilDone(op)) {
+        const step = Math.min(left + 1, budget);
+        await sleep(timers, step);
+        budget -= step;
+      }
       return compute.operationResource(op);
     },
   ],
