@@ -3,5 +3,6 @@ export * from './errors.js';
 export * from './instance-type.js';
 export * from './launch-options.js';
 export * from './metrics-decorator.js';
+export * from './node-class-name.js';
 export * from './offering.js';
 export * from './unavailable-offerings.js';

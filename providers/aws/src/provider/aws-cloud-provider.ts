@@ -7,6 +7,7 @@ import {
   NodeClaimNotFoundError,
   type NodeClassKindRef,
   NodeClassNotReadyError,
+  nodeClassNameOf,
   type RepairPolicy,
   type UnavailableOfferingsCache,
 } from '@nodewright/core/cloudprovider';
@@ -146,13 +147,7 @@ export class AwsCloudProvider implements CloudProvider {
   }
 
   #nodeClassName(nodeClaim: NodeClaim): string {
-    const ref = nodeClaim.spec.nodeClassRef;
-    if (ref.group !== EC2NodeClassRef.group || ref.kind !== EC2NodeClassRef.kind) {
-      throw new NodeClassNotReadyError(
-        `NodeClaim ${nodeClaim.metadata.name ?? ''} references ${ref.group}/${ref.kind} ${ref.name}; the aws provider resolves only EC2NodeClass`,
-      );
-    }
-    return ref.name;
+    return nodeClassNameOf(nodeClaim, EC2NodeClassRef, 'aws');
   }
 
   #hydrateExisting(

@@ -7,6 +7,7 @@ import {
   NodeClaimNotFoundError,
   type NodeClassKindRef,
   NodeClassNotReadyError,
+  nodeClassNameOf,
   type RepairPolicy,
   type UnavailableOfferingsCache,
 } from '@nodewright/core/cloudprovider';
@@ -130,12 +131,6 @@ export class AzureCloudProvider implements CloudProvider {
   }
 
   #nodeClassName(nodeClaim: NodeClaim): string {
-    const ref = nodeClaim.spec.nodeClassRef;
-    if (ref.group !== AKSNodeClassRef.group || ref.kind !== AKSNodeClassRef.kind) {
-      throw new NodeClassNotReadyError(
-        `NodeClaim ${nodeClaim.metadata.name ?? ''} references ${ref.group}/${ref.kind} ${ref.name}; the azure provider resolves only AKSNodeClass`,
-      );
-    }
-    return ref.name;
+    return nodeClassNameOf(nodeClaim, AKSNodeClassRef, 'azure');
   }
 }

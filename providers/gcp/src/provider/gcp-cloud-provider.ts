@@ -7,6 +7,7 @@ import {
   NodeClaimNotFoundError,
   type NodeClassKindRef,
   NodeClassNotReadyError,
+  nodeClassNameOf,
   type RepairPolicy,
   type UnavailableOfferingsCache,
 } from '@nodewright/core/cloudprovider';
@@ -152,13 +153,7 @@ export class GcpCloudProvider implements CloudProvider {
   }
 
   #nodeClassName(nodeClaim: NodeClaim): string {
-    const ref = nodeClaim.spec.nodeClassRef;
-    if (ref.group !== NodeClassRef.group || ref.kind !== NodeClassRef.kind) {
-      throw new NodeClassNotReadyError(
-        `NodeClaim ${nodeClaim.metadata.name ?? ''} references ${ref.group}/${ref.kind} ${ref.name}; the gcp provider resolves only GCENodeClass`,
-      );
-    }
-    return ref.name;
+    return nodeClassNameOf(nodeClaim, NodeClassRef, 'gcp');
   }
 
   #hydrate(
