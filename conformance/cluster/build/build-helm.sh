@@ -17,17 +17,13 @@ readonly HELM_VERSION=v3.21.4
 # Bump when the flags below change, so old caches are not reused for a different build.
 readonly BUILD_RECIPE=1
 
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false
 
-log() { printf '[helm-build] %s\n' "$*" >&2; }
-die() { log "FAILED: $*"; exit 1; }
-
-command -v go >/dev/null || die "go is not on PATH (Go 1.26 is required)"
-go_version="$(go env GOVERSION)"
-case "$go_version" in
-  go1.26*) ;;
-  *) die "Go 1.26.x is required (helm $HELM_VERSION was checked with it); found $go_version" ;;
-esac
+LOG_TAG=helm-build
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+require_go_126
 
 inputs_hash="$(
   printf 'recipe=%s go=%s os=%s arch=%s helm=%s\n' \
@@ -51,41 +47,23 @@ if [[ -x "$bin_dir/helm" ]]; then
 fi
 
 mkdir -p "$cache_dir/logs" || die "cannot create $cache_dir"
-# Two test files may ask at once; the second waits for the first build instead of racing it.
-if command -v flock >/dev/null; then
-  exec 9>"$cache_dir/.lock"
-  if ! flock -n 9; then
-    log "another build holds $cache_dir/.lock; waiting for it"
-    flock 9
-  fi
-  if [[ -x "$bin_dir/helm" ]]; then
-    printf '%s\n' "$bin_dir"
-    exit 0
-  fi
+lock_cache_dir
+# Another run may have finished the build while this one waited.
+if [[ -x "$bin_dir/helm" ]]; then
+  printf '%s\n' "$bin_dir"
+  exit 0
 fi
 
 staging="$(mktemp -d "$cache_dir/.staging.XXXXXX")"
 trap 'rm -rf "$staging"' EXIT
-step_log="$cache_dir/logs/helm.log"
 started=$SECONDS
-log "helm $HELM_VERSION: building (log: $step_log)"
 # The -X flag gives `helm version` the real version instead of the module's "v3.21".
-GOBIN="$staging" nice -n 15 go install -trimpath \
-  -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" \
-  "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >"$step_log" 2>&1 9>&- &
-pid=$!
-next=60
-while kill -0 "$pid" 2>/dev/null; do
-  sleep 1
-  if ((SECONDS - started >= next)); then
-    log "helm $HELM_VERSION: still building ($((SECONDS - started))s)"
-    next=$((next + 60))
-  fi
-done
-if ! wait "$pid"; then
-  tail -n 40 "$step_log" >&2
-  die "helm $HELM_VERSION after $((SECONDS - started))s (full log: $step_log)"
-fi
+build_helm() {
+  GOBIN="$staging" nice -n 15 go install -trimpath \
+    -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" \
+    "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+}
+step helm "helm $HELM_VERSION" build_helm
 mkdir -p "$bin_dir"
 # A rename within one filesystem is atomic: bin/ never holds a partial binary.
 mv -f "$staging/helm" "$bin_dir/helm" || die "cannot move helm into $bin_dir"

@@ -22,15 +22,10 @@ readonly BUILD_RECIPE=1
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false
 
-log() { printf '[cluster-build] %s\n' "$*" >&2; }
-die() { log "FAILED: $*"; exit 1; }
-
-command -v go >/dev/null || die "go is not on PATH (Go 1.26 is required)"
-go_version="$(go env GOVERSION)"
-case "$go_version" in
-  go1.26*) ;;
-  *) die "Go 1.26.x is required (the pinned modules need it, v1.37 needs 1.27); found $go_version" ;;
-esac
+LOG_TAG=cluster-build
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+require_go_126
 
 # Reads the version a go.mod requires for a module, so go.mod stays the single source.
 required_version() {
@@ -79,18 +74,11 @@ if ! missing "${all_binaries[@]}"; then
 fi
 
 mkdir -p "$cache_dir" || die "cannot create $cache_dir"
-# Two test runs may start at once; the second waits for the first build instead of racing it.
-if command -v flock >/dev/null; then
-  exec 9>"$cache_dir/.lock"
-  if ! flock -n 9; then
-    log "another build holds $cache_dir/.lock; waiting for it"
-    flock 9
-  fi
-  # Another run may have finished the build while this one waited.
-  if ! missing "${all_binaries[@]}"; then
-    printf '%s\n' "$bin_dir"
-    exit 0
-  fi
+lock_cache_dir
+# Another run may have finished the build while this one waited.
+if ! missing "${all_binaries[@]}"; then
+  printf '%s\n' "$bin_dir"
+  exit 0
 fi
 
 staging="$(mktemp -d "$cache_dir/.staging.XXXXXX")"
@@ -98,30 +86,6 @@ trap 'rm -rf "$staging"' EXIT
 mkdir -p "$cache_dir/logs"
 
 started=$SECONDS
-# Runs one build step in the background and logs a heartbeat every minute, so CI never
-# sees a silent job. No helper process outlives the step: a stray one would keep this
-# script's stdout (read by the launcher) and the build lock open.
-step() {
-  local slug="$1" label="$2"; shift 2
-  local t0=$SECONDS next=60 pid
-  local step_log="$cache_dir/logs/$slug.log"
-  log "$label: building (log: $step_log)"
-  "$@" >"$step_log" 2>&1 9>&- &
-  pid=$!
-  while kill -0 "$pid" 2>/dev/null; do
-    sleep 1
-    if ((SECONDS - t0 >= next)); then
-      log "$label: still building ($((SECONDS - t0))s)"
-      next=$((next + 60))
-    fi
-  done
-  if ! wait "$pid"; then
-    tail -n 40 "$step_log" >&2
-    die "$label after $((SECONDS - t0))s (full log: $step_log)"
-  fi
-  log "$label: done in $((SECONDS - t0))s"
-}
-
 # -trimpath and -s -w keep the binaries path-independent and cut the link step; the -X
 # flags give the components a real version, which the API server reports and its
 # compatibility-version checks read.
