@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # The nodewright controller image: Node 24, the built CLI as entrypoint, non-root, nothing
 # written at run time (runs with a read-only root filesystem).
 #

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,13 @@ const Release = 'nodewright';
 const ServiceAccountUser = `system:serviceaccount:${Namespace}:${Release}`;
 const AppNamespace = 'rbac-e2e';
 const poll = { timeout: 120_000, interval: 500 };
+/**
+ * Set (e.g. `nodewright:0.1.0`, built from the Dockerfile): the controller runs from that image
+ * through run-in-image.sh (read-only root, non-root, no capabilities) instead of the built CLI.
+ * Needs a Docker engine; the documented test command leaves it unset.
+ */
+const image = process.env.NODEWRIGHT_CONTROLLER_IMAGE;
+const container = `nodewright-rbac-${process.pid}`;
 
 interface AuditEvent {
   verb: string;
@@ -51,6 +59,8 @@ let crdObjects: RenderedObject[];
 let chartObjects: RenderedObject[];
 
 beforeAll(async () => {
+  // run-in-image.sh names the container from the environment the controller inherits.
+  if (image) process.env.NODEWRIGHT_CONTROLLER_CONTAINER = container;
   const helm = await ensureHelm();
   workDir = await mkdtemp(join(tmpdir(), 'nw-rbac-'));
   crdObjects = await renderChart(helm, workDir, Charts.crd, { release: Release, namespace: Namespace });
@@ -78,6 +88,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (controller && controller.exit === undefined) await controller.stop();
+  // A killed docker CLI leaves its container running.
+  if (image) spawnSync('docker', ['rm', '-f', container], { stdio: 'ignore' });
   client?.close();
   await cluster?.stop();
   if (workDir && process.env.NODEWRIGHT_CLUSTER_KEEP !== '1')
@@ -177,11 +189,13 @@ describe('the charts on a real kube-apiserver', () => {
         users: [{ name: 'sa', user: { token: token.body.status.token } }],
         contexts: [{ name: 'sa', context: { cluster: 'c', user: 'sa' } }],
       }),
-      { mode: 0o600 },
+      // The image's user (65532) reads it through the read-only bind mount.
+      { mode: image ? 0o644 : 0o600 },
     );
     // The chart's flags, as the Deployment's args spell them (values.yaml defaults).
     controller = ControllerProcess.start({
       binPath: join(repoRoot, 'packages/cli/dist/bin.js'),
+      ...(image ? { nodePath: join(import.meta.dirname, 'run-in-image.sh') } : {}),
       provider: 'kwok',
       kubeconfigPath: kubeconfig,
       identity: 'rbac-test',
