@@ -263,6 +263,47 @@ describe.each(ChartProviders)('helm template charts/nodewright -f values-%s.yaml
   });
 });
 
+describe('credentials', () => {
+  it.each(['accessKeyId', 'secretAccessKey', 'sessionToken', 'staticAccessToken'])(
+    'refuses providerSettings.%s, which the kubelet would expand into the command line',
+    async (key) => {
+      const result = await runHelm(
+        helm,
+        [
+          'template',
+          'nw',
+          Charts.controller,
+          '--kube-version',
+          '1.36.5',
+          '-f',
+          providerValues('aws'),
+          '--set',
+          `providerSettings.${key}=x`,
+        ],
+        home,
+      );
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(`providerSettings.${key} would put a credential on the command line`);
+    },
+  );
+
+  it('passes them through extraEnv from a Secret instead, outside the arguments', async () => {
+    const objects = await renderChart(helm, home, Charts.controller, {
+      values: [providerValues('aws')],
+      set: [
+        'extraEnv[0].name=AWS_ACCESS_KEY_ID',
+        'extraEnv[0].valueFrom.secretKeyRef.name=aws-mock',
+        'extraEnv[0].valueFrom.secretKeyRef.key=id',
+      ],
+    });
+    const container = (one(objects, 'Deployment') as unknown as Deployment).spec.template.spec.containers[0]!;
+    expect(container.env.find((e) => e.name === 'AWS_ACCESS_KEY_ID')?.valueFrom).toEqual({
+      secretKeyRef: { name: 'aws-mock', key: 'id' },
+    });
+    expect(container.args.join(' ')).not.toContain('AWS_ACCESS_KEY_ID');
+  });
+});
+
 describe('optional objects', () => {
   it('renders a ServiceMonitor for /metrics only when serviceMonitor.enabled', async () => {
     const objects = await renderChart(helm, home, Charts.controller, {

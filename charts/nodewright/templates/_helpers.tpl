@@ -59,3 +59,16 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- define "nodewright.settingEnv" -}}
 {{- printf "NODEWRIGHT_SETTING_%s" (. | snakecase | upper) }}
 {{- end }}
+
+{{/*
+Provider settings that hold secrets: the kubelet expands $(VAR) into the command line, where
+any process on the node can read it. The SDKs read credentials from the environment or
+workload identity instead (extraEnv from a Secret, or workloadIdentity).
+*/}}
+{{- define "nodewright.checkSettings" -}}
+{{- range $key, $_ := .Values.providerSettings }}
+{{- if has $key (list "accessKeyId" "secretAccessKey" "sessionToken" "staticAccessToken") }}
+{{- fail (printf "providerSettings.%s would put a credential on the command line: use workloadIdentity, or extraEnv from a Secret (e.g. AWS_ACCESS_KEY_ID)" $key) }}
+{{- end }}
+{{- end }}
+{{- end }}
