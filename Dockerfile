@@ -22,11 +22,15 @@ COPY providers/gcp/package.json providers/gcp/
 COPY providers/kwok/package.json providers/kwok/
 COPY conformance/package.json conformance/
 RUN pnpm install --frozen-lockfile
-COPY . .
-# `pnpm deploy` copies the CLI with its production dependencies (the workspace packages
-# included, built) into one self-contained directory. Type declarations and source maps are
-# never loaded at run time: about half of that directory.
-RUN pnpm build && pnpm --filter @nodewright/cli deploy --prod /out && \
+# Only what the CLI is built from, so a change to docs or tests reuses the layers below.
+COPY tsconfig.base.json ./
+COPY packages packages
+COPY providers providers
+# tsc -b of the CLI builds the packages it references (core and the providers), not the
+# conformance suite. `pnpm deploy` then copies the CLI with its production dependencies (the
+# workspace packages included, built) into one self-contained directory. Type declarations
+# and source maps are never loaded at run time: about half of that directory.
+RUN pnpm exec tsc -b packages/cli && pnpm --filter @nodewright/cli deploy --prod /out && \
     find /out -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete
 
 FROM ${BASE_IMAGE}
