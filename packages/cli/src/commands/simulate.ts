@@ -24,6 +24,7 @@ import {
 import { type Command, UsageError } from '../command.js';
 import { formatElapsed, plural } from '../format/index.js';
 import { writeErrors } from '../io.js';
+import { notInstalledHint } from '../providers/not-installed.js';
 import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
 import { CommandSummaries } from './summaries.js';
 
@@ -114,7 +115,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
               scenarioFieldError(
                 source,
                 'catalog',
-                `unknown catalog "${scenario.catalog}"${hint}; known: ${known.join(', ')}`,
+                `unknown catalog "${scenario.catalog}"${hint}; known: ${known.join(', ')}${notInstalledHint(scenario.catalog, known)}`,
               ),
             ),
           ]);
