@@ -137,10 +137,40 @@ function decodeYaml(file: string, text: string): ManifestSet {
     if (doc.errors.length > 0) return;
     const root = doc.contents;
     if (root === null || (isScalar(root) && root.value === null)) return;
-    const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+    const converted = yamlDocumentValue(file, doc, lines);
+    if ('error' in converted) {
+      collector.errors.push(converted.error);
+      return;
+    }
+    const { value } = converted;
     collector.document(document, value, yamlPositions(doc, lines, listOf(value)?.itemsKey));
   });
   return { manifests: collector.manifests, errors: collector.errors };
+}
+
+/** How many alias uses one document may expand; past it the YAML library refuses the document. */
+export const MaxYamlAliasCount = 1000;
+
+/**
+ * The value of one parsed YAML document, or the error naming the file and the document's line
+ * when its aliases expand past MaxYamlAliasCount (a "billion laughs" file): the YAML library
+ * throws for that, and a user's file must never end a command with an internal error.
+ */
+export function yamlDocumentValue(
+  file: string,
+  doc: Document,
+  lines: LineCounter,
+): { value: unknown } | { error: ManifestError } {
+  try {
+    return { value: doc.toJS({ maxAliasCount: MaxYamlAliasCount }) as unknown };
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    const line = lines.linePos(doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0).line;
+    const message = error.message.startsWith('Excessive alias count')
+      ? `YAML aliases (*name) expand past ${MaxYamlAliasCount} uses in this document; write the values out instead`
+      : `YAML alias error: ${error.message}`;
+    return { error: { file, message, line } };
+  }
 }
 
 /** Positions in a parsed YAML document whose list items (if it is a list) sit under `itemsKey`. */

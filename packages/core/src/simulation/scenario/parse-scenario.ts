@@ -1,6 +1,6 @@
 import { type Document, isNode, isScalar, LineCounter, parseAllDocuments } from 'yaml';
 import { fieldErrors, parseFieldPath } from '../../apis/field-errors.js';
-import { yamlSyntaxErrors } from '../../manifests/decode.js';
+import { yamlDocumentValue, yamlSyntaxErrors } from '../../manifests/decode.js';
 import { formatManifestError } from '../../manifests/format.js';
 import { type ManifestError, objectId } from '../../manifests/manifest.js';
 import { binaryContentProblem } from '../../manifests/text-check.js';
@@ -67,7 +67,9 @@ export function parseScenario(text: string, file: string): ScenarioParse {
       ],
     };
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+  const converted = yamlDocumentValue(file, doc, lines);
+  if ('error' in converted) return { errors: [converted.error] };
+  const { value } = converted;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const found = Array.isArray(value) ? 'a list' : `a ${typeof value}`;
     return {
