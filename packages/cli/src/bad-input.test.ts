@@ -166,6 +166,30 @@ describe('bad input ends in a clear error, never an internal one', () => {
     );
   });
 
+  it.each([
+    ['convert', ['convert', '-f', 'deep.json']],
+    ['validate', ['validate', '-f', 'deep.json']],
+  ])('%s: an object nested 20,000 levels deep', async (_command, argv) => {
+    const pool = {
+      apiVersion: 'karpenter.sh/v1beta1',
+      kind: 'NodePool',
+      metadata: { name: 'p' },
+      spec: { template: { metadata: { labels: { a: 'x' } }, spec: { nodeClassRef: { name: 'd' } } } },
+    };
+    // JSON.stringify recurses too: write the text around the nesting by hand.
+    const text = JSON.stringify(pool).replace(
+      '"labels":{"a":"x"}',
+      `"labels":${'{"a":'.repeat(20_000)}"x"${'}'.repeat(20_000)}`,
+    );
+    await writeFile(join(tempDir(), 'deep.json'), text);
+    const { code, err } = await run(argv);
+    expect(code).toBe(1);
+    expectCleanError(err);
+    expect(err).toMatch(
+      /^deep\.json: NodePool\/p: spec\.template\.metadata\.labels\.a\.a\.\.\.: nested more than 100 levels deep \(line 1\)$/m,
+    );
+  });
+
   it('validate -R: a symbolic link loop is followed once, each file read once', async () => {
     await mkdir(join(tempDir(), 'pools', 'nested'), { recursive: true });
     await writeFile(
