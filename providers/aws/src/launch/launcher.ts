@@ -48,7 +48,8 @@ export interface Launched {
 
 /**
  * Launches one instance for a NodeClaim with CreateFleet: plans the overrides (launch-plan),
- * makes sure each group's launch template exists, sends one `instant` fleet request, marks the
+ * makes sure each group's launch template exists, sends one `instant` fleet request carrying the
+ * NodeClaim's ClientToken (client-token.ts: a retry after a lost answer never launches twice), marks the
  * offerings the errorSet refused unavailable, and maps a failure onto the typed errors
  * (InsufficientCapacityError when every error was a capacity error, else CreateError with the
  * AWS code and message).
