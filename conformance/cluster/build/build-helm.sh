@@ -23,6 +23,9 @@ export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false
 LOG_TAG=helm-build
 # shellcheck source=lib.sh
 source "$here/lib.sh"
+
+cache_root="${NODEWRIGHT_HELM_CACHE:-${HOME:?HOME is not set}/.cache/nodewright/helm}"
+use_cached_build_without_go "$cache_root" helm
 require_go_126
 
 inputs_hash="$(
@@ -30,7 +33,6 @@ inputs_hash="$(
     "$BUILD_RECIPE" "$go_version" "$(go env GOOS)" "$(go env GOARCH)" "$HELM_VERSION" |
     sha256sum | cut -c1-16
 )"
-cache_root="${NODEWRIGHT_HELM_CACHE:-${HOME:?HOME is not set}/.cache/nodewright/helm}"
 cache_dir="$cache_root/$inputs_hash"
 bin_dir="$cache_dir/bin"
 

@@ -25,6 +25,9 @@ export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false
 LOG_TAG=cluster-build
 # shellcheck source=lib.sh
 source "$here/lib.sh"
+
+cache_root="${NODEWRIGHT_CLUSTER_CACHE:-${HOME:?HOME is not set}/.cache/nodewright/cluster}"
+use_cached_build_without_go "$cache_root" etcd kube-apiserver kube-controller-manager kube-scheduler kwok
 require_go_126
 
 # Reads the version a go.mod requires for a module, so go.mod stays the single source.
@@ -48,7 +51,6 @@ inputs_hash="$(
       while read -r f; do printf '%s\n' "$f"; cat "$f"; done
   } | sha256sum | cut -c1-16
 )"
-cache_root="${NODEWRIGHT_CLUSTER_CACHE:-${HOME:?HOME is not set}/.cache/nodewright/cluster}"
 cache_dir="$cache_root/$inputs_hash"
 bin_dir="$cache_dir/bin"
 

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -31,4 +31,26 @@ it('refuses an unknown argument', () => {
   const result = run('--nope');
   expect(result.status).toBe(1);
   expect(result.stderr).toContain('unknown argument: --nope');
+});
+
+it('without go on PATH, uses the cached helm, or says there is none', () => {
+  // A PATH holding only what the script runs before it looks for go.
+  const tools = join(cache, '.tools');
+  mkdirSync(tools, { recursive: true });
+  symlinkSync(execFileSync('bash', ['-c', 'command -v dirname']).toString().trim(), join(tools, 'dirname'));
+  const noGo = () =>
+    spawnSync('/bin/bash', [script], {
+      env: { PATH: tools, HOME: cache, NODEWRIGHT_HELM_CACHE: cache },
+      encoding: 'utf8',
+    });
+  const none = noGo();
+  expect(none.status).toBe(1);
+  expect(none.stderr).toContain('holds no complete build');
+  const bin = join(cache, 'cached', 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'helm'), '#!/bin/sh\n');
+  chmodSync(join(bin, 'helm'), 0o755);
+  const found = noGo();
+  expect(found.status).toBe(0);
+  expect(found.stdout.trim()).toBe(bin);
 });
