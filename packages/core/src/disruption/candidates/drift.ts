@@ -1,6 +1,6 @@
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import { ConditionTypes, getCondition } from '../../lifecycle/conditions.js';
-import { driftLabels, staticDrift } from '../../lifecycle/drift/static-drift.js';
+import { driftLabels, staticDrift } from '../../nodeclaim/drift/static-drift.js';
 import type { ManagedNode } from './managed-node.js';
 
 /** Why a node no longer matches what its NodePool would launch now. */
