@@ -15,7 +15,7 @@ import { podKey } from '../../scheduling/pod/identity.js';
 import { standardTypes } from '../../scheduling/solver/testing/builders.js';
 import type { ExistingCapacity, NewClaim } from '../../scheduling/solver/types.js';
 import { isInitializedNode } from '../../state/capacity.js';
-import type { DisruptionSnapshot } from '../snapshot.js';
+import type { DisruptionSnapshot } from '../decide/snapshot.js';
 
 /**
  * Builders for disruption tests: valid, parsed objects with small defaults. Times default to
