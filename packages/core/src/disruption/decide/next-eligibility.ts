@@ -3,10 +3,10 @@ import { Annotations } from '../../apis/labels.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import { DISRUPTED_POD_TIMEOUT_MS } from '../../kube/disruption-budget.js';
 import { parseTime } from '../../kube/object.js';
+import { isPodActive } from '../../kube/pod.js';
 import { podCreationMillis } from '../../scheduling/pod/identity.js';
 import { type CronSchedule, latestCronHit, parseCronSchedule } from './budgets/cron-schedule.js';
 import { type ManagedNode, managedNodes } from './candidates/managed-node.js';
-import { isActivePod } from './candidates/pods.js';
 import type { DisruptionSnapshot } from './snapshot.js';
 
 const MINUTE_MS = 60_000;
@@ -51,14 +51,14 @@ export function consolidatableAt(node: ManagedNode, pool: NodePool): number | un
       node.node.metadata.creationTimestamp ?? node.nodeClaim?.metadata.creationTimestamp ?? '',
     );
     if (Number.isNaN(since)) since = Number.NEGATIVE_INFINITY;
-    for (const p of node.pods) if (isActivePod(p)) since = Math.max(since, podCreationMillis(p));
+    for (const p of node.pods) if (isPodActive(p)) since = Math.max(since, podCreationMillis(p));
   }
   return Number.isFinite(since) ? since + ms : undefined;
 }
 
 /** When a pod's `karpenter.sh/do-not-disrupt: <duration>` stops protecting it, if it does later. */
 function doNotDisruptEnds(pod: ManagedNode['pods'][number]): number | undefined {
-  if (!isActivePod(pod)) return undefined;
+  if (!isPodActive(pod)) return undefined;
   const value = pod.metadata.annotations?.[Annotations.DoNotDisrupt];
   if (value === undefined || value === 'true') return undefined;
   const ms = durationMs(value);

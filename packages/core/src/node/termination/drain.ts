@@ -3,6 +3,7 @@ import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { Toleration } from '../../apis/kubernetes/taint.js';
 import { Annotations, Taints } from '../../apis/labels.js';
 import { parseTime } from '../../kube/object.js';
+import { isMirrorPod, isOwnedByDaemonSet, isPodTerminal, isPodTerminating } from '../../kube/pod.js';
 
 /** Priority classes whose pods drain last (Kubernetes' graceful node shutdown order). */
 export const CriticalPriorityClasses: ReadonlySet<string> = new Set([
@@ -16,15 +17,6 @@ export const StuckTerminatingMs = 60_000;
 /** Kubernetes' default pod terminationGracePeriodSeconds. */
 const DEFAULT_POD_GRACE_SECONDS = 30;
 
-function ownedBy(pod: Pod, apiVersion: string, kind: string): boolean {
-  return (pod.metadata.ownerReferences ?? []).some((o) => o.apiVersion === apiVersion && o.kind === kind);
-}
-
-export const isTerminal = (pod: Pod) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-export const isTerminating = (pod: Pod) => pod.metadata.deletionTimestamp !== undefined;
-/** Static (mirror) pods belong to the kubelet and cannot be evicted through the API. */
-export const isOwnedByNode = (pod: Pod) => ownedBy(pod, 'v1', 'Node');
-export const isOwnedByDaemonSet = (pod: Pod) => ownedBy(pod, 'apps/v1', 'DaemonSet');
 export const isCritical = (pod: Pod) => CriticalPriorityClasses.has(pod.spec.priorityClassName ?? '');
 
 function tolerates(toleration: Toleration, taint: { key: string; effect: string; value?: string }): boolean {
@@ -66,17 +58,17 @@ export function isDoNotDisruptActive(pod: Pod, now: number): boolean {
 /** The drain waits for this pod to go: not terminal, not tolerating the disrupted taint, not stuck, not static. */
 export function isWaitingEviction(pod: Pod, now: number): boolean {
   return (
-    !isTerminal(pod) && !toleratesDisruptedTaint(pod) && !isStuckTerminating(pod, now) && !isOwnedByNode(pod)
+    !isPodTerminal(pod) && !toleratesDisruptedTaint(pod) && !isStuckTerminating(pod, now) && !isMirrorPod(pod)
   );
 }
 
 /** Karpenter may evict this pod now: active, not tolerating the taint, not static, no active do-not-disrupt. */
 export function isEvictable(pod: Pod, now: number): boolean {
   return (
-    !isTerminal(pod) &&
-    !isTerminating(pod) &&
+    !isPodTerminal(pod) &&
+    !isPodTerminating(pod) &&
     !toleratesDisruptedTaint(pod) &&
-    !isOwnedByNode(pod) &&
+    !isMirrorPod(pod) &&
     !isDoNotDisruptActive(pod, now)
   );
 }
@@ -124,7 +116,7 @@ export function planDrain(pods: readonly Pod[], now: number, terminationTime: nu
     const left = Math.max(0, Math.floor((terminationTime - now) / 1000));
     for (const pod of waiting) {
       const own = pod.spec.terminationGracePeriodSeconds ?? DEFAULT_POD_GRACE_SECONDS;
-      if (!isTerminating(pod)) {
+      if (!isPodTerminating(pod)) {
         if (now >= terminationTime - own * 1000)
           forceDelete.push({ pod, gracePeriodSeconds: Math.min(own, left) });
       } else if (parseTime(pod.metadata.deletionTimestamp!) > terminationTime) {
@@ -142,7 +134,7 @@ export function planDrain(pods: readonly Pod[], now: number, terminationTime: nu
     waiting: waiting.length,
     tier,
     evict: current.filter((p) => isEvictable(p, now) && !forced.has(p)),
-    protected: current.filter((p) => !isTerminating(p) && isDoNotDisruptActive(p, now) && !forced.has(p)),
+    protected: current.filter((p) => !isPodTerminating(p) && isDoNotDisruptActive(p, now) && !forced.has(p)),
     forceDelete,
   };
 }

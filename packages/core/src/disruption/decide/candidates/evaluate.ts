@@ -2,13 +2,14 @@ import { durationMs } from '../../../apis/common/duration.js';
 import { Annotations } from '../../../apis/labels.js';
 import type { DisruptionReason } from '../../../apis/v1/budget.js';
 import type { NodePool } from '../../../apis/v1/nodepool.js';
+import { isPodActive } from '../../../kube/pod.js';
 import { podCreationMillis, podKey } from '../../../scheduling/pod/identity.js';
 import type { DisruptionSnapshot } from '../snapshot.js';
 import { type Drift, nodeDrift } from './drift.js';
 import { type ManagedNode, managedNodes } from './managed-node.js';
 import { type NodePrice, nodePrice } from './node-price.js';
 import { type PdbLimit, pdbBlock, pdbLimits } from './pdb-limits.js';
-import { doNotDisruptProtection, evictionCost, isActivePod } from './pods.js';
+import { doNotDisruptProtection, evictionCost } from './pods.js';
 
 /** Eligibility for one reason: true, or why the node does not qualify (budgets aside). */
 export type Eligibility = true | string;
@@ -84,7 +85,7 @@ function consolidationWait(node: ManagedNode, pool: NodePool, now: number): stri
     since = Number.isNaN(created) ? Number.NEGATIVE_INFINITY : created;
     what = 'the node was created';
     for (const p of node.pods) {
-      if (!isActivePod(p)) continue;
+      if (!isPodActive(p)) continue;
       const t = podCreationMillis(p);
       if (t > since) {
         since = t;

@@ -2,10 +2,11 @@ import type { Node } from '../../../apis/kubernetes/node.js';
 import type { Pod } from '../../../apis/kubernetes/pod.js';
 import { Labels, Taints } from '../../../apis/labels.js';
 import type { NodeClaim } from '../../../apis/v1/nodeclaim.js';
+import { isReschedulable } from '../../../kube/pod.js';
 import type { ExistingCapacity } from '../../../scheduling/solver/types.js';
 import { hasTaint } from '../../../scheduling/taints/tolerations.js';
 import type { BudgetNode } from '../budgets/budget-mapping.js';
-import { isNominatedPod, isReschedulablePod } from './pods.js';
+import { isNominatedPod } from './pods.js';
 
 /** A registered Node that a NodePool owns, as disruption reads it. */
 export interface ManagedNode extends BudgetNode {
@@ -21,7 +22,7 @@ export interface ManagedNode extends BudgetNode {
   /** Pods bound to it (any phase); nominated pending pods are in `nominated`. */
   readonly pods: readonly Pod[];
   readonly nominated: readonly Pod[];
-  /** Bound pods that would have to move if it went (see isReschedulablePod). */
+  /** Bound pods that would have to move if it went (see isReschedulable). */
   readonly reschedulable: readonly Pod[];
 }
 
@@ -77,7 +78,7 @@ export function managedNodes(
       annotations: { ...(c.nodeClaim?.metadata.annotations ?? {}), ...(node.metadata.annotations ?? {}) },
       pods: c.pods.filter((p) => !isNominatedPod(p)),
       nominated: c.pods.filter(isNominatedPod),
-      reschedulable: c.pods.filter(isReschedulablePod),
+      reschedulable: c.pods.filter(isReschedulable),
     });
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

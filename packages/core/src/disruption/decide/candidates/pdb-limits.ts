@@ -4,8 +4,9 @@ import type { Pod } from '../../../apis/kubernetes/pod.js';
 import type { PodDisruptionBudget } from '../../../apis/kubernetes/pod-disruption-budget.js';
 import { type ControllerScale, computeDisruptionBudgetStatus } from '../../../kube/disruption-budget.js';
 import type { PodLike } from '../../../kube/pod.js';
+import { isPodReady } from '../../../kube/pod.js';
 import { podKey } from '../../../scheduling/pod/identity.js';
-import { isEvictablePod, isPodReady } from './pods.js';
+import { isEvictablePod } from './pods.js';
 
 /** One PDB as disruption consults it. */
 export interface PdbLimit {

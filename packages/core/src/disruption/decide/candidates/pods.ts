@@ -1,48 +1,19 @@
 import { durationMs } from '../../../apis/common/duration.js';
 import type { Pod } from '../../../apis/kubernetes/pod.js';
 import { Annotations, Taints } from '../../../apis/labels.js';
+import { isMirrorPod, isPodActive } from '../../../kube/pod.js';
 import { podCreationMillis } from '../../../scheduling/pod/identity.js';
 import { toleratesTaint } from '../../../scheduling/taints/tolerations.js';
-
-function ownedBy(pod: Pod, kind: string): boolean {
-  return (pod.metadata.ownerReferences ?? []).some((o) => o.kind === kind);
-}
-
-/** Running or about to: not finished and not being deleted. */
-export function isActivePod(pod: Pod): boolean {
-  const phase = pod.status?.phase;
-  return phase !== 'Succeeded' && phase !== 'Failed' && pod.metadata.deletionTimestamp === undefined;
-}
 
 /** A pod kube-scheduler nominated to the node but that is not bound to it yet. */
 export function isNominatedPod(pod: Pod): boolean {
   return pod.spec.nodeName === undefined || pod.spec.nodeName === '';
 }
 
-/**
- * A pod that must find a new home when its node goes (Karpenter's IsReschedulable): bound,
- * active (or a terminating StatefulSet pod, whose replacement needs room before it can start),
- * not owned by a DaemonSet (one runs on every node) and not a static pod (owned by its Node).
- */
-export function isReschedulablePod(pod: Pod): boolean {
-  if (isNominatedPod(pod)) return false;
-  const phase = pod.status?.phase;
-  const terminal = phase === 'Succeeded' || phase === 'Failed';
-  const active = !terminal && pod.metadata.deletionTimestamp === undefined;
-  const terminatingStatefulSet =
-    !terminal && pod.metadata.deletionTimestamp !== undefined && ownedBy(pod, 'StatefulSet');
-  return (active || terminatingStatefulSet) && !ownedBy(pod, 'DaemonSet') && !ownedBy(pod, 'Node');
-}
-
 /** A pod the drain would evict: active, not tolerating the disrupted taint, not static. */
 export function isEvictablePod(pod: Pod): boolean {
-  if (!isActivePod(pod) || ownedBy(pod, 'Node')) return false;
+  if (!isPodActive(pod) || isMirrorPod(pod)) return false;
   return !(pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, Taints.Disrupted));
-}
-
-/** The pod's Ready condition is True. */
-export function isPodReady(pod: Pod): boolean {
-  return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /**
@@ -51,7 +22,7 @@ export function isPodReady(pod: Pod): boolean {
  * protects nothing (upstream ignores it too).
  */
 export function doNotDisruptProtection(pod: Pod, now: number): string | undefined {
-  if (!isActivePod(pod)) return undefined;
+  if (!isPodActive(pod)) return undefined;
   const value = pod.metadata.annotations?.[Annotations.DoNotDisrupt];
   if (value === undefined) return undefined;
   if (value === 'true') return `has ${Annotations.DoNotDisrupt}`;

@@ -1,10 +1,10 @@
 import type { Pod } from '../../../apis/kubernetes/pod.js';
 import type { NodePool } from '../../../apis/v1/nodepool.js';
+import { isReschedulable } from '../../../kube/pod.js';
 import { podKey } from '../../../scheduling/pod/identity.js';
 import { solve } from '../../../scheduling/solver/solve.js';
 import type { ExistingCapacity, NewClaim, SolverOptions } from '../../../scheduling/solver/types.js';
 import { isDeletingCapacity } from '../candidates/managed-node.js';
-import { isReschedulablePod } from '../candidates/pods.js';
 import type { DisruptionSnapshot } from '../snapshot.js';
 
 /** Where a pod of a disrupted node would go: an existing node, or a replacement (by index). */
@@ -49,8 +49,8 @@ export function simulateRescheduling(
   const existing: ExistingCapacity[] = snapshot.capacity.map((c) => {
     const leaving = candidates.has(c.name);
     if (!leaving && !isDeletingCapacity(c, snapshot.markedForDeletion)) return c;
-    for (const p of c.pods) if (isReschedulablePod(p)) (leaving ? fromCandidates : fromDeleting).add(p);
-    return { ...c, pods: c.pods.filter((p) => !isReschedulablePod(p)), markedForDeletion: true };
+    for (const p of c.pods) if (isReschedulable(p)) (leaving ? fromCandidates : fromDeleting).add(p);
+    return { ...c, pods: c.pods.filter((p) => !isReschedulable(p)), markedForDeletion: true };
   });
   const result = solve({
     pods: [...snapshot.pendingPods, ...fromCandidates, ...fromDeleting],
