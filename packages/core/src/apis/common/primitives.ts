@@ -89,7 +89,11 @@ export function quantity() {
 export function resourceList() {
   return z.record(z.string(), quantity());
 }
-export type ResourceList = Record<string, string>;
+/**
+ * A resource list as written in objects (`{cpu: "4"}`); `parseResourceList` (scheduling) turns
+ * it into the `ResourceList` of parsed quantities the scheduler computes with.
+ */
+export type ResourceListJson = Record<string, string>;
 
 /** An integer the API server stores as int64. */
 export function int64() {

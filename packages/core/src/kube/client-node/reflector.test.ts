@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { WatchBackoff } from '../../clock/backoff.js';
 import { FakeClock } from '../../clock/clock.js';
 import { ManualTimers } from '../../clock/timers.js';
 import { BadRequestError, GoneError, InternalError, isBadRequest, isGone, NotFoundError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { WatchEvent } from '../watch.js';
-import { DEFAULT_BACKOFF } from './backoff.js';
-import { Informer, type InformerOptions, type WatchSource } from './informer.js';
 import type { KubeLogger } from './logger.js';
+import { Reflector, type ReflectorOptions, type WatchSource } from './reflector.js';
 import type { StreamEvent } from './transport.js';
 
 interface Connection {
@@ -82,7 +82,7 @@ async function flush(): Promise<void> {
   for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-function setup(options: Partial<InformerOptions> = {}) {
+function setup(options: Partial<ReflectorOptions> = {}) {
   const clock = new FakeClock(0);
   const timers = new ManualTimers(clock);
   const source = new ScriptedSource();
@@ -95,12 +95,12 @@ function setup(options: Partial<InformerOptions> = {}) {
         : `${event.type} ${event.object.metadata.name}@${event.object.metadata.resourceVersion}`,
     );
   };
-  const start = (more: Partial<InformerOptions> = {}) =>
-    new Informer(source, handler, {
+  const start = (more: Partial<ReflectorOptions> = {}) =>
+    new Reflector(source, handler, {
       clock,
       timers,
       logger,
-      backoff: DEFAULT_BACKOFF,
+      backoff: WatchBackoff,
       timeoutSeconds: 25,
       syncProbeSeconds: 3,
       description: 'v1/ConfigMap',
@@ -110,7 +110,7 @@ function setup(options: Partial<InformerOptions> = {}) {
   return { clock, timers, source, logger, seen, start };
 }
 
-describe('Informer without a resume point', () => {
+describe('Reflector without a resume point', () => {
   it('lists, hands the objects over as ADDED, syncs, then watches from the list version', async () => {
     const { source, seen, start } = setup();
     source.listings.push({ items: [obj('a', '3'), obj('b', '5')], resourceVersion: '10' });
@@ -242,7 +242,7 @@ describe('Informer without a resume point', () => {
   });
 });
 
-describe('Informer with a resume point', () => {
+describe('Reflector with a resume point', () => {
   it('delivers the backlog, syncs at the first bookmark and then uses long connections', async () => {
     const { clock, source, seen, start } = setup();
     const informer = start({ resourceVersion: '7' });
@@ -289,7 +289,7 @@ describe('Informer with a resume point', () => {
   });
 });
 
-describe('Informer delivery', () => {
+describe('Reflector delivery', () => {
   it('awaits each handler, drops queued events on stop, and aborts the connection', async () => {
     const clock = new FakeClock(0);
     const source = new ScriptedSource();
@@ -299,7 +299,7 @@ describe('Informer delivery', () => {
     const blocked = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const informer = new Informer(
+    const informer = new Reflector(
       source,
       async (event) => {
         if (event.type === 'ERROR') return;
@@ -311,7 +311,7 @@ describe('Informer delivery', () => {
         clock,
         timers: new ManualTimers(clock),
         logger: recordingLogger(),
-        backoff: DEFAULT_BACKOFF,
+        backoff: WatchBackoff,
         timeoutSeconds: 25,
         syncProbeSeconds: 3,
         description: 'test',
@@ -346,7 +346,7 @@ describe('Informer delivery', () => {
     source.listings.push({ items: [obj('bad', '1'), obj('good', '2')], resourceVersion: '3' });
     const logger = recordingLogger();
     const seen: string[] = [];
-    const informer = new Informer(
+    const informer = new Reflector(
       source,
       (event) => {
         if (event.type === 'ERROR') return;
@@ -357,7 +357,7 @@ describe('Informer delivery', () => {
         clock,
         timers: new ManualTimers(clock),
         logger,
-        backoff: DEFAULT_BACKOFF,
+        backoff: WatchBackoff,
         timeoutSeconds: 25,
         syncProbeSeconds: 3,
         description: 'test',

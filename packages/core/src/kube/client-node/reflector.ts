@@ -1,15 +1,15 @@
+import { type BackoffPolicy, backoffDelay } from '../../clock/backoff.js';
 import type { Clock } from '../../clock/clock.js';
 import type { Timers } from '../../clock/timers.js';
 import { sleep } from '../../clock/timers.js';
 import { isGone, type KubeError } from '../errors.js';
 import type { KubeObject } from '../object.js';
 import type { Watch, WatchEvent, WatchHandler } from '../watch.js';
-import { type BackoffPolicy, backoffDelay } from './backoff.js';
 import type { KubeLogger } from './logger.js';
 import { UnreachableError } from './response-errors.js';
 import type { StreamEvent } from './transport.js';
 
-/** The API calls behind one informer: a kind with its selectors already applied. */
+/** The API calls behind one reflector: a kind with its selectors already applied. */
 export interface WatchSource {
   /** A complete, consistent listing (every page) and the resourceVersion it is at. */
   list(signal: AbortSignal): Promise<{ items: KubeObject[]; resourceVersion: string }>;
@@ -25,8 +25,8 @@ export interface WatchSource {
   ): Promise<void>;
 }
 
-/** Tuning of an informer. */
-export interface InformerOptions {
+/** Tuning of a reflector. */
+export interface ReflectorOptions {
   readonly clock: Clock;
   readonly timers: Timers;
   readonly logger: KubeLogger;
@@ -57,7 +57,7 @@ type QueueItem =
  * Request errors a retry cannot fix. Everything else (network failures, 5xx, 429, 401/403,
  * a kind not served yet because its CRD is still being established) is retried with backoff.
  */
-function isTerminal(err: KubeError): boolean {
+function isPermanent(err: KubeError): boolean {
   return err.code === 400 || err.code === 405 || err.code === 406 || err.code === 415 || err.code === 422;
 }
 
@@ -66,7 +66,9 @@ function keyOfObject(obj: KubeObject): string {
 }
 
 /**
- * An informer-style watch over a WatchSource.
+ * A reflector (client-go's name for it): a resumable list+watch over a WatchSource. Named apart
+ * from the operator's shared `Informer` (operator/runtime), which watches through ClusterPort and
+ * so, on a real cluster, through one of these.
  *
  * Without a resume point it lists, hands every object to the handler as ADDED, syncs, and
  * watches from the list's resourceVersion. Every connection end (the server's timeout,
@@ -82,11 +84,11 @@ function keyOfObject(obj: KubeObject): string {
  * Before it has synced, request errors that a retry cannot fix (400, 422, ...) end it with an
  * ERROR event; afterwards everything but a resumed watch's 410 is retried.
  */
-export class Informer implements Watch {
+export class Reflector implements Watch {
   readonly synced: Promise<void>;
   readonly #source: WatchSource;
   readonly #handler: WatchHandler;
-  readonly #options: InformerOptions;
+  readonly #options: ReflectorOptions;
   readonly #abort = new AbortController();
   readonly #resumed: boolean;
   /** What the handler has been (or is about to be) told exists; only kept when listing. */
@@ -103,7 +105,7 @@ export class Informer implements Watch {
   #resolve!: () => void;
   #reject!: (err: unknown) => void;
 
-  constructor(source: WatchSource, handler: WatchHandler, options: InformerOptions) {
+  constructor(source: WatchSource, handler: WatchHandler, options: ReflectorOptions) {
     this.#source = source;
     this.#handler = handler;
     this.#options = options;
@@ -187,7 +189,7 @@ export class Informer implements Watch {
             failures = 0;
             continue;
           }
-          if (!this.#syncQueued && isTerminal(err)) {
+          if (!this.#syncQueued && isPermanent(err)) {
             this.#fail(err);
             return;
           }
@@ -213,7 +215,7 @@ export class Informer implements Watch {
       } catch (caught) {
         if (this.#stopped) return false;
         const err = caught as KubeError;
-        if (initial && isTerminal(err)) {
+        if (initial && isPermanent(err)) {
           this.#fail(err);
           return false;
         }

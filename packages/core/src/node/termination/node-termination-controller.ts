@@ -36,8 +36,8 @@ import {
   watchMapped,
   watchSelf,
 } from '../../operator/runtime/controller.js';
+import type { ControllerCache } from '../../operator/runtime/controller-cache.js';
 import { objectRef } from '../../operator/runtime/logger.js';
-import type { ObjectCache } from '../../operator/runtime/object-cache.js';
 import { hasTaint } from '../../scheduling/taints/tolerations.js';
 import { planDrain } from './drain.js';
 import { pendingVolumeAttachments } from './volume-detachment.js';
@@ -45,7 +45,7 @@ import { pendingVolumeAttachments } from './volume-detachment.js';
 /** How often a drain or a volume detachment is checked again (Karpenter: 1 s). */
 export const DrainPollMs = 1_000;
 
-function deletingNodeKey(nodeName: string | undefined, cache: ObjectCache): ObjectKey[] {
+function deletingNodeKey(nodeName: string | undefined, cache: ControllerCache): ObjectKey[] {
   if (nodeName === undefined || nodeName === '') return [];
   const node = cache.get(Nodes, { name: nodeName });
   return node?.metadata.deletionTimestamp !== undefined ? [{ name: nodeName }] : [];

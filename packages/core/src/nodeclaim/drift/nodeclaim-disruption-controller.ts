@@ -3,6 +3,7 @@ import type { Node } from '../../apis/kubernetes/node.js';
 import { Labels } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { nodePoolSchema } from '../../apis/v1/nodepool.js';
+import type { BackoffPolicy } from '../../clock/backoff.js';
 import { isConflict, isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
 import { ConditionTypes, getCondition } from '../../lifecycle/conditions.js';
@@ -15,7 +16,6 @@ import {
   nodeKeysForClaim,
 } from '../../lifecycle/lookup.js';
 import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
-import type { BackoffOptions } from '../../operator/runtime/backoff.js';
 import {
   type Controller,
   type ReconcileContext,
@@ -41,7 +41,7 @@ export interface NodeClaimDisruptionOptions {
    */
   readonly recheckIntervalMs?: number;
   /** Retries after a failed check (isDrifted or a write): default 1 s doubling up to the recheck interval. */
-  readonly backoff?: BackoffOptions;
+  readonly backoff?: BackoffPolicy;
 }
 
 const DefaultRecheckMs = 5 * 60_000;
@@ -84,7 +84,7 @@ export class NodeClaimDisruptionController implements Controller {
   readonly name = 'nodeclaim.disruption';
   readonly watches;
   readonly maxConcurrentReconciles = 10;
-  readonly backoff: BackoffOptions;
+  readonly backoff: BackoffPolicy;
   readonly #deps: LifecycleDependencies;
   readonly #recheckMs: number;
 

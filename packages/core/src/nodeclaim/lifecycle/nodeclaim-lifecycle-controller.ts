@@ -1,12 +1,12 @@
 import { Finalizers } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import type { BackoffPolicy } from '../../clock/backoff.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
 import { ConditionTypes, rootCondition, setCondition } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { changedBeyondStatus, claimKeysForNode, isManaged } from '../../lifecycle/lookup.js';
 import { NodeClaims, Nodes } from '../../lifecycle/resource-types.js';
-import type { BackoffOptions } from '../../operator/runtime/backoff.js';
 import {
   type Controller,
   type ReconcileContext,
@@ -26,11 +26,11 @@ import { transitionEvents } from './transition-events.js';
 export interface NodeClaimLifecycleOptions {
   readonly liveness?: LivenessTimeouts;
   /** Karpenter retries lifecycle errors from 1 s up to 1 min. */
-  readonly backoff?: BackoffOptions;
+  readonly backoff?: BackoffPolicy;
   readonly maxConcurrentReconciles?: number;
 }
 
-const LifecycleBackoff: BackoffOptions = { baseMs: 1_000, maxMs: 60_000 };
+const LifecycleBackoff: BackoffPolicy = { baseMs: 1_000, maxMs: 60_000 };
 
 const json = (v: unknown) => JSON.stringify(v ?? null);
 
@@ -44,7 +44,7 @@ const json = (v: unknown) => JSON.stringify(v ?? null);
 export class NodeClaimLifecycleController implements Controller {
   readonly name = 'nodeclaim.lifecycle';
   readonly watches;
-  readonly backoff: BackoffOptions;
+  readonly backoff: BackoffPolicy;
   readonly maxConcurrentReconciles: number;
   readonly #deps: LifecycleDependencies;
   readonly #steps: readonly ClaimStep[];

@@ -9,7 +9,7 @@ import { keyString } from './keys.js';
  * Returned objects are shared; treat them as read-only. They carry no `metadata.managedFields`
  * (see `withoutManagedFields`).
  */
-export interface ObjectCache {
+export interface ControllerCache {
   /** Whether some controller watches this kind (only watched kinds are cached). */
   has(type: ResourceType): boolean;
   get<T extends KubeObject>(type: ResourceType<T>, key: ObjectKey): T | undefined;
@@ -22,8 +22,8 @@ export class TypeStore {
   readonly objects = new Map<string, KubeObject>();
 }
 
-/** An ObjectCache over the per-kind stores the manager's informers keep. */
-export class StoreCache implements ObjectCache {
+/** An ControllerCache over the per-kind stores the manager's informers keep. */
+export class StoreCache implements ControllerCache {
   readonly #stores: ReadonlyMap<string, TypeStore>;
 
   constructor(stores: ReadonlyMap<string, TypeStore>) {
