@@ -15,6 +15,7 @@ import { podKey } from '../../scheduling/pod/identity.js';
 import { standardTypes } from '../../scheduling/solver/testing/builders.js';
 import type { ExistingCapacity, NewClaim } from '../../scheduling/solver/types.js';
 import { isInitializedNode } from '../../state/capacity.js';
+import { TestNodeClassRef } from '../../testing/node-class.js';
 import type { DisruptionSnapshot } from '../decide/snapshot.js';
 
 /**
@@ -24,7 +25,7 @@ import type { DisruptionSnapshot } from '../decide/snapshot.js';
 
 /** A fixed "now" for tests: Wednesday 2024-05-01 12:00 UTC. */
 export const T0 = Date.parse('2024-05-01T12:00:00Z');
-export const LongAgo = '2024-04-30T12:00:00Z';
+const LongAgo = '2024-04-30T12:00:00Z';
 
 export interface PoolOptions {
   readonly consolidateAfter?: string;
@@ -58,7 +59,7 @@ export function pool(name: string, o: PoolOptions = {}): NodePool {
       template: {
         ...(o.labels === undefined ? {} : { metadata: { labels: o.labels } }),
         spec: {
-          nodeClassRef: { group: 'example.com', kind: 'ExampleNodeClass', name: 'default' },
+          nodeClassRef: { ...TestNodeClassRef },
           requirements: o.requirements ?? [],
           ...(o.terminationGracePeriod === undefined
             ? {}
@@ -160,7 +161,7 @@ export function claimFor(node: Node, o: ClaimOptions = {}): NodeClaim {
       ...(o.annotations === undefined ? {} : { annotations: o.annotations }),
     },
     spec: {
-      nodeClassRef: { group: 'example.com', kind: 'ExampleNodeClass', name: 'default' },
+      nodeClassRef: { ...TestNodeClassRef },
       requirements: [],
       ...(o.terminationGracePeriod === undefined ? {} : { terminationGracePeriod: o.terminationGracePeriod }),
       ...(o.expireAfter === undefined ? {} : { expireAfter: o.expireAfter }),
