@@ -138,6 +138,3 @@ export function dateTime() {
     .refine(isDateTime, DATE_TIME_MESSAGE)
     .meta({ format: 'date-time', 'x-nodewright-drop-pattern': true });
 }
-
-/** Metadata keys the CRD generator removes after using them; never part of a CRD. */
-export const InternalMetaKeys: readonly string[] = ['x-nodewright-drop-pattern'];

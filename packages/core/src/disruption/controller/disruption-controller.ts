@@ -54,7 +54,7 @@ export interface DisruptionControllerOptions {
 }
 
 /** The one key the controller reconciles. */
-export const DisruptionControllerKey: ObjectKey = { name: 'disruption' };
+const DisruptionControllerKey: ObjectKey = { name: 'disruption' };
 
 /**
  * `disruption`: the voluntary disruption loop, joining the two halves. Deciding: every poll it

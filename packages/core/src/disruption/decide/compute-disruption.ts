@@ -63,7 +63,7 @@ export interface BudgetBlock {
 }
 
 /** Per reason, the candidates some method of that reason would consider (each counted once). */
-export function eligibleCandidates(
+function eligibleCandidates(
   candidates: readonly Candidate[],
   methods: readonly DisruptionMethod[] = DisruptionMethods,
 ): Record<DisruptionReason, number> {
@@ -79,7 +79,7 @@ type Budgets = Readonly<Record<DisruptionReason, ReadonlyMap<string, PoolBudget>
  * pool qualifies for the reason: the budget, not the nodes, is what stops it. Pools with nothing
  * to disrupt for a reason are left out, so a closed window over an idle pool is not news.
  */
-export function budgetBlocks(
+function budgetBlocks(
   candidates: readonly Candidate[],
   budgets: Budgets,
   nodePools: readonly NodePool[],

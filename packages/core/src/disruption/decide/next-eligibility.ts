@@ -11,7 +11,7 @@ import type { DisruptionSnapshot } from './snapshot.js';
 
 const MINUTE_MS = 60_000;
 /** How far ahead a budget schedule is searched: four years and a day covers `29 2` schedules. */
-export const CronHorizonMs = (4 * 366 + 1) * 24 * 60 * MINUTE_MS;
+const CronHorizonMs = (4 * 366 + 1) * 24 * 60 * MINUTE_MS;
 
 /**
  * The first instant strictly after `after` at which the schedule fires (whole UTC minutes), if
@@ -40,7 +40,7 @@ export function nextCronHit(
  * `NodeClaim.status.lastPodEventTime` where given, else after the later of the node's creation and
  * its newest active pod's. Undefined when consolidation is off (`Never`) or the time is unknown.
  */
-export function consolidatableAt(node: ManagedNode, pool: NodePool): number | undefined {
+function consolidatableAt(node: ManagedNode, pool: NodePool): number | undefined {
   const ms = durationMs(pool.spec.disruption.consolidateAfter) ?? 0;
   if (!Number.isFinite(ms)) return undefined;
   const lastEvent = node.nodeClaim?.status?.lastPodEventTime;

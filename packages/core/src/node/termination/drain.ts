@@ -6,18 +6,18 @@ import { parseTime } from '../../kube/object.js';
 import { isMirrorPod, isOwnedByDaemonSet, isPodTerminal, isPodTerminating } from '../../kube/pod.js';
 
 /** Priority classes whose pods drain last (Kubernetes' graceful node shutdown order). */
-export const CriticalPriorityClasses: ReadonlySet<string> = new Set([
+const CriticalPriorityClasses: ReadonlySet<string> = new Set([
   'system-cluster-critical',
   'system-node-critical',
 ]);
 
 /** A terminating pod this long past its deletion time no longer holds up the drain (Karpenter: 1 min). */
-export const StuckTerminatingMs = 60_000;
+const StuckTerminatingMs = 60_000;
 
 /** Kubernetes' default pod terminationGracePeriodSeconds. */
 const DEFAULT_POD_GRACE_SECONDS = 30;
 
-export const isCritical = (pod: Pod) => CriticalPriorityClasses.has(pod.spec.priorityClassName ?? '');
+const isCritical = (pod: Pod) => CriticalPriorityClasses.has(pod.spec.priorityClassName ?? '');
 
 function tolerates(toleration: Toleration, taint: { key: string; effect: string; value?: string }): boolean {
   const effect = toleration.effect ?? '';
@@ -29,12 +29,12 @@ function tolerates(toleration: Toleration, taint: { key: string; effect: string;
 }
 
 /** Pods that tolerate `karpenter.sh/disruption:NoSchedule` would just come back: Karpenter leaves them. */
-export function toleratesDisruptedTaint(pod: Pod): boolean {
+function toleratesDisruptedTaint(pod: Pod): boolean {
   return (pod.spec.tolerations ?? []).some((t) => tolerates(t, Taints.Disrupted));
 }
 
 /** A terminating pod past its deletion time by more than a minute (the kubelet is gone or stuck). */
-export function isStuckTerminating(pod: Pod, now: number): boolean {
+function isStuckTerminating(pod: Pod, now: number): boolean {
   const deletion = pod.metadata.deletionTimestamp;
   return deletion !== undefined && now - parseTime(deletion) > StuckTerminatingMs;
 }
@@ -63,7 +63,7 @@ export function isWaitingEviction(pod: Pod, now: number): boolean {
 }
 
 /** Karpenter may evict this pod now: active, not tolerating the taint, not static, no active do-not-disrupt. */
-export function isEvictable(pod: Pod, now: number): boolean {
+function isEvictable(pod: Pod, now: number): boolean {
   return (
     !isPodTerminal(pod) &&
     !isPodTerminating(pod) &&

@@ -43,7 +43,7 @@ import { planDrain } from './drain.js';
 import { pendingVolumeAttachments } from './volume-detachment.js';
 
 /** How often a drain or a volume detachment is checked again (Karpenter: 1 s). */
-export const DrainPollMs = 1_000;
+const DrainPollMs = 1_000;
 
 function deletingNodeKey(nodeName: string | undefined, cache: ControllerCache): ObjectKey[] {
   if (nodeName === undefined || nodeName === '') return [];

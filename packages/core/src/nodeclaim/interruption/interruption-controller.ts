@@ -30,7 +30,7 @@ export interface InterruptionOptions {
 }
 
 /** The single key `nodeclaim.interruption` reconciles. */
-export const InterruptionControllerKey: ObjectKey = { name: 'interruption' };
+const InterruptionControllerKey: ObjectKey = { name: 'interruption' };
 
 /**
  * `nodeclaim.interruption`: a polling singleton that acts on the cloud's interruption notices.

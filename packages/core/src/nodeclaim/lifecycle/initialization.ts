@@ -11,7 +11,7 @@ import { isTaint } from '../../scheduling/taints/tolerations.js';
 import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
 
 /** Taints the node lifecycle puts on every new node and removes once it is up (Karpenter's KnownEphemeralTaints). */
-export const KnownEphemeralTaints: readonly { key: string; effect: string }[] = [
+const KnownEphemeralTaints: readonly { key: string; effect: string }[] = [
   { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
   { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
   { key: 'node.cloudprovider.kubernetes.io/uninitialized', effect: 'NoSchedule' },

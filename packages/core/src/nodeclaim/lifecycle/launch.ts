@@ -18,7 +18,7 @@ import { Requirements } from '../../scheduling/requirements/requirements.js';
 import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
 
 /** Longest LaunchFailed message kept on the condition (upstream truncates there and adds `...`). */
-export const MaxLaunchMessageLength = 300;
+const MaxLaunchMessageLength = 300;
 
 /** What a failed CloudProvider.create means for the claim (the upstream error mapping). */
 export type LaunchFailure =

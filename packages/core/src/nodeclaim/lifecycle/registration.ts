@@ -14,7 +14,7 @@ import { hasTaint, isTaint, type TaintLike } from '../../scheduling/taints/toler
 import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
 
 /** `taints` plus every taint of `extra` whose key and effect it lacks (Karpenter's Taints.Merge). */
-export function mergeTaints(taints: readonly NodeTaint[], extra: readonly TaintLike[]): NodeTaint[] {
+function mergeTaints(taints: readonly NodeTaint[], extra: readonly TaintLike[]): NodeTaint[] {
   const out = [...taints];
   for (const t of extra) {
     if (!out.some((o) => isTaint(o, t))) {

@@ -71,7 +71,7 @@ export interface ReasonAllowance {
 }
 
 /** Whether a budget limits disruptions for `reason`: it names no reasons, or names this one. */
-export function budgetLimits(budget: Pick<Budget, 'reasons'>, reason: DisruptionReason): boolean {
+function budgetLimits(budget: Pick<Budget, 'reasons'>, reason: DisruptionReason): boolean {
   return budget.reasons === undefined || budget.reasons.includes(reason);
 }
 

@@ -14,7 +14,7 @@ import {
 } from './replacement.js';
 
 /** Spot-to-spot replacement of one node needs this many cheaper spot types (upstream). */
-export const MinSpotToSpotTypes = 15;
+const MinSpotToSpotTypes = 15;
 
 /** A consolidation command for the candidates, or why there is none. */
 export type ConsolidationAttempt = { readonly command: DisruptionCommand } | { readonly why: string };

@@ -5,7 +5,7 @@ import type { Candidate } from '../candidates/evaluate.js';
 import type { Move } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionSnapshot, ResolvedDisruptionOptions } from '../snapshot.js';
 
-export const DisruptionMethodNames = [
+const DisruptionMethodNames = [
   'emptiness',
   'drift',
   'multi-node-consolidation',
@@ -70,5 +70,3 @@ export function candidatesPrice(candidates: readonly Candidate[]): number {
 export function compareNames(a: Candidate, b: Candidate): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
-
-export const NoOutcome: MethodOutcome = { commands: [], budgetSkipped: [], notes: new Map() };
