@@ -4,7 +4,14 @@ import type { Pod } from '../../apis/kubernetes/pod.js';
 import { isOfferingCompatible, worstLaunchPrice } from '../../cloudprovider/offering.js';
 import { podKey } from '../../scheduling/pod/identity.js';
 import type { NewClaim } from '../../scheduling/solver/types.js';
-import { boundPod, cluster, managedNode, pool, T0, type TestNode } from '../testing/builders.js';
+import {
+  boundPod,
+  cluster,
+  managedNode,
+  pool,
+  T0,
+  type TestNode,
+} from '../../testing/disruption-builders.js';
 import { computeDisruption } from './compute-disruption.js';
 
 // Sizes of the standard test types, in millicores and MiB, kept apart from the library's

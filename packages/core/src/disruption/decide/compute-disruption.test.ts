@@ -8,7 +8,7 @@ import {
   pdb,
   pool,
   T0,
-} from '../testing/builders.js';
+} from '../../testing/disruption-builders.js';
 import { computeDisruption, DisruptionMethods } from './compute-disruption.js';
 
 describe('computeDisruption', () => {

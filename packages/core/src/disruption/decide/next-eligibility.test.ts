@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundPod, cluster, managedNode, pool, T0 } from '../testing/builders.js';
+import { boundPod, cluster, managedNode, pool, T0 } from '../../testing/disruption-builders.js';
 import { parseCronSchedule } from './budgets/cron-schedule.js';
 import { computeDisruption } from './compute-disruption.js';
 import { nextCronHit, nextEligibilityInstant } from './next-eligibility.js';

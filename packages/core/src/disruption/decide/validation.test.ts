@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { boundPod, cluster, managedNode, nodesWithPods, pool, T0 } from '../testing/builders.js';
+import {
+  boundPod,
+  cluster,
+  managedNode,
+  nodesWithPods,
+  pool,
+  T0,
+} from '../../testing/disruption-builders.js';
 import { computeDisruption } from './compute-disruption.js';
 import { validateCommand } from './validation.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pool } from '../../testing/builders.js';
+import { pool } from '../../../testing/disruption-builders.js';
 import {
   allowedDisruptions,
   budgetActivity,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pool } from '../../testing/builders.js';
+import { pool } from '../../../testing/disruption-builders.js';
 import { UnlimitedDisruptions } from './allowed-disruptions.js';
 import { BudgetLedger, type BudgetNode, disruptionBudgets } from './budget-mapping.js';
 import { describeBudgetBlock, describeBudgetTaken } from './describe-budget.js';

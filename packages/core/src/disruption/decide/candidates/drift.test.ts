@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NodePoolHashVersion, nodePoolTemplateHash } from '../../../apis/v1/nodepool-hash.js';
-import { claimFor, cluster, managedNode, pool } from '../../testing/builders.js';
+import { claimFor, cluster, managedNode, pool } from '../../../testing/disruption-builders.js';
 import { nodeDrift } from './drift.js';
 import { managedNodes } from './managed-node.js';
 

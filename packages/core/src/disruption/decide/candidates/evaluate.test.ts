@@ -12,7 +12,7 @@ import {
   pool,
   T0,
   type TestNode,
-} from '../../testing/builders.js';
+} from '../../../testing/disruption-builders.js';
 import { evaluateNodes } from './evaluate.js';
 
 function only(

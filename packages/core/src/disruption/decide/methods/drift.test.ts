@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { boundPod, claimFor, claimSummary, cluster, managedNode, pool, T0 } from '../../testing/builders.js';
+import {
+  boundPod,
+  claimFor,
+  claimSummary,
+  cluster,
+  managedNode,
+  pool,
+  T0,
+} from '../../../testing/disruption-builders.js';
 import { computeDisruption } from '../compute-disruption.js';
 
 const zoneB = pool('default', {

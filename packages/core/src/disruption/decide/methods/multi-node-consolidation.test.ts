@@ -7,7 +7,7 @@ import {
   nodesWithPods,
   pool,
   T0,
-} from '../../testing/builders.js';
+} from '../../../testing/disruption-builders.js';
 import { evaluateNodes } from '../candidates/evaluate.js';
 import { computeDisruption } from '../compute-disruption.js';
 import { consolidationOrder } from './consolidation.js';

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { instanceType, pod } from '../../../scheduling/solver/testing/builders.js';
-import { boundPod, claimSummary, cluster, managedNode, pool, T0 } from '../../testing/builders.js';
+import {
+  boundPod,
+  claimSummary,
+  cluster,
+  managedNode,
+  pool,
+  T0,
+} from '../../../testing/disruption-builders.js';
 import { computeDisruption } from '../compute-disruption.js';
 
 describe('single-node consolidation', () => {

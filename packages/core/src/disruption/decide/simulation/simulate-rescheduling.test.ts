@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundPod, claimFor, cluster, managedNode, pool, T0 } from '../../testing/builders.js';
+import { boundPod, claimFor, cluster, managedNode, pool, T0 } from '../../../testing/disruption-builders.js';
 import { computeDisruption } from '../compute-disruption.js';
 import { disruptionSnapshotOf } from '../snapshot.js';
 import { canProvision, simulateRescheduling } from './simulate-rescheduling.js';

@@ -1,26 +1,32 @@
-import type { DaemonSet } from '../../apis/kubernetes/daemon-set.js';
-import type { Node } from '../../apis/kubernetes/node.js';
-import { nodeSchema } from '../../apis/kubernetes/node.js';
-import type { Pod } from '../../apis/kubernetes/pod.js';
-import { podSchema } from '../../apis/kubernetes/pod.js';
+import type { DaemonSet } from '../apis/kubernetes/daemon-set.js';
+import type { Node } from '../apis/kubernetes/node.js';
+import type { Pod } from '../apis/kubernetes/pod.js';
 import {
   type PodDisruptionBudget,
   podDisruptionBudgetSchema,
-} from '../../apis/kubernetes/pod-disruption-budget.js';
-import { Labels } from '../../apis/labels.js';
-import { type NodeClaim, nodeClaimSchema } from '../../apis/v1/nodeclaim.js';
-import { type NodePool, nodePoolSchema } from '../../apis/v1/nodepool.js';
-import type { InstanceType } from '../../cloudprovider/instance-type.js';
-import { podKey } from '../../scheduling/pod/identity.js';
-import { standardTypes } from '../../scheduling/solver/testing/builders.js';
-import type { ExistingCapacity, NewClaim } from '../../scheduling/solver/types.js';
-import { isInitializedNode } from '../../state/capacity.js';
-import { TestNodeClassRef } from '../../testing/node-class.js';
-import type { DisruptionSnapshot } from '../decide/snapshot.js';
+} from '../apis/kubernetes/pod-disruption-budget.js';
+import { Labels } from '../apis/labels.js';
+import type { NodeClaim, NodeClaimInput } from '../apis/v1/nodeclaim.js';
+import type { NodePool, NodePoolInput } from '../apis/v1/nodepool.js';
+import type { InstanceType } from '../cloudprovider/instance-type.js';
+import type { DisruptionSnapshot } from '../disruption/decide/snapshot.js';
+import { podKey } from '../scheduling/pod/identity.js';
+import { standardTypes } from '../scheduling/solver/testing/builders.js';
+import type { ExistingCapacity, NewClaim } from '../scheduling/solver/types.js';
+import { isInitializedNode } from '../state/capacity.js';
+import type { DeepPartial } from './merge.js';
+import { aNode, type NodeInput } from './node-builder.js';
+import { TestNodeClassRef } from './node-class.js';
+import { aNodeClaim } from './nodeclaim-builder.js';
+import { aNodePool } from './nodepool-builder.js';
+import { aPod, type PodInput } from './pod-builder.js';
 
 /**
- * Builders for disruption tests: valid, parsed objects with small defaults. Times default to
- * T0 - 1 day so consolidateAfter and do-not-disrupt durations have long passed at T0.
+ * Builders for disruption snapshots, in option form, on top of the kit's `aNode`, `aPod`,
+ * `aNodePool` and `aNodeClaim`: the same base objects and NodeClass, plus what a disruption
+ * test needs said outright rather than defaulted. Times are T0 - 1 day, so consolidateAfter
+ * and do-not-disrupt durations have long passed at T0; a bound pod asks for 1 CPU and 1Gi, a
+ * size consolidation arithmetic can see on a 4-CPU node; budgets allow every node (`100%`).
  */
 
 /** A fixed "now" for tests: Wednesday 2024-05-01 12:00 UTC. */
@@ -51,7 +57,7 @@ export interface PoolOptions {
 
 /** A NodePool; budgets default to one that allows every node (`100%`), unlike upstream's 10%. */
 export function pool(name: string, o: PoolOptions = {}): NodePool {
-  return nodePoolSchema.parse({
+  return aNodePool({
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
     metadata: { name },
@@ -75,7 +81,7 @@ export function pool(name: string, o: PoolOptions = {}): NodePool {
       ...(o.replicas === undefined ? {} : { replicas: o.replicas }),
       ...(o.weight === undefined ? {} : { weight: o.weight }),
     },
-  });
+  } as DeepPartial<NodePoolInput>);
 }
 
 /** Allocatable of the standard types, by name. */
@@ -107,9 +113,8 @@ export interface NodeOptions {
  */
 export function managedNode(name: string, o: NodeOptions = {}): Node {
   const type = o.type ?? 'medium';
-  return nodeSchema.parse({
-    apiVersion: 'v1',
-    kind: 'Node',
+  const allocatable = o.allocatable ?? Sizes[type] ?? Sizes.medium;
+  return aNode({
     metadata: {
       name,
       creationTimestamp: o.created ?? LongAgo,
@@ -129,10 +134,11 @@ export function managedNode(name: string, o: NodeOptions = {}): Node {
     },
     spec: { providerID: `test://${name}`, ...(o.taints === undefined ? {} : { taints: o.taints }) },
     status: {
-      allocatable: o.allocatable ?? Sizes[type] ?? Sizes.medium,
+      capacity: allocatable,
+      allocatable,
       conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
     },
-  });
+  } as DeepPartial<NodeInput>);
 }
 
 export interface ClaimOptions {
@@ -151,7 +157,7 @@ export interface ClaimOptions {
 
 /** The NodeClaim of a node: same labels, Initialized, created with the node. */
 export function claimFor(node: Node, o: ClaimOptions = {}): NodeClaim {
-  return nodeClaimSchema.parse({
+  return aNodeClaim({
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodeClaim',
     metadata: {
@@ -175,7 +181,7 @@ export function claimFor(node: Node, o: ClaimOptions = {}): NodeClaim {
       })),
       ...(o.lastPodEventTime === undefined ? {} : { lastPodEventTime: o.lastPodEventTime }),
     },
-  });
+  } as unknown as DeepPartial<NodeClaimInput>);
 }
 
 export interface BoundPodOptions {
@@ -193,9 +199,7 @@ export interface BoundPodOptions {
 
 /** A Running pod on `nodeName` (empty string: pending), 1 cpu / 1Gi, Ready, created long ago. */
 export function boundPod(name: string, nodeName: string, o: BoundPodOptions = {}): Pod {
-  return podSchema.parse({
-    apiVersion: 'v1',
-    kind: 'Pod',
+  return aPod({
     metadata: {
       name,
       namespace: o.namespace ?? 'default',
@@ -222,7 +226,7 @@ export function boundPod(name: string, nodeName: string, o: BoundPodOptions = {}
       phase: nodeName === '' ? 'Pending' : 'Running',
       conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
     },
-  });
+  } as DeepPartial<PodInput>);
 }
 
 export interface PdbOptions {
