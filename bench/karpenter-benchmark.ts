@@ -8,6 +8,7 @@ import {
   newOffering,
 } from '../packages/core/dist/cloudprovider/index.js';
 import {
+  type NodeSelectorRequirementInput,
   parseResourceList,
   Requirement,
   Requirements,
@@ -171,8 +172,8 @@ export function karpenterPods(count: number, rng: Xorshift32): BenchPod[] {
   });
 }
 
-/** One NodePool without requirements or limits, as Karpenter's test.NodePool(). */
-export function unlimitedNodePool() {
+/** One NodePool without limits (and by default without requirements), as Karpenter's test.NodePool(). */
+export function unlimitedNodePool(requirements: readonly NodeSelectorRequirementInput[] = []) {
   return nodePoolSchema.parse({
     apiVersion: 'karpenter.sh/v1',
     kind: 'NodePool',
@@ -181,7 +182,7 @@ export function unlimitedNodePool() {
       template: {
         spec: {
           nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' },
-          requirements: [],
+          requirements,
         },
       },
     },

@@ -19,6 +19,7 @@ import {
   Seed,
   unlimitedNodePool,
 } from './karpenter-benchmark.ts';
+import { measurePacking, packingReport } from './packing-run.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The large realistic catalog
@@ -116,6 +117,8 @@ interface Options {
   readonly repeat: number;
   readonly largePods: number;
   readonly report: string;
+  readonly packing: number;
+  readonly packingSeconds: number;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -128,6 +131,8 @@ function parseOptions(argv: readonly string[]): Options {
     repeat: Number(value('--repeat') ?? 3),
     largePods: Number(value('--large-pods') ?? 5000),
     report: value('--report') ?? 'reports/schedule-bench.html',
+    packing: Number(value('--packing') ?? 50),
+    packingSeconds: Number(value('--packing-seconds') ?? 10),
   };
 }
 
@@ -286,6 +291,12 @@ async function main(): Promise<void> {
   );
   console.log(Header);
   for (const line of lines) console.log(formatLine(line, baseline));
+
+  if (options.packing > 0) {
+    const packing = await measurePacking(options.packing, options.packingSeconds, progress);
+    console.log('');
+    for (const line of packingReport(packing)) console.log(line);
+  }
 
   const path = resolve(options.report);
   await mkdir(dirname(path), { recursive: true });

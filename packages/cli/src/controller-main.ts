@@ -6,9 +6,9 @@ import type { CliIo } from './io.js';
 import { ControllerOptions } from './operator/flags.js';
 import { processControllerRuntime } from './operator/process-runtime.js';
 import { BuiltinProviders, type ProviderSource } from './providers/builtin-providers.js';
-import { loadProviderSource, type ModuleImporter } from './providers/provider-module.js';
+import type { ModuleImporter } from './providers/provider-module.js';
 import { splitProviderModuleArgs } from './providers/provider-module-args.js';
-import { loadModules } from './providers/provider-set.js';
+import { loadInstalled, loadModules } from './providers/provider-set.js';
 import { runCommand } from './run-command.js';
 import type { CliServices } from './services.js';
 
@@ -64,11 +64,12 @@ export async function controllerMain(
   const chosen = chosenProvider(split.rest) ?? defaultProvider;
   const known = chosen !== undefined && (given.has(chosen) || builtins.some((b) => b.name === chosen));
   const load = known ? builtins.filter((b) => b.name === chosen) : builtins;
-  const loaded = await Promise.all(load.map(loadProviderSource));
+  const { loaded, notInstalled } = await loadInstalled(load);
   const providers = Object.fromEntries([...loaded, ...extra].map((p) => [p.name, p]));
   const command = createControllerCommand({
     providers,
-    providerNames: [...builtins.map((b) => b.name), ...given],
+    providerNames: [...builtins.map((b) => b.name).filter((n) => !notInstalled.includes(n)), ...given],
+    notInstalled,
     ...(defaultProvider === undefined ? {} : { defaultProvider }),
     runtime: deps.runtime ?? processControllerRuntime,
   });

@@ -6,11 +6,35 @@ export interface CliIo {
   cwd: string;
 }
 
-/** Reads a stream to its end as UTF-8 text. */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/**
+ * The most standard input a command reads: 64 MiB, far above any cluster's manifests, so
+ * `-f -` fed an endless or enormous stream fails with a clear error instead of exhausting
+ * memory.
+ */
+export const MaxStdinBytes = 64 * 1024 * 1024;
+
+/**
+ * Reads a stream to its end as UTF-8 text; rejects, saying so, once it holds more than
+ * `limit` bytes (the rest is not read).
+ */
+export async function readAll(stream: NodeJS.ReadableStream, limit = MaxStdinBytes): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    if (size > limit) {
+      throw new Error(
+        `more than ${formatBytes(limit)} on standard input; nodewright reads at most ${formatBytes(limit)} from it`,
+      );
+    }
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
 /** Writes each line followed by a newline. */

@@ -29,7 +29,10 @@ afterEach(async () => {
   await mock.close();
 });
 
-async function spotFleet(count: number) {
+/** The spot fleet's launch template, created on first use. */
+async function spotLaunchTemplateId(): Promise<string> {
+  const existing = mock.ec2.findLaunchTemplate({ name: 'spot-lt' });
+  if (existing) return existing.id;
   const image = mock.seed.images.find((i) => i.name.startsWith('amazon-eks-node-al2023-x86_64-standard'))!;
   const lt = await ec2.send(
     new CreateLaunchTemplateCommand({
@@ -37,16 +40,22 @@ async function spotFleet(count: number) {
       LaunchTemplateData: { ImageId: image.id },
     }),
   );
+  return lt.LaunchTemplate!.LaunchTemplateId!;
+}
+
+async function spotFleet(count: number, options: { clientToken?: string; client?: EC2Client } = {}) {
+  const ltId = await spotLaunchTemplateId();
   const [a, b] = mock.seed.subnets;
-  return ec2.send(
+  return (options.client ?? ec2).send(
     new CreateFleetCommand({
+      ...(options.clientToken === undefined ? {} : { ClientToken: options.clientToken }),
       Type: 'instant',
       TargetCapacitySpecification: { TotalTargetCapacity: count, DefaultTargetCapacityType: 'spot' },
       SpotOptions: { AllocationStrategy: 'price-capacity-optimized' },
       LaunchTemplateConfigs: [
         {
           LaunchTemplateSpecification: {
-            LaunchTemplateId: lt.LaunchTemplate!.LaunchTemplateId,
+            LaunchTemplateId: ltId,
             Version: '$Latest',
           },
           Overrides: [
@@ -60,6 +69,57 @@ async function spotFleet(count: number) {
 }
 
 describe('AWS mock faults with the real SDK', () => {
+  it('replays a CreateFleet repeated with its ClientToken: the same fleet and instance, nothing launched again', async () => {
+    const first = await spotFleet(1, { clientToken: 'claim-uid-1' });
+    const again = await spotFleet(1, { clientToken: 'claim-uid-1' });
+    expect(again.FleetId).toBe(first.FleetId);
+    expect(again.Instances?.[0]?.InstanceIds).toEqual(first.Instances?.[0]?.InstanceIds);
+    expect(mock.ec2.instances.size).toBe(1);
+    const other = await spotFleet(1, { clientToken: 'claim-uid-2' });
+    expect(other.FleetId).not.toBe(first.FleetId);
+    expect(mock.ec2.instances.size).toBe(2);
+  });
+
+  it('refuses a ClientToken repeated with other parameters: IdempotentParameterMismatch', async () => {
+    await spotFleet(1, { clientToken: 'claim-uid-1' });
+    await expect(spotFleet(2, { clientToken: 'claim-uid-1' })).rejects.toMatchObject({
+      name: 'IdempotentParameterMismatch',
+    });
+    expect(mock.ec2.instances.size).toBe(1);
+  });
+
+  it("a lost CreateFleet response: a new call launches again, unless it repeats the first call's ClientToken", async () => {
+    // The SDK fills in a fresh ClientToken per call (its own retries reuse it): a caller that
+    // calls again after a lost answer launches a second instance unless it passes its own.
+    mock.faults.loseResponses('CreateFleet', 1);
+    await expect(spotFleet(1)).rejects.toThrow();
+    expect(mock.ec2.instances.size, 'the launch whose answer was lost').toBe(1);
+    await spotFleet(1);
+    expect(mock.ec2.instances.size, 'a second launch for the same need').toBe(2);
+
+    mock.faults.loseResponses('CreateFleet', 1);
+    await expect(spotFleet(1, { clientToken: 'claim-uid-3' })).rejects.toThrow();
+    expect(mock.ec2.instances.size).toBe(3);
+    const again = await spotFleet(1, { clientToken: 'claim-uid-3' });
+    expect(mock.ec2.instances.size, 'the repeat launched nothing').toBe(3);
+    const id = again.Instances![0]!.InstanceIds![0]!;
+    expect([...mock.ec2.instances.keys()].at(-1)).toBe(id);
+  });
+
+  it('lags DescribeInstances: a new instance is hidden, by filter and by id, until the lag passes', async () => {
+    mock.faults.describeLag(30_000);
+    const fleet = await spotFleet(1);
+    const id = fleet.Instances![0]!.InstanceIds![0]!;
+    const all = await ec2.send(new DescribeInstancesCommand({}));
+    expect(all.Reservations ?? []).toEqual([]);
+    await expect(ec2.send(new DescribeInstancesCommand({ InstanceIds: [id] }))).rejects.toMatchObject({
+      name: 'InvalidInstanceID.NotFound',
+    });
+    await timers.advance(30_000);
+    const later = await ec2.send(new DescribeInstancesCommand({ InstanceIds: [id] }));
+    expect(later.Reservations?.[0]?.Instances?.[0]?.InstanceId).toBe(id);
+  });
+
   it('holds a call for its injected latency on the mock timers', async () => {
     mock.faults.latency('DescribeSubnets', 30_000);
     let answered = false;

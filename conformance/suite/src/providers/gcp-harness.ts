@@ -35,6 +35,10 @@ export interface GcpHarnessOptions {
    * GCENodeClass at teardown.
    */
   readonly cluster?: () => Promise<ClusterPort>;
+  /** Provider settings beside the mock's (e.g. `launchMode`). */
+  readonly settings?: Readonly<Record<string, string>>;
+  /** The mock's operation and VM state timings (see the mock's GceTimings). */
+  readonly mockTimings?: gcp.GcpMockOptions['timings'];
 }
 
 /** The GCENodeClass every fixture launches from: COS through the alias, the mock's subnetwork. */
@@ -84,10 +88,13 @@ export async function startGcpWorld(options: Omit<GcpHarnessOptions, 'name'> = {
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const suffix = randomBytes(4).toString('hex');
   const clusterName = `contract-${suffix}`;
-  const mock = await gcp.startGcpMock({ project: 'contract-project' });
+  const mock = await gcp.startGcpMock({
+    project: 'contract-project',
+    ...(options.mockTimings === undefined ? {} : { timings: options.mockTimings }),
+  });
   const cluster: ClusterPort =
     (await options.cluster?.()) ?? new MemoryCluster({ clock, kinds: [GCENodeClasses] });
-  const settings = parseGcpSettings(mockGcpSettings(mock));
+  const settings = parseGcpSettings({ ...mockGcpSettings(mock), ...options.settings });
   const unavailableOfferings = new UnavailableOfferingsCache(clock);
   const instance = createGcpProvider(
     {

@@ -5,9 +5,10 @@ import { ContractClaims, requestsOf, requirementsOf } from '../provider-contract
 import { compatibleOfferings } from '../provider-contract/instance-type-checks.js';
 import { type GcpWorld, startGcpWorld } from './gcp-harness.js';
 
-// How the GCP provider launches, through the real @google-cloud/compute clients against the GCE
-// mock: what insert sends, failover across stocked-out offerings inside one create, quota scope,
-// retries, and that a failed launch leaves nothing behind.
+// How the GCP provider launches with `launchMode=insert` (one instances.insert per offering),
+// through the real @google-cloud/compute clients against the GCE mock: what insert sends,
+// failover across stocked-out offerings inside one create, quota scope, retries, and that a
+// failed launch leaves nothing behind. gcp-bulk-launch.test.ts has the default bulkInsert mode.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let world: GcpWorld;
@@ -15,7 +16,9 @@ let claims: ContractClaims;
 let sdk: InstancesClient;
 
 beforeEach(async () => {
-  world = await startGcpWorld();
+  // A preempted VM stays STOPPING for 10 s rather than the mock's 100 ms, so reading it back
+  // for its offering does not race the machine's load.
+  world = await startGcpWorld({ settings: { launchMode: 'insert' }, mockTimings: { stopMs: 10_000 } });
   claims = new ContractClaims(world.nodePool);
   sdk = new InstancesClient(world.mock.clientOptions);
 });

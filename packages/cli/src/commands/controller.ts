@@ -7,6 +7,7 @@ import { type Command, UsageError } from '../command.js';
 import { writeLines } from '../io.js';
 import { ControllerOptions, parseControllerFlags } from '../operator/flags.js';
 import { ControllerNodeFlags } from '../operator/node-flags.js';
+import { notInstalledHint } from '../providers/not-installed.js';
 import { ProviderModuleHelp } from '../providers/provider-module-args.js';
 import { CommandSummaries } from './summaries.js';
 
@@ -36,6 +37,8 @@ export interface ControllerCommandDependencies {
    * entry loads the chosen provider's package alone); default: the keys of `providers`.
    */
   readonly providerNames?: readonly string[];
+  /** Built-in providers whose package is not installed: `--provider` of one says what to install. */
+  readonly notInstalled?: readonly string[];
   /** The provider run without `--provider`: that of the one `--provider-module` given. */
   readonly defaultProvider?: string;
   readonly runtime: () => ControllerRuntime;
@@ -109,7 +112,10 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
       });
       const plugin = deps.providers[flags.provider];
       if (plugin === undefined) {
-        throw new UsageError(`unknown provider '${flags.provider}' (known: ${names.join(', ') || 'none'})`);
+        const hint = deps.notInstalled?.includes(flags.provider) ? notInstalledHint(flags.provider) : '';
+        throw new UsageError(
+          `unknown provider '${flags.provider}' (known: ${names.join(', ') || 'none'})${hint}`,
+        );
       }
       const unknown = Object.keys(flags.settings).filter((k) => !(k in plugin.settings));
       if (unknown.length > 0) {

@@ -15,6 +15,7 @@ const sample = (hour: number, disruptions: Record<string, number> = {}): FleetSa
   podsPending: 0,
   podsRunning: 1,
   costPerHour: 0.1,
+  lowerBoundPerHour: 0.05,
   cpuRequested: 1,
   cpuAllocatable: 2,
   memoryRequested: 1,

@@ -19,6 +19,7 @@ export function renderSimulationText(s: SimulationSummary): string {
     `scenario        ${s.scenario} (seed ${s.seed}, ${s.durationHours} h simulated)`,
     `nodes           launched ${s.nodes.launched}, terminated ${s.nodes.terminated}, peak ${s.nodes.peak}, at end ${s.nodes.atEnd}`,
     `cost            ${formatCost(s.cost.total)} total, ${formatPerHour(s.cost.averagePerHour)} on average`,
+    `lower bound     ${formatCost(s.cost.lowerBound)} (cheapest capacity for the pods requested each minute); cost / bound ${s.cost.lowerBoundRatio.toFixed(3)}`,
     `utilisation     cpu ${pct(s.utilisation.cpu)}, memory ${pct(s.utilisation.memory)} (requests / allocatable, time-weighted)`,
     `pods            ${s.pods.created} created${evicted}, ${s.pods.scheduled} scheduled, ${s.pods.pendingAtEnd} pending at the end`,
     `pending time    p50 ${s.pods.pendingSeconds.p50} s, p90 ${s.pods.pendingSeconds.p90} s, p99 ${s.pods.pendingSeconds.p99} s, max ${s.pods.pendingSeconds.max} s`,
@@ -177,13 +178,17 @@ ${lineChart('Nodes by capacity type', runs.flatMap(nodeLines), {
 <p class="note">Dotted: each run's peak from the summary, the most instances at once, counting those still launching; the lines count registered nodes once a minute, so they can stay just below it.</p>
 ${lineChart(
   'Cost per hour',
-  runLines(runs, 'cost', '#27ae60', (s) => s.costPerHour),
+  [
+    ...runLines(runs, 'cost', '#27ae60', (s) => s.costPerHour),
+    ...runLines(runs.slice(0, 1), 'lower bound', '#95a5a6', (s) => s.lowerBoundPerHour),
+  ],
   {
     ...common,
     yTitle: '$ per hour',
     formatY: dollars,
   },
 )}
+<p class="note">Grey: the lower bound, the cheapest capacity the NodePools could buy to hold the pods requested at that minute (nodewright's run). Over the run: nodewright ${html(formatCost(summary.cost.lowerBound))}, cost / bound ${summary.cost.lowerBoundRatio.toFixed(3)}${base === undefined ? '' : `; ${html(base.autoscaler)} cost / its bound ${base.summary.cost.lowerBoundRatio.toFixed(3)}`}.</p>
 ${lineChart(
   'Pods',
   [

@@ -18,7 +18,7 @@ function summary(o: {
     seed: 7,
     durationHours: 2,
     nodes: { launched: o.launched, terminated: o.launched - 1, peak: o.peak, atEnd: 1 },
-    cost: { total: o.cost, averagePerHour: o.cost / 2 },
+    cost: { total: o.cost, averagePerHour: o.cost / 2, lowerBound: 10, lowerBoundRatio: o.cost / 10 },
     utilisation: { cpu: o.cpu, memory: 0.5 },
     pods: {
       created: o.created,
@@ -43,6 +43,7 @@ function series(nodes: number, cpu: number, spot: boolean): FleetSample[] {
     podsPending: 0,
     podsRunning: 10,
     costPerHour: 0.57,
+    lowerBoundPerHour: 0.41,
     cpuRequested: nodes * cpu * 0.8,
     cpuAllocatable: nodes * cpu,
     memoryRequested: 1,
@@ -152,6 +153,9 @@ describe('renderSimulationResultText', () => {
     const text = renderSimulationText(own);
     expect(text).toContain('cost            $13.78 total, $6.8911/h on average\n');
     expect(text).toContain(
+      'lower bound     $10.00 (cheapest capacity for the pods requested each minute); cost / bound 1.378\n',
+    );
+    expect(text).toContain(
       'pods            195 created (126 of them recreated after an eviction), 195 scheduled',
     );
   });
@@ -163,6 +167,8 @@ describe('renderSimulationResultText', () => {
     expect(lines).toContain('Nodes');
     expect(lines.find((l) => l.startsWith('  launched'))).toMatch(/^ {2}launched +56 +6 +\+50$/);
     expect(lines.find((l) => l.startsWith('  evicted and recreated'))).toMatch(/ +126 +0 +\+126$/);
+    expect(lines.find((l) => l.startsWith('  lower bound'))).toMatch(/^ {2}lower bound +\$10\.00 +\$10\.00$/);
+    expect(lines.find((l) => l.startsWith('  cost / lower bound'))).toMatch(/ +1\.378 +1\.376$/);
     expect(lines).toContain('cluster-autoscaler node groups: default-on-demand (c-8x), default-spot (c-8x)');
     const meaning = lines.slice(lines.findIndex((l) => l.startsWith('nodewright launched 56 nodes')));
     expect(meaning.length).toBeGreaterThan(4);
@@ -201,6 +207,11 @@ describe('renderSimulationHtml', () => {
   it('labels the cost axis in dollars, utilisation in whole percent, every axis titled', () => {
     const cost = page.slice(page.indexOf('<h2>Cost per hour'), page.indexOf('<h2>Pods'));
     expect(cost).toContain('>$ per hour</text>');
+    // The lower bound is drawn under nodewright's cost and named in the note below the chart.
+    expect(cost).toContain('>lower bound</text>');
+    expect(page).toContain(
+      'Over the run: nodewright $10.00, cost / bound 1.378; cluster-autoscaler cost / its bound 1.376.',
+    );
     // 0.57 an hour: ticks of 20 cents up to 60.
     expect(cost).toContain('text-anchor="end">$0.60</text>');
     expect(cost).toContain('text-anchor="end">$0.20</text>');

@@ -97,6 +97,8 @@ export function summarySections(result: SimulationResult): SummarySection[] {
           ...(two && c !== undefined ? { difference: signed(c.costDeltaPercent, 1, ' %') } : {}),
         },
         { label: 'average', cells: s.map((x) => formatPerHour(x.cost.averagePerHour)) },
+        { label: 'lower bound', cells: s.map((x) => formatCost(x.cost.lowerBound)) },
+        { label: 'cost / lower bound', cells: s.map((x) => x.cost.lowerBoundRatio.toFixed(3)) },
       ],
     },
     {

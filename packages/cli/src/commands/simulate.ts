@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { closestName } from '@nodewright/core/apis';
 import type { CatalogProviders } from '@nodewright/core/catalog';
 import {
@@ -24,6 +24,7 @@ import {
 import { type Command, UsageError } from '../command.js';
 import { formatElapsed, plural } from '../format/index.js';
 import { writeErrors } from '../io.js';
+import { notInstalledHint } from '../providers/not-installed.js';
 import { renderSimulationHtml, renderSimulationResultText } from './simulate-report.js';
 import { CommandSummaries } from './summaries.js';
 
@@ -73,7 +74,8 @@ Options:
 Progress (simulated time reached, wall time so far and an estimate of the time left) goes
 to standard error every few seconds.
 
-Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error.
+Exit status: 0 simulated; 1 the scenario is unreadable or invalid, or the report cannot be
+written (the summary is still printed); 2 usage error.
 `,
     options: {
       output: { type: 'string', short: 'o' },
@@ -88,6 +90,15 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
       const baseline = values.baseline === undefined ? undefined : String(values.baseline);
       if (baseline !== undefined && !(BaselineAutoscalers as readonly string[]).includes(baseline))
         throw new UsageError(`--baseline must be ${BaselineAutoscalers.join(' or ')}, not '${baseline}'`);
+      const reportFile = typeof values.report === 'string' ? values.report : undefined;
+      const report = reportFile === undefined ? undefined : resolve(io.cwd, reportFile);
+      if (reportFile !== undefined && report !== undefined) {
+        const problem = await reportPathProblem(services.fs, report);
+        if (problem !== undefined) {
+          writeErrors(io.stderr, [`${reportFile}: --report: cannot write: ${problem}`]);
+          return 1;
+        }
+      }
       const file = positionals[0]!;
       const path = isAbsolute(file) ? file : resolve(io.cwd, file);
       const scenarioFile = await readScenarioFile(services.fs, path, file);
@@ -114,7 +125,7 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
               scenarioFieldError(
                 source,
                 'catalog',
-                `unknown catalog "${scenario.catalog}"${hint}; known: ${known.join(', ')}`,
+                `unknown catalog "${scenario.catalog}"${hint}; known: ${known.join(', ')}${notInstalledHint(scenario.catalog, known)}`,
               ),
             ),
           ]);
@@ -158,16 +169,40 @@ Exit status: 0 simulated; 1 the scenario is unreadable or invalid; 2 usage error
         });
         result = { ...own, baseline: base, comparison: compareSummaries(own.summary, base.summary) };
       }
-      if (typeof values.report === 'string') {
-        const report = isAbsolute(values.report) ? values.report : resolve(io.cwd, values.report);
-        await services.fs.writeFile(report, renderSimulationHtml(result));
+      // The report is written apart from the summary: a report that cannot be written (the
+      // disk filled during a long run) costs the report only, never the run's printed results.
+      let reportError: string | undefined;
+      if (reportFile !== undefined && report !== undefined) {
+        try {
+          await services.fs.writeFile(report, renderSimulationHtml(result));
+        } catch (error) {
+          reportError = `${reportFile}: --report: cannot write: ${systemErrorReason(error)}; the summary is on standard output`;
+        }
       }
       io.stdout.write(
         output === 'json' ? `${JSON.stringify(result, null, 2)}\n` : renderSimulationResultText(result),
       );
-      return 0;
+      if (reportError === undefined) return 0;
+      writeErrors(io.stderr, [reportError]);
+      return 1;
     },
   };
+}
+
+/**
+ * Why the report cannot be written to `path`, checked before the run so a long simulation does
+ * not end in a report that cannot be written: the path must not be a directory and its
+ * directory must exist. Undefined when it looks writable.
+ */
+async function reportPathProblem(fs: ManifestFs, path: string): Promise<string | undefined> {
+  if (await fs.isDirectory(path).catch(() => false)) return 'is a directory';
+  const parent = dirname(path);
+  try {
+    if (!(await fs.isDirectory(parent))) return `${parent} is not a directory`;
+  } catch (error) {
+    return `${parent}: ${systemErrorReason(error)}`;
+  }
+  return undefined;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   parseManifests,
   readManifests,
 } from '@nodewright/core/manifests';
+import { notInstalledHint } from '../providers/not-installed.js';
 
 /** A catalog and where it came from, so problems with it name the file it was read from. */
 export interface SourcedCatalog {
@@ -65,7 +66,7 @@ export async function readCatalogOptions(
       const known = reader.providers.names();
       errors.push({
         file: value,
-        message: `no catalog is named ${value} (known: ${known.length > 0 ? known.join(', ') : 'none'}) and no such file can be read`,
+        message: `no catalog is named ${value} (known: ${known.length > 0 ? known.join(', ') : 'none'}) and no such file can be read${notInstalledHint(value, known)}`,
       });
       continue;
     }

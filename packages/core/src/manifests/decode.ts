@@ -8,6 +8,7 @@ import {
   type Node,
   parseAllDocuments,
 } from 'yaml';
+import { formatFieldPath } from '../apis/field-errors.js';
 import {
   type Manifest,
   type ManifestError,
@@ -15,6 +16,7 @@ import {
   type ManifestSource,
   objectId,
 } from './manifest.js';
+import { MaxNestingDepth, tooDeepPath } from './nesting.js';
 import { binaryContentProblem } from './text-check.js';
 
 /**
@@ -84,6 +86,20 @@ class ManifestCollector {
       return;
     }
     this.#ordinal += 1;
+    const deep = tooDeepPath(raw);
+    if (deep !== undefined) {
+      const kind = typeof raw.kind === 'string' ? raw.kind : (inherit?.kind ?? 'Object');
+      const meta = raw.metadata;
+      const name = isPlainObject(meta) && typeof meta.name === 'string' ? meta.name : undefined;
+      this.errors.push({
+        file,
+        object: objectId(kind, name, this.#ordinal),
+        path: shortPath(deep),
+        message: `nested more than ${MaxNestingDepth} levels deep`,
+        line: positions.objectLine(item),
+      });
+      return;
+    }
     const object = inherit ? { apiVersion: inherit.apiVersion, kind: inherit.kind, ...raw } : raw;
     const source: ManifestSource = {
       file,
@@ -137,10 +153,47 @@ function decodeYaml(file: string, text: string): ManifestSet {
     if (doc.errors.length > 0) return;
     const root = doc.contents;
     if (root === null || (isScalar(root) && root.value === null)) return;
-    const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+    const converted = yamlDocumentValue(file, doc, lines);
+    if ('error' in converted) {
+      collector.errors.push(converted.error);
+      return;
+    }
+    const { value } = converted;
     collector.document(document, value, yamlPositions(doc, lines, listOf(value)?.itemsKey));
   });
   return { manifests: collector.manifests, errors: collector.errors };
+}
+
+/** The first few segments of a (very long) field path, as errors name it. */
+function shortPath(segments: readonly PropertyKey[]): string {
+  return `${formatFieldPath(segments.slice(0, 6))}${segments.length > 6 ? '...' : ''}`;
+}
+
+/** How many alias uses one document may expand; past it the YAML library refuses the document. */
+export const MaxYamlAliasCount = 1000;
+
+/**
+ * The value of one parsed YAML document, or the error naming the file and the document's line
+ * when its aliases expand past MaxYamlAliasCount (a "billion laughs" file): the YAML library
+ * throws for that, and a user's file must never end a command with an internal error.
+ */
+export function yamlDocumentValue(
+  file: string,
+  doc: Document,
+  lines: LineCounter,
+): { value: unknown } | { error: ManifestError } {
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MaxYamlAliasCount }) as unknown;
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    const line = lines.linePos(doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0).line;
+    const message = error.message.startsWith('Excessive alias count')
+      ? `YAML aliases (*name) expand past ${MaxYamlAliasCount} uses in this document; write the values out instead`
+      : `YAML alias error: ${error.message}`;
+    return { error: { file, message, line } };
+  }
+  return { value };
 }
 
 /** Positions in a parsed YAML document whose list items (if it is a list) sit under `itemsKey`. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatManifestError } from './format.js';
 import { nodeManifestFs } from './node-fs.js';
-import { readManifests } from './read.js';
+import { type ManifestFs, MaxDirectoryDepth, readManifests } from './read.js';
 
 const node = (name: string) => `apiVersion: v1\nkind: Node\nmetadata: {name: ${name}}\n`;
 
@@ -82,6 +82,29 @@ describe('readManifests', () => {
     expect((await readManifests(['m'], options('', true))).manifests.map((m) => m.id)).toEqual([
       'Node/a',
       'Node/r',
+    ]);
+  });
+
+  it('follows a symbolic link loop once when recursive: each directory and file read once', async () => {
+    await mkdir(join(dir, 'nodes', 'sub'), { recursive: true });
+    await writeFile(join(dir, 'nodes', 'a.yaml'), node('a'));
+    await symlink('..', join(dir, 'nodes', 'sub', 'up'));
+    const set = await readManifests(['nodes'], options('', true));
+    expect(set.errors).toEqual([]);
+    expect(set.manifests.map((m) => m.id)).toEqual(['Node/a']);
+  });
+
+  it('stops descending at MaxDirectoryDepth when the fs cannot resolve links', async () => {
+    // A file system whose every directory holds one more: a link loop, seen without realPath.
+    const endless: ManifestFs = {
+      readFile: async () => node('x'),
+      isDirectory: async () => true,
+      readDir: async () => [{ name: 'loop', isDirectory: true }],
+    };
+    const set = await readManifests(['top'], { ...options('', true), fs: endless });
+    expect(set.errors.map(formatManifestError)).toEqual([
+      `${['top', ...Array(MaxDirectoryDepth + 1).fill('loop')].join('/')}: not read: more than ${MaxDirectoryDepth} directories deep (a symbolic link loop?)`,
+      'top: no *.yaml, *.yml or *.json files in the directory or below it',
     ]);
   });
 

@@ -9,7 +9,16 @@ export interface ManifestFs {
   isDirectory(path: string): Promise<boolean>;
   /** The directory's entries, with whether each is a directory (symbolic links followed). */
   readDir(path: string): Promise<Array<{ name: string; isDirectory: boolean }>>;
+  /**
+   * The canonical path (symbolic links resolved), so a directory or file reached twice through
+   * links is read once and a link loop under `-R` ends. Optional: without it, readManifests
+   * stops descending at MaxDirectoryDepth.
+   */
+  realPath?(path: string): Promise<string>;
 }
+
+/** How deep `recursive` descends below a directory input; deeper is reported as an error. */
+export const MaxDirectoryDepth = 64;
 
 export interface ReadManifestsOptions {
   /** Relative inputs are resolved against this directory. */
@@ -48,9 +57,15 @@ export async function readManifests(
     errors.push(...set.errors);
   };
 
+  // Canonical paths when the fs resolves links: a path it cannot resolve is read as given, so
+  // the read reports the failure.
+  const canonical = async (absolute: string) =>
+    options.fs.realPath === undefined ? absolute : options.fs.realPath(absolute).catch(() => absolute);
+
   const readFile = async (shown: string, absolute: string) => {
-    if (seen.has(absolute)) return;
-    seen.add(absolute);
+    const key = await canonical(absolute);
+    if (seen.has(key)) return;
+    seen.add(key);
     try {
       decode(shown, await options.fs.readFile(absolute));
     } catch (error) {
@@ -58,7 +73,24 @@ export async function readManifests(
     }
   };
 
-  const readDirectory = async (shown: string, absolute: string): Promise<number> => {
+  // `visited` holds the directories of one input's tree: a link back up that tree is not
+  // followed again, while the same directory named twice on the command line still counts.
+  const readDirectory = async (
+    shown: string,
+    absolute: string,
+    visited: Set<string>,
+    depth = 0,
+  ): Promise<number> => {
+    const key = await canonical(absolute);
+    if (visited.has(key)) return 0;
+    visited.add(key);
+    if (depth > MaxDirectoryDepth) {
+      errors.push({
+        file: shown,
+        message: `not read: more than ${MaxDirectoryDepth} directories deep (a symbolic link loop?)`,
+      });
+      return 0;
+    }
     let count = 0;
     const entries = [...(await options.fs.readDir(absolute))].sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
@@ -67,7 +99,7 @@ export async function readManifests(
       const childShown = join(shown, entry.name);
       const childAbsolute = join(absolute, entry.name);
       if (entry.isDirectory) {
-        if (options.recursive) count += await readDirectory(childShown, childAbsolute);
+        if (options.recursive) count += await readDirectory(childShown, childAbsolute, visited, depth + 1);
       } else if (ManifestExtensions.some((ext) => entry.name.toLowerCase().endsWith(ext))) {
         count += 1;
         await readFile(childShown, childAbsolute);
@@ -100,7 +132,7 @@ export async function readManifests(
       continue;
     }
     try {
-      const count = await readDirectory(input, absolute);
+      const count = await readDirectory(input, absolute, new Set());
       if (count === 0) {
         const where = options.recursive ? 'in the directory or below it' : 'in the directory';
         errors.push({ file: input, message: `no *.yaml, *.yml or *.json files ${where}` });

@@ -2,11 +2,13 @@ import { type Logger, pino } from 'pino';
 import { Registry } from 'prom-client';
 import { FakeClock } from '../clock/clock.js';
 import { ManualTimers } from '../clock/timers.js';
+import { UnavailableOfferingsCache } from '../cloudprovider/unavailable-offerings.js';
 import { isNotFound } from '../kube/errors.js';
 import { MemoryCluster } from '../kube/memory/memory-cluster.js';
 import type { KubeObject } from '../kube/object.js';
 import type { ResourceType } from '../kube/resource-type.js';
 import { NodeClaims, NodePools } from '../lifecycle/resource-types.js';
+import type { ProviderContext } from '../operator/plugin/provider-plugin.js';
 import type { Controller } from '../operator/runtime/controller.js';
 import { RecordingEventRecorder } from '../operator/runtime/event-recorder.js';
 import { Manager } from '../operator/runtime/manager.js';
@@ -61,6 +63,24 @@ export class ControllerEnv {
       settleCluster: () => this.cluster.settled(),
       elapsed: () => this.clock.now() / 1000,
     });
+  }
+
+  /**
+   * What a provider plug-in is built with, over this env's cluster, clock, timers, logger,
+   * registry and events: a provider composed on it runs on the env's fake time.
+   */
+  providerContext(clusterName: string, settings: Readonly<Record<string, string>> = {}): ProviderContext {
+    return {
+      cluster: this.cluster,
+      clock: this.clock,
+      timers: this.timers,
+      logger: this.logger,
+      registry: this.registry,
+      events: this.events,
+      clusterName,
+      settings,
+      unavailableOfferings: new UnavailableOfferingsCache(this.clock),
+    };
   }
 
   /** Registers and starts the controllers, then waits for the initial lists and their reconciles. */

@@ -8,6 +8,7 @@ import {
   type JsonObject,
   KubeletHandOffTopic,
 } from '@nodewright/core/apis';
+import { MaxSelectorTerms } from '../apis/selector-terms.js';
 import { asSelectorMap, type SelectorKind, termsFromSelectorMap } from './selector-terms.js';
 
 const { ensureObject, isJsonObject, jsonEqual, objectAt, quote, stringAt } = conversionJson;
@@ -140,7 +141,15 @@ function convertLegacySelectors(spec: JsonObject, warn: Warn): void {
       warn(`spec.${mapKey}`, `not carried over: spec.${termsKey} is set and takes its place`);
       continue;
     }
-    const { terms, dropped } = termsFromSelectorMap(selector, kind);
+    const converted = termsFromSelectorMap(selector, kind);
+    if ('tooMany' in converted) {
+      warn(
+        `spec.${mapKey}`,
+        `not carried over: every combination of its comma-separated values is a term, more than v1's limit of ${MaxSelectorTerms}; write spec.${termsKey} by hand`,
+      );
+      continue;
+    }
+    const { terms, dropped } = converted;
     spec[termsKey] = terms;
     if (dropped.length > 0) {
       warn(

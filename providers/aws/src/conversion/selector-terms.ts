@@ -1,4 +1,5 @@
 import { conversionJson } from '@nodewright/core/apis';
+import { MaxSelectorTerms } from '../apis/selector-terms.js';
 
 type Term = Record<string, unknown>;
 
@@ -19,7 +20,9 @@ const IdKeys = ['aws-ids', 'aws::ids'];
 export function termsFromSelectorMap(
   selector: Readonly<Record<string, string>>,
   kind: SelectorKind,
-): { terms: Term[]; dropped: string[] } {
+): { terms: Term[]; dropped: string[] } | { tooMany: number } {
+  const tooMany = combinationCount(selector);
+  if (tooMany > MaxSelectorTerms) return { tooMany };
   let ids: string[] = [];
   let names: string[] = [''];
   let owners: string[] = [''];
@@ -50,6 +53,24 @@ export function termsFromSelectorMap(
     }
   }
   return { terms, dropped: [] };
+}
+
+/**
+ * How many terms the selector makes, counted before they are made: every combination of
+ * comma-separated values grows as a product, and a map of a few keys with many values each
+ * would otherwise build millions of terms before v1's limit of 30 rejects them.
+ */
+function combinationCount(selector: Readonly<Record<string, string>>): number {
+  const keys = Object.keys(selector).sort();
+  const idKey = keys.filter((key) => IdKeys.includes(key)).at(-1);
+  if (idKey !== undefined) return splitList(selector[idKey]!).length;
+  let count = 1;
+  for (const key of keys) {
+    count *= splitList(selector[key]!).length;
+    // Stop early: the product of a few long lists overflows past any useful figure.
+    if (count > MaxSelectorTerms) return count;
+  }
+  return count;
 }
 
 function splitList(text: string): string[] {

@@ -1,4 +1,5 @@
 import type { Filter, Instance } from '@aws-sdk/client-ec2';
+import { type Clock, SystemClock } from '@nodewright/core/clock';
 import { NodeClaimNotFoundError } from '@nodewright/core/cloudprovider';
 import { awsErrorCode } from '../launch/aws-error.js';
 import { clusterTagKey, TagKeys } from '../launch/tags.js';
@@ -9,6 +10,40 @@ import { type AwsInstance, LiveStates, toAwsInstance } from './aws-instance.js';
 export interface InstancesDeps {
   readonly ec2: Ec2Api;
   readonly clusterName: string;
+  /** Times this process's launches (recordLaunch); default the system clock. */
+  readonly clock?: Clock;
+}
+
+/**
+ * How long after this process launched an instance DescribeInstances may still not know it
+ * (EC2's reads are eventually consistent): within it, "not found" means "not listed yet".
+ */
+export const DescribeConsistencyWindowMs = 5 * 60_000;
+
+/**
+ * An instance this process launched moments ago that DescribeInstances does not show yet. Not
+ * NodeClaimNotFoundError: the instance exists, so neither its NodeClaim (garbage collection)
+ * nor the instance (termination) may be given up; the caller retries.
+ */
+export class InstanceNotListedYetError extends Error {
+  constructor(instanceId: string, launchedMsAgo: number) {
+    super(
+      `instance ${instanceId} was launched ${Math.round(launchedMsAgo / 1000)}s ago and DescribeInstances does not list it yet (eventual consistency); retrying`,
+    );
+    this.name = 'InstanceNotListedYetError';
+  }
+}
+
+/**
+ * An instance this cluster does not own: terminate refuses it. Thrown as NodeClaimNotFoundError
+ * so the NodeClaim naming it can be finalized, leaving the instance alone.
+ */
+export class NotOwnedInstanceError extends NodeClaimNotFoundError {
+  constructor(instanceId: string, missing: readonly string[]) {
+    super(
+      `refusing to terminate instance ${instanceId}: it is not this cluster's (no ${missing.join(', ')} tag)`,
+    );
+  }
 }
 
 const NotFoundCodes: ReadonlySet<string> = new Set([
@@ -23,10 +58,22 @@ const NotFoundCodes: ReadonlySet<string> = new Set([
 export class Instances {
   readonly #ec2: Ec2Api;
   readonly #clusterName: string;
+  readonly #clock: Clock;
+  /** Launch times of the instances this process launched, within the consistency window. */
+  readonly #launched = new Map<string, number>();
 
   constructor(deps: InstancesDeps) {
     this.#ec2 = deps.ec2;
     this.#clusterName = deps.clusterName;
+    this.#clock = deps.clock ?? new SystemClock();
+  }
+
+  /** Notes an instance this process just launched or adopted, so get does not call it gone. */
+  recordLaunch(instanceId: string): void {
+    const now = this.#clock.now();
+    for (const [id, at] of this.#launched)
+      if (now - at >= DescribeConsistencyWindowMs) this.#launched.delete(id);
+    this.#launched.set(instanceId, now);
   }
 
   /**
@@ -46,7 +93,10 @@ export class Instances {
     return found[0];
   }
 
-  /** One instance; NodeClaimNotFoundError when it is terminated or unknown. */
+  /**
+   * One instance; NodeClaimNotFoundError when it is terminated or unknown, except that an
+   * instance this process launched within DescribeConsistencyWindowMs is InstanceNotListedYetError.
+   */
   async get(instanceId: string): Promise<AwsInstance> {
     let found: AwsInstance[];
     try {
@@ -54,12 +104,16 @@ export class Instances {
     } catch (err) {
       const code = awsErrorCode(err);
       if (code !== undefined && NotFoundCodes.has(code)) {
+        this.#throwIfJustLaunched(instanceId);
         throw new NodeClaimNotFoundError(`instance ${instanceId} not found (${code})`, { cause: err });
       }
       throw err;
     }
     const instance = found.find((i) => i.id === instanceId);
-    if (instance === undefined) throw new NodeClaimNotFoundError(`instance ${instanceId} not found`);
+    if (instance === undefined) {
+      this.#throwIfJustLaunched(instanceId);
+      throw new NodeClaimNotFoundError(`instance ${instanceId} not found`);
+    }
     if (instance.state === 'terminated')
       throw new NodeClaimNotFoundError(`instance ${instanceId} is terminated`);
     return instance;
@@ -79,9 +133,14 @@ export class Instances {
   /**
    * Starts terminating the instance; returns while it shuts down and throws
    * NodeClaimNotFoundError once it is terminated or unknown, so repeated calls are safe.
+   * Refuses (NotOwnedInstanceError) an instance without this cluster's `owned` tag and a
+   * NodePool tag: a NodeClaim's providerID edited to point elsewhere never ends another's
+   * instance.
    */
   async terminate(instanceId: string): Promise<void> {
     const instance = await this.get(instanceId);
+    const missing = this.#ownershipTagsMissing(instance);
+    if (missing.length > 0) throw new NotOwnedInstanceError(instanceId, missing);
     if (instance.state === 'shutting-down') return;
     try {
       await this.#ec2.terminateInstances({ InstanceIds: [instanceId] });
@@ -92,6 +151,25 @@ export class Instances {
       }
       throw err;
     }
+  }
+
+  /**
+   * The ownership tags the instance lacks: ours carry the cluster's `owned` tag and a NodePool
+   * tag (what list selects by, and what the IAM policy's TerminateInstances condition requires).
+   */
+  #ownershipTagsMissing(instance: AwsInstance): string[] {
+    const missing: string[] = [];
+    const cluster = clusterTagKey(this.#clusterName);
+    if (instance.tags[cluster] !== 'owned') missing.push(`${cluster}=owned`);
+    if ((instance.tags[TagKeys.NodePool] ?? '') === '') missing.push(TagKeys.NodePool);
+    return missing;
+  }
+
+  #throwIfJustLaunched(instanceId: string): void {
+    const at = this.#launched.get(instanceId);
+    if (at === undefined) return;
+    const ago = this.#clock.now() - at;
+    if (ago < DescribeConsistencyWindowMs) throw new InstanceNotListedYetError(instanceId, ago);
   }
 
   async #describe(input: { InstanceIds?: string[]; Filters?: Filter[] }): Promise<AwsInstance[]> {

@@ -20,6 +20,8 @@ export function fleetRequest(input: {
   readonly groups: readonly FleetGroup[];
   readonly tags: Readonly<Record<string, string>>;
   readonly context?: string | undefined;
+  /** Makes the request idempotent: EC2 answers a repeat with the first result (launchClientToken). */
+  readonly clientToken?: string | undefined;
 }): CreateFleetCommandInput {
   const spot = input.capacityType === CapacityTypes.Spot;
   const tags = toEc2Tags(input.tags);
@@ -33,6 +35,7 @@ export function fleetRequest(input: {
     })),
   }));
   return {
+    ...(input.clientToken !== undefined ? { ClientToken: input.clientToken } : {}),
     Type: 'instant',
     ...(input.context !== undefined ? { Context: input.context } : {}),
     TargetCapacitySpecification: {

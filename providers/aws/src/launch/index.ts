@@ -1,4 +1,5 @@
 export * from './aws-error.js';
+export * from './client-token.js';
 export * from './fleet-request.js';
 export * from './fleet-result.js';
 export * from './launch-plan.js';

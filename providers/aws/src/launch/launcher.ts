@@ -11,6 +11,7 @@ import { parseResourceList, Requirements } from '@nodewright/core/scheduling';
 import { type EC2NodeClass, resolvedAmiFamily } from '../apis/index.js';
 import type { Ec2Api } from '../sdk/index.js';
 import { awsErrorCode, errorMessage } from './aws-error.js';
+import { LaunchAttempts, launchClientToken } from './client-token.js';
 import { type FleetGroup, fleetRequest } from './fleet-request.js';
 import { type FleetInstance, readFleetOutput } from './fleet-result.js';
 import { planLaunch } from './launch-plan.js';
@@ -33,6 +34,8 @@ export interface FleetLauncherDeps {
   readonly clusterName: string;
   readonly clusterEndpoint?: string | undefined;
   readonly caBundle?: string | undefined;
+  /** Which ClientToken each claim's next CreateFleet carries; default a fresh LaunchAttempts. */
+  readonly attempts?: LaunchAttempts;
 }
 
 /** What a launch produced. */
@@ -45,16 +48,19 @@ export interface Launched {
 
 /**
  * Launches one instance for a NodeClaim with CreateFleet: plans the overrides (launch-plan),
- * makes sure each group's launch template exists, sends one `instant` fleet request, marks the
+ * makes sure each group's launch template exists, sends one `instant` fleet request carrying the
+ * NodeClaim's ClientToken (client-token.ts: a retry after a lost answer never launches twice), marks the
  * offerings the errorSet refused unavailable, and maps a failure onto the typed errors
  * (InsufficientCapacityError when every error was a capacity error, else CreateError with the
  * AWS code and message).
  */
 export class FleetLauncher {
   readonly #deps: FleetLauncherDeps;
+  readonly #attempts: LaunchAttempts;
 
   constructor(deps: FleetLauncherDeps) {
     this.#deps = deps;
+    this.#attempts = deps.attempts ?? new LaunchAttempts();
   }
 
   async launch(input: {
@@ -142,7 +148,11 @@ export class FleetLauncher {
       }
       groups.push({ ...g, launchTemplateName: spec.name });
     }
+    const attemptKey = nodeClaim.metadata.uid ?? claimName;
+    const attempt = this.#attempts.next(attemptKey);
+    const clientToken = launchClientToken(nodeClaim, attempt);
     const request = fleetRequest({
+      clientToken,
       capacityType: plan.capacityType,
       groups,
       tags: instanceTags({
@@ -159,6 +169,16 @@ export class FleetLauncher {
       out = await d.ec2.createFleet(request);
     } catch (err) {
       const code = awsErrorCode(err);
+      if (code === 'IdempotentParameterMismatch') {
+        // An earlier request with this token reached EC2 (and may have launched): keep the
+        // token, so no second instance is launched, until DescribeInstances shows the first.
+        throw new CreateError(
+          code,
+          `CreateFleet for NodeClaim ${claimName}: an earlier request with ClientToken ${clientToken} reached EC2 with other parameters; waiting for its instance to be listed`,
+          { cause: err },
+        );
+      }
+      if (refusedOutright(err)) this.#attempts.refused(attemptKey, attempt);
       if (
         code === 'InvalidLaunchTemplateName.NotFoundException' ||
         code === 'InvalidLaunchTemplateId.NotFound'
@@ -188,6 +208,8 @@ export class FleetLauncher {
       );
     }
     const instance = outcome.instance;
+    if (instance === undefined) this.#attempts.refused(attemptKey, attempt);
+    else this.#attempts.launched(attemptKey);
     if (instance === undefined) {
       if (outcome.allCapacity) {
         throw new InsufficientCapacityError(
@@ -214,4 +236,14 @@ export class FleetLauncher {
       zoneId: status.subnets?.find((s) => s.zone === zone)?.zoneID,
     };
   }
+}
+
+/**
+ * Whether EC2 answered the request and refused it (a 4xx: invalid, unauthorized), so nothing
+ * was launched and the next launch may use a new token. Throttling, 5xx and a lost answer say
+ * nothing about whether it launched.
+ */
+function refusedOutright(err: unknown): boolean {
+  const status = (err as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+  return status !== undefined && status >= 400 && status < 500;
 }

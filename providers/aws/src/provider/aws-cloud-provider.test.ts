@@ -1,9 +1,19 @@
 import { Labels } from '@nodewright/core/apis';
-import { NodeClaimNotFoundError, NodeClassNotReadyError } from '@nodewright/core/cloudprovider';
+import {
+  CreateError,
+  InsufficientCapacityError,
+  NodeClaimNotFoundError,
+  NodeClassNotReadyError,
+} from '@nodewright/core/cloudprovider';
 import { MemoryCluster } from '@nodewright/core/kube';
 import { describe, expect, it } from 'vitest';
 import { type EC2NodeClass, EC2NodeClassAnnotations, ec2NodeClassHash } from '../apis/index.js';
-import { Instances } from '../instance/instances.js';
+import {
+  DescribeConsistencyWindowMs,
+  InstanceNotListedYetError,
+  Instances,
+  NotOwnedInstanceError,
+} from '../instance/instances.js';
 import { AwsCloudProvider } from './aws-cloud-provider.js';
 import { EC2NodeClasses, NodeClassReader } from './nodeclass-reader.js';
 import { awsError } from './testing/fake-ec2.js';
@@ -111,7 +121,7 @@ async function providerWorld(nodeClass: EC2NodeClass | null = readyNodeClass()) 
     nodeClasses: new NodeClassReader(cluster),
     instanceTypes: types,
     launcher: w.launcher,
-    instances: new Instances({ ec2: w.ec2.api, clusterName: 'test-cluster' }),
+    instances: new Instances({ ec2: w.ec2.api, clusterName: 'test-cluster', clock: w.clock }),
     logger: w.logger,
     caBundle: 'Q0EtQlVORExF',
   });
@@ -246,6 +256,87 @@ describe('AwsCloudProvider get, list, delete', () => {
     await w.provider.create(nodeClaim('web-1'));
     await w.provider.delete(nodeClaim('web-1'));
     expect(w.ec2.inputs('terminateInstances')).toHaveLength(1);
+  });
+});
+
+describe('AwsCloudProvider idempotent launches (issue 14 item 4)', () => {
+  const withUid = (name: string, uid: string) =>
+    nodeClaim(name, [], (c) => {
+      c.metadata.uid = uid;
+    });
+  const tokens = (w: Awaited<ReturnType<typeof providerWorld>>) =>
+    w.ec2.inputs('createFleet').map((i) => i.ClientToken);
+
+  it('sends the NodeClaim uid as ClientToken: the same after a lost answer, a new one after a refusal', async () => {
+    const w = await providerWorld();
+    const answer = w.ec2;
+    const claim = withUid('web-1', '6f1c2a9e-0000-4000-8000-000000000001');
+    answer.on('createFleet', () => {
+      throw new Error('socket hang up'); // no answer: the launch may have happened
+    });
+    await expect(w.provider.create(claim)).rejects.toBeInstanceOf(CreateError);
+    await expect(w.provider.create(claim)).rejects.toBeInstanceOf(CreateError);
+    answer.on('createFleet', () => ({
+      Errors: [{ ErrorCode: 'InsufficientInstanceCapacity', ErrorMessage: 'no capacity', Lifecycle: 'spot' }],
+    }));
+    await expect(w.provider.create(claim)).rejects.toBeInstanceOf(InsufficientCapacityError);
+    answer.on('createFleet', () => {
+      throw awsError('InvalidParameterValue'); // a 400: refused, nothing launched
+    });
+    await expect(w.provider.create(claim)).rejects.toBeInstanceOf(CreateError);
+    answer.on('createFleet', () => {
+      throw awsError('IdempotentParameterMismatch');
+    });
+    await expect(w.provider.create(claim)).rejects.toMatchObject({
+      conditionReason: 'IdempotentParameterMismatch',
+    });
+    await expect(w.provider.create(claim)).rejects.toMatchObject({
+      conditionReason: 'IdempotentParameterMismatch',
+    });
+    const uid = claim.metadata.uid;
+    expect(tokens(w)).toEqual([uid, uid, uid, `${uid}-1`, `${uid}-2`, `${uid}-2`]);
+  });
+
+  it("names the token after the claim name when the claim has no uid, within EC2's 64 characters", async () => {
+    const w = await providerWorld();
+    await w.provider.create(nodeClaim(`web-${'x'.repeat(58)}`));
+    const [token] = tokens(w);
+    expect(token).toMatch(/^name-[0-9a-f]{40}$/);
+  });
+
+  it('an instance launched moments ago that DescribeInstances does not list yet is not gone, until the window passes', async () => {
+    const w = await providerWorld();
+    const claim = await w.provider.create(nodeClaim('web-1'));
+    const providerID = claim.status?.providerID ?? '';
+    const [id] = [...w.stored.keys()];
+    const stored = w.stored.get(id!)!;
+    w.stored.delete(id!); // EC2's eventual consistency: not listed yet
+    await expect(w.provider.get(providerID)).rejects.toBeInstanceOf(InstanceNotListedYetError);
+    await expect(w.provider.delete(claim)).rejects.toBeInstanceOf(InstanceNotListedYetError);
+    w.stored.set(id!, stored);
+    await expect(w.provider.get(providerID)).resolves.toBeDefined();
+    w.stored.delete(id!);
+    w.clock.step(DescribeConsistencyWindowMs);
+    await expect(w.provider.get(providerID)).rejects.toBeInstanceOf(NodeClaimNotFoundError);
+    await expect(w.provider.get(providerID)).rejects.not.toBeInstanceOf(InstanceNotListedYetError);
+  });
+
+  it.each([
+    ['karpenter.sh/nodepool', (tags: Record<string, string>) => delete tags['karpenter.sh/nodepool']],
+    [
+      'kubernetes.io/cluster/test-cluster=owned',
+      (tags: Record<string, string>) => {
+        tags['kubernetes.io/cluster/test-cluster'] = 'shared';
+      },
+    ],
+  ])('refuses to terminate an instance without the %s tag', async (missing, untag) => {
+    const w = await providerWorld();
+    const claim = await w.provider.create(nodeClaim('web-1'));
+    for (const i of w.stored.values()) untag(i.tags);
+    const refused = w.provider.delete(claim);
+    await expect(refused).rejects.toBeInstanceOf(NotOwnedInstanceError);
+    await expect(refused).rejects.toThrow(`no ${missing} tag`);
+    expect(w.ec2.inputs('terminateInstances')).toEqual([]);
   });
 });
 

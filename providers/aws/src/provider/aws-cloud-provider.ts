@@ -74,9 +74,11 @@ export class AwsCloudProvider implements CloudProvider {
         { NodeClaim: { name }, 'instance-id': existing.id },
         'found the instance already launched for this nodeclaim; adopting it instead of launching another',
       );
+      this.#deps.instances.recordLaunch(existing.id);
       return this.#hydrateExisting(nodeClaim, nodeClass, existing, instanceTypes, hash);
     }
     const launched = await this.#deps.launcher.launch({ nodeClaim, nodeClass, instanceTypes });
+    this.#deps.instances.recordLaunch(launched.instance.instanceId);
     return hydrateNodeClaim(nodeClaim, {
       instanceId: launched.instance.instanceId,
       instanceTypeName: launched.instance.instanceType,

@@ -1,5 +1,4 @@
 import { Labels } from '@nodewright/core/apis';
-import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
 import type { ProviderContext, ReconcileContext } from '@nodewright/core/operator';
 import { ControllerEnv } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
@@ -88,17 +87,7 @@ describe('aws provider composition', () => {
       });
     const pricing = new RecordingFake<PricingApi>();
     pricing.on('getProducts', () => ({ PriceList: [] }));
-    const context: ProviderContext = {
-      cluster: env.cluster,
-      clock: env.clock,
-      timers: env.timers,
-      logger: env.logger,
-      registry: env.registry,
-      events: env.events,
-      clusterName: 'test-cluster',
-      settings: {},
-      unavailableOfferings: new UnavailableOfferingsCache(env.clock),
-    };
+    const context: ProviderContext = env.providerContext('test-cluster');
     // spec.instanceProfile below: the status controller only checks that it exists.
     const iam = fakeIam().on('getInstanceProfile', (input) => ({
       InstanceProfile: {

@@ -64,7 +64,7 @@ export function createAwsProvider(
     nodeClasses: new NodeClassReader(context.cluster),
     instanceTypes,
     launcher,
-    instances: new Instances({ ec2: clients.ec2, clusterName }),
+    instances: new Instances({ ec2: clients.ec2, clusterName, clock }),
     logger,
     interruptions,
     caBundle: settings.caBundle,

@@ -1,4 +1,3 @@
-import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
 import type { ProviderContext } from '@nodewright/core/operator';
 import { ControllerEnv } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
@@ -11,18 +10,7 @@ import { parseAwsSettings } from './settings.js';
 import { fakeEc2, fakeIam, fakeSqs, fakeSsm, RecordingFake } from './testing/fake-ec2.js';
 
 function context(settings: Record<string, string>): ProviderContext {
-  const env = new ControllerEnv({ kinds: [EC2NodeClasses] });
-  return {
-    cluster: env.cluster,
-    clock: env.clock,
-    timers: env.timers,
-    logger: env.logger,
-    registry: env.registry,
-    events: env.events,
-    clusterName: 'test-cluster',
-    settings,
-    unavailableOfferings: new UnavailableOfferingsCache(env.clock),
-  };
+  return new ControllerEnv({ kinds: [EC2NodeClasses] }).providerContext('test-cluster', settings);
 }
 
 const clients = () => ({

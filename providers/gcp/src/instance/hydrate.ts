@@ -9,7 +9,7 @@ import {
   GCENodeClassKind,
 } from '../apis/index.js';
 import { InstanceLabelKeys } from '../launch/gce-labels.js';
-import { ImageMetadataKey } from '../launch/metadata.js';
+import { ImageMetadataKey, KubernetesVersionMetadataKey } from '../launch/metadata.js';
 import type { GceInstanceRecord } from '../sdk/compute-api.js';
 import { formatProviderID } from './provider-id.js';
 
@@ -63,6 +63,11 @@ export function hydrateNodeClaim(claim: NodeClaim, facts: LaunchFacts): NodeClai
       : {}),
   };
   return out;
+}
+
+/** The Kubernetes version the instance was launched for, when it was recorded. */
+export function instanceKubernetesVersion(record: GceInstanceRecord): string | undefined {
+  return record.metadata?.items?.find((i) => i.key === KubernetesVersionMetadataKey)?.value ?? undefined;
 }
 
 /** The boot disk's image as the instance reports it, when it does. */

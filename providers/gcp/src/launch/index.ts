@@ -1,3 +1,4 @@
+export * from './bulk-insert.js';
 export * from './gce-labels.js';
 export * from './instance-resource.js';
 export * from './launcher.js';

@@ -13,6 +13,7 @@ import { NvidiaGpuResource } from '../instancetype/labels.js';
 import { imageForArch } from '../nodeclass/images.js';
 import type { GcpLogger } from '../refresh/logger.js';
 import type { GceComputeApi, GceOperation } from '../sdk/compute-api.js';
+import { bulkInsertBody, commonLabels, type FlexibleGroup, flexibleGroup } from './bulk-insert.js';
 import { instanceLabels } from './gce-labels.js';
 import { instanceResource } from './instance-resource.js';
 import { instanceMetadata } from './metadata.js';
@@ -69,7 +70,18 @@ export interface GceLauncherDeps {
   readonly region: string;
   readonly defaultNetwork?: string | undefined;
   readonly retry?: RetryPolicy;
+  /**
+   * `bulkInsert` (default): one instances.bulkInsert offers the cheapest offering's zone several
+   * machine types at once (see flexibleGroup), so a stockout of the first choice costs no extra
+   * round trip; `insert`: one instances.insert per offering.
+   */
+  readonly launchMode?: LaunchMode;
+  /** Recorded on each instance for Kubernetes-version drift; see GcpSettings.kubernetesVersion. */
+  readonly kubernetesVersion?: string | undefined;
 }
+
+/** How a claim is launched; see GceLauncherDeps.launchMode. */
+export type LaunchMode = 'bulkInsert' | 'insert';
 
 /** A launched instance: what create hydrates the claim from. */
 export interface Launched {
@@ -110,7 +122,6 @@ export class GceLauncher {
       );
       const next = candidates[0];
       if (next === undefined) break;
-      tried.push(this.#id(next));
       const arch = next.instanceType.requirements.labels()[Labels.Arch] ?? 'amd64';
       const image = imageForArch(nodeClass, arch);
       if (image === undefined) {
@@ -119,6 +130,34 @@ export class GceLauncher {
           `GCENodeClass ${nodeClass.metadata.name ?? ''} resolved no image for ${arch} (status.images)`,
         );
       }
+      const group =
+        (this.#deps.launchMode ?? 'bulkInsert') === 'bulkInsert' ? flexibleGroup(candidates) : undefined;
+      if (group !== undefined && group.candidates.length > 1) {
+        for (const c of group.candidates) tried.push(this.#id(c));
+        const result = await this.#bulkInsert(input, group, image);
+        if ('launched' in result) {
+          return {
+            name,
+            zone: group.zone,
+            capacityType: group.capacityType,
+            instanceType: result.launched.instanceType,
+            image,
+          };
+        }
+        const { failure } = result;
+        const ids = group.candidates.map((c) => this.#id(c));
+        failures.push(`${ids.join('|')}: ${failure.code}`);
+        if (failure.kind === 'other') {
+          throw new CreateError(
+            'LaunchFailed',
+            `instances.bulkInsert ${ids.join('|')} failed: ${failure.code}: ${failure.message}`,
+          );
+        }
+        // GCE tried every type of the request in that zone and found none with capacity.
+        for (const c of group.candidates) this.#markUnavailable(c, failure, input.instanceTypes);
+        continue;
+      }
+      tried.push(this.#id(next));
       const failure = await this.#insert(input, next, image);
       if (failure === undefined) {
         return {
@@ -187,6 +226,59 @@ export class GceLauncher {
     c: LaunchCandidate,
     image: string,
   ): Promise<InsertFailure | undefined> {
+    const body = this.#instanceBody(input, c, c.instanceType.requirements.labels(), image);
+    const policy = this.#deps.retry ?? DefaultRetryPolicy;
+    const zone = c.offering.zone;
+    const requestId = crypto.randomUUID();
+    // The same requestId on every retry: GCE answers a repeated one with the first operation.
+    let op = await withRetry(this.#deps.timers, policy, () =>
+      this.#deps.compute.insertInstance(zone, body, requestId),
+    );
+    op = await this.waitDone(zone, op);
+    return operationFailure(op);
+  }
+
+  /**
+   * One instances.bulkInsert of the claim's VM offering the group's types; waits for the
+   * operation and reads back which type the cloud chose.
+   */
+  async #bulkInsert(
+    input: { nodeClaim: NodeClaim; nodeClass: GCENodeClass },
+    group: FlexibleGroup,
+    image: string,
+  ): Promise<{ launched: LaunchCandidate } | { failure: InsertFailure }> {
+    const name = input.nodeClaim.metadata.name ?? '';
+    const first = group.candidates[0]!;
+    const body = bulkInsertBody(name, group, this.#instanceBody(input, first, commonLabels(group), image));
+    const policy = this.#deps.retry ?? DefaultRetryPolicy;
+    const requestId = crypto.randomUUID();
+    let op = await withRetry(this.#deps.timers, policy, () =>
+      this.#deps.compute.bulkInsertInstances(group.zone, body, requestId),
+    );
+    op = await this.waitDone(group.zone, op);
+    const failure = operationFailure(op);
+    if (failure !== undefined) return { failure };
+    const vm = await withRetry(this.#deps.timers, policy, () =>
+      this.#deps.compute.getInstance(group.zone, name),
+    );
+    const typeName = vm.machineType?.split('/').pop() ?? '';
+    const launched = group.candidates.find((c) => c.instanceType.name === typeName);
+    if (launched === undefined) {
+      throw new CreateError(
+        'LaunchFailed',
+        `instances.bulkInsert made ${name} as ${typeName || 'an unknown type'}, which the request did not offer`,
+      );
+    }
+    return { launched };
+  }
+
+  /** The instances.insert body of the claim's VM on `c`, the kubelet told `typeLabels`. */
+  #instanceBody(
+    input: { nodeClaim: NodeClaim; nodeClass: GCENodeClass },
+    c: LaunchCandidate,
+    typeLabels: Readonly<Record<string, string>>,
+    image: string,
+  ) {
     const { nodeClaim, nodeClass } = input;
     const labels = instanceLabels({
       clusterName: this.#deps.clusterName,
@@ -196,12 +288,12 @@ export class GceLauncher {
       userLabels: nodeClass.spec.labels,
     });
     const kubeLabels = {
-      ...c.instanceType.requirements.labels(),
+      ...typeLabels,
       ...nodeClaim.metadata.labels,
       [Labels.Zone]: c.offering.zone,
       [Labels.CapacityType]: c.offering.capacityType,
     };
-    const body = instanceResource(
+    return instanceResource(
       {
         name: nodeClaim.metadata.name ?? '',
         zone: c.offering.zone,
@@ -216,20 +308,12 @@ export class GceLauncher {
           nodeClass,
           labels: kubeLabels,
           image,
+          kubernetesVersion: this.#deps.kubernetesVersion,
         }),
         defaultNetwork: this.#deps.defaultNetwork,
       },
       nodeClass,
     );
-    const policy = this.#deps.retry ?? DefaultRetryPolicy;
-    const zone = c.offering.zone;
-    const requestId = crypto.randomUUID();
-    // The same requestId on every retry: GCE answers a repeated one with the first operation.
-    let op = await withRetry(this.#deps.timers, policy, () =>
-      this.#deps.compute.insertInstance(zone, body, requestId),
-    );
-    op = await this.waitDone(zone, op);
-    return operationFailure(op);
   }
 
   /** Waits on a zone operation until it is DONE (each `wait` returns within about two minutes). */

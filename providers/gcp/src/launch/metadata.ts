@@ -3,6 +3,8 @@ import type { GCENodeClass } from '../apis/index.js';
 
 /** The metadata key holding the boot image the instance was launched from. */
 export const ImageMetadataKey = 'nodewright-image';
+/** The metadata key holding the Kubernetes version the node was launched for, when known. */
+export const KubernetesVersionMetadataKey = 'nodewright-kubernetes-version';
 
 type Taint = { readonly key: string; readonly value?: string | undefined; readonly effect: string };
 
@@ -22,6 +24,8 @@ export function instanceMetadata(input: {
   readonly labels: Readonly<Record<string, string>>;
   /** The boot image, recorded so image drift can be told from the instance. */
   readonly image: string;
+  /** The cluster's Kubernetes version (the `kubernetesVersion` setting), recorded for drift. */
+  readonly kubernetesVersion?: string | undefined;
 }): { key: string; value: string }[] {
   const { nodeClaim, nodeClass } = input;
   const labels = kubeletLabels(input.labels);
@@ -36,6 +40,9 @@ export function instanceMetadata(input: {
     'kube-startup-taints': taintList(nodeClaim.spec.startupTaints),
     'kubelet-config': JSON.stringify(nodeClass.spec.kubeletConfiguration ?? {}),
     [ImageMetadataKey]: input.image,
+    ...(input.kubernetesVersion === undefined
+      ? {}
+      : { [KubernetesVersionMetadataKey]: input.kubernetesVersion }),
   };
   return Object.entries(items).map(([key, value]) => ({ key, value }));
 }

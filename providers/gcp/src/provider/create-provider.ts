@@ -50,6 +50,8 @@ export function createGcpProvider(
     clusterName,
     region: settings.region,
     defaultNetwork: settings.network,
+    launchMode: settings.launchMode,
+    kubernetesVersion: settings.kubernetesVersion,
     ...retry,
   });
   const instances = new GceInstances({
@@ -77,6 +79,7 @@ export function createGcpProvider(
     logger,
     unavailableOfferings,
     interruptions,
+    kubernetesVersion: settings.kubernetesVersion,
   });
   prices.start();
   instanceTypes.start();

@@ -18,6 +18,7 @@ import {
   capacityTypeOf,
   hydrateNodeClaim,
   instanceImage,
+  instanceKubernetesVersion,
   nodeClaimFromInstance,
 } from '../instance/hydrate.js';
 import type { GceInstances } from '../instance/instances.js';
@@ -37,6 +38,8 @@ export interface GcpCloudProviderDeps {
   readonly logger: GcpLogger;
   readonly unavailableOfferings?: UnavailableOfferingsCache | undefined;
   readonly interruptions?: InterruptionSource | undefined;
+  /** The cluster's Kubernetes version, when set: nodes launched for another minor drift. */
+  readonly kubernetesVersion?: string | undefined;
 }
 
 const NodeClassRef: NodeClassKindRef = Object.freeze({ group: GCENodeClassGroup, kind: GCENodeClassKind });
@@ -136,7 +139,13 @@ export class GcpCloudProvider implements CloudProvider {
         if (!(err instanceof NodeClaimNotFoundError)) throw err;
       }
     }
-    return driftReason({ nodeClaim, nodeClass, instanceImage: record && instanceImage(record) });
+    return driftReason({
+      nodeClaim,
+      nodeClass,
+      instanceImage: record && instanceImage(record),
+      instanceKubernetesVersion: record && instanceKubernetesVersion(record),
+      kubernetesVersion: this.#deps.kubernetesVersion,
+    });
   }
 
   /** Every `karpenter.k8s.gcp/instance-*` label. */

@@ -18,7 +18,14 @@ describe('parseGcpSettings', () => {
       endpoint: 'http://127.0.0.1:8080',
       billingEndpoint: undefined,
       anonymous: true,
+      launchMode: 'bulkInsert',
     });
+  });
+
+  it('reads launchMode, bulkInsert unless told insert', () => {
+    const base = { project: 'my-project', region: 'us-central1' };
+    expect(parseGcpSettings(base).launchMode).toBe('bulkInsert');
+    expect(parseGcpSettings({ ...base, launchMode: 'insert' }).launchMode).toBe('insert');
   });
 
   it.each([
@@ -33,6 +40,10 @@ describe('parseGcpSettings', () => {
     [
       { project: 'my-project', region: 'us-central1', anonymous: 'yes' },
       'setting anonymous "yes" is not true or false',
+    ],
+    [
+      { project: 'my-project', region: 'us-central1', launchMode: 'fleet' },
+      'setting launchMode "fleet" is not bulkInsert or insert',
     ],
     [
       { project: 'my-project', region: 'us-central1', zone: 'a', subnet: 'b' },

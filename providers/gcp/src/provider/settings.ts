@@ -1,3 +1,5 @@
+import type { LaunchMode } from '../launch/launcher.js';
+
 /** Provider settings keys and what each means (shown by `nodewright controller --help`). */
 export const GcpSettingKeys = {
   project: 'Google Cloud project id of the cluster (required).',
@@ -7,6 +9,10 @@ export const GcpSettingKeys = {
   endpoint: 'One URL for Compute Engine and the billing catalog (a mock or proxy); unset = Google APIs.',
   billingEndpoint: 'URL of the Cloud Billing Catalog when it differs from endpoint.',
   anonymous: 'true = send no credentials (for mocks); unset = application default credentials.',
+  kubernetesVersion:
+    'Kubernetes version of the control plane (e.g. 1.33 or 1.33.2); recorded on each node, whose minor version then drifts when this changes. Unset = no version drift.',
+  launchMode:
+    'bulkInsert (default) = one instances.bulkInsert offering a zone up to 10 machine types cheapest first; insert = one instances.insert per offering.',
 } as const;
 
 export type GcpSettingKey = keyof typeof GcpSettingKeys;
@@ -19,6 +25,8 @@ export interface GcpSettings {
   readonly endpoint?: string | undefined;
   readonly billingEndpoint?: string | undefined;
   readonly anonymous: boolean;
+  readonly launchMode: LaunchMode;
+  readonly kubernetesVersion?: string | undefined;
 }
 
 const ProjectId = /^[a-z][-a-z0-9]{4,28}[a-z0-9]$/;
@@ -63,6 +71,18 @@ export function parseGcpSettings(raw: Readonly<Record<string, string>>): GcpSett
   if (anonymous !== undefined && anonymous !== 'true' && anonymous !== 'false') {
     throw new Error(`gcp provider: setting anonymous ${JSON.stringify(anonymous)} is not true or false`);
   }
+  const kubernetesVersion = get('kubernetesVersion');
+  if (kubernetesVersion !== undefined && !/^v?\d+\.\d+(\.\d+)?$/.test(kubernetesVersion)) {
+    throw new Error(
+      `gcp provider: setting kubernetesVersion ${JSON.stringify(kubernetesVersion)} is not a version such as 1.33 or 1.33.2`,
+    );
+  }
+  const launchMode = get('launchMode') ?? 'bulkInsert';
+  if (launchMode !== 'bulkInsert' && launchMode !== 'insert') {
+    throw new Error(
+      `gcp provider: setting launchMode ${JSON.stringify(launchMode)} is not bulkInsert or insert`,
+    );
+  }
   return {
     project,
     region,
@@ -70,5 +90,7 @@ export function parseGcpSettings(raw: Readonly<Record<string, string>>): GcpSett
     endpoint: get('endpoint'),
     billingEndpoint: get('billingEndpoint'),
     anonymous: anonymous === 'true',
+    launchMode,
+    kubernetesVersion,
   };
 }

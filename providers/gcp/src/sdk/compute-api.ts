@@ -53,6 +53,11 @@ export interface GceComputeApi {
   aggregatedMachineTypes(): AsyncIterable<GceMachineTypeRecord>;
   /** instances.insert; returns the zone operation as first answered. */
   insertInstance(zone: string, instance: GceInstanceResource, requestId: string): Promise<GceOperation>;
+  /**
+   * instances.bulkInsert (zonal) with a BulkInsertInstanceResource body; returns the zone
+   * operation as first answered. The VMs it made are read back by name (the operation names none).
+   */
+  bulkInsertInstances(zone: string, body: GceInstanceResource, requestId: string): Promise<GceOperation>;
   /** instances.get. */
   getInstance(zone: string, name: string): Promise<GceInstanceRecord>;
   /** instances.list with a filter, every page. */

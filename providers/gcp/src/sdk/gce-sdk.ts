@@ -111,6 +111,16 @@ export async function gceSdk(
         const [op] = await instances.insert({ project, zone, requestId, instanceResource });
         return op.latestResponse as GceOperation;
       }),
+    bulkInsertInstances: (zone, bulkInsertInstanceResourceResource, requestId) =>
+      call(async () => {
+        const [op] = await instances.bulkInsert({
+          project,
+          zone,
+          requestId,
+          bulkInsertInstanceResourceResource,
+        });
+        return op.latestResponse as GceOperation;
+      }),
     getInstance: (zone, instance) =>
       call(async () => (await instances.get({ project, zone, instance }))[0] as GceInstanceRecord),
     listInstances: (zone, filter) =>

@@ -10,6 +10,19 @@ export interface MethodPermissions {
 /** For each method of a port, what it calls and needs; a mapped type, so no method is missed or invented. */
 export type PortPermissions<T> = { readonly [K in Exclude<keyof T, 'close'>]-?: MethodPermissions };
 
+const InsertPermissions = [
+  'compute.instances.create',
+  'compute.disks.create',
+  'compute.images.useReadOnly',
+  'compute.subnetworks.use',
+  'compute.subnetworks.useExternalIp',
+  'compute.instances.setMetadata',
+  'compute.instances.setLabels',
+  'compute.instances.setTags',
+  'compute.instances.setServiceAccount',
+  'iam.serviceAccounts.actAs',
+];
+
 /**
  * The IAM permissions each SDK call of the provider needs. An insert is checked for more than
  * `compute.instances.create`: the boot and data disks it creates, the image it reads, the
@@ -28,19 +41,10 @@ export const ProviderPermissions: {
     },
     insertInstance: {
       sdkMethod: 'instances.insert',
-      permissions: [
-        'compute.instances.create',
-        'compute.disks.create',
-        'compute.images.useReadOnly',
-        'compute.subnetworks.use',
-        'compute.subnetworks.useExternalIp',
-        'compute.instances.setMetadata',
-        'compute.instances.setLabels',
-        'compute.instances.setTags',
-        'compute.instances.setServiceAccount',
-        'iam.serviceAccounts.actAs',
-      ],
+      permissions: InsertPermissions,
     },
+    // A bulk insert creates the same resources as an insert, so it is checked for the same.
+    bulkInsertInstances: { sdkMethod: 'instances.bulkInsert', permissions: InsertPermissions },
     getInstance: { sdkMethod: 'instances.get', permissions: ['compute.instances.get'] },
     listInstances: { sdkMethod: 'instances.listAsync', permissions: ['compute.instances.list'] },
     deleteInstance: { sdkMethod: 'instances.delete', permissions: ['compute.instances.delete'] },

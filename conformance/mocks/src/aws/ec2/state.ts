@@ -1,4 +1,5 @@
 import type { QueryNode } from '../query/form.js';
+import type { XmlObject } from '../query/xml.js';
 import type {
   AwsSeed,
   ImageSeed,
@@ -92,6 +93,11 @@ export class Ec2State {
   readonly launchTemplates = new Map<string, Ec2LaunchTemplate>();
   readonly instances = new Map<string, Ec2Instance>();
   readonly fleets = new Map<string, Ec2Fleet>();
+  /**
+   * Idempotent requests by ClientToken: the request they came with (canonical, without the
+   * token) and the response EC2 returns to a repeat of it.
+   */
+  readonly clientTokens = new Map<string, { readonly request: string; readonly response: XmlObject }>();
   #serial = 0;
 
   constructor(seed: AwsSeed) {

@@ -46,6 +46,8 @@ export class AwsFaults {
   readonly #latency = new Map<string, number>();
   readonly #capacity = new Map<string, number>();
   readonly #calls = new Map<string, number>();
+  readonly #lostResponses = new Map<string, number>();
+  #describeLagMs = 0;
 
   constructor(deps: { readonly clock: Clock }) {
     this.#clock = deps.clock;
@@ -99,6 +101,37 @@ export class AwsFaults {
     return this.#latency.get(action) ?? 0;
   }
 
+  /**
+   * EC2's eventual consistency, stretched: DescribeInstances leaves out instances launched less
+   * than `ms` ago, and asking for one by id is InvalidInstanceID.NotFound, as EC2 answers right
+   * after a launch. 0 turns it off.
+   */
+  describeLag(ms: number): void {
+    this.#describeLagMs = ms;
+  }
+
+  /** The DescribeInstances lag in force (describeLag). */
+  describeLagMs(): number {
+    return this.#describeLagMs;
+  }
+
+  /**
+   * The next `count` calls to `action` are carried out, then the connection is dropped before
+   * the response is written: the caller cannot tell whether the call happened (a CreateFleet
+   * that launched, its answer lost).
+   */
+  loseResponses(action: string, count: number): void {
+    this.#lostResponses.set(action, (this.#lostResponses.get(action) ?? 0) + count);
+  }
+
+  /** Whether this call's response is to be lost (loseResponses); counts it off. */
+  takeLostResponse(action: string): boolean {
+    const left = this.#lostResponses.get(action) ?? 0;
+    if (left <= 0) return false;
+    this.#lostResponses.set(action, left - 1);
+    return true;
+  }
+
   /** Counts a call and says whether a fault answers it instead. */
   admit(service: AwsService, action: string): InjectedFailure | undefined {
     this.#calls.set(action, (this.#calls.get(action) ?? 0) + 1);
@@ -137,6 +170,8 @@ export class AwsFaults {
     this.#latency.clear();
     this.#capacity.clear();
     this.#calls.clear();
+    this.#lostResponses.clear();
+    this.#describeLagMs = 0;
   }
 }
 

@@ -144,6 +144,11 @@ function route(
         if (!impl)
           throw new Ec2Error('InvalidAction', `The action ${action} is not valid for this web service.`);
         const xml = ec2Response(action, requestId, impl(request, deps.ec2));
+        if (deps.faults.takeLostResponse(action)) {
+          // Done, but the caller never hears of it: the connection drops before the answer.
+          res.socket?.destroy();
+          return;
+        }
         res.writeHead(200, { 'content-type': 'text/xml;charset=UTF-8', 'x-amzn-requestid': requestId });
         res.end(xml);
       } catch (error) {

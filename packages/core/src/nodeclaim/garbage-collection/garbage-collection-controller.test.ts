@@ -37,6 +37,21 @@ describe('planGarbageCollection', () => {
     expect(plan.instances.map((i) => i.metadata.name)).toEqual(['leak']);
   });
 
+  it('collects a second instance of a claim that records another providerID: providerIDs decide', () => {
+    const old = '2026-03-02T09:00:00Z';
+    const first = aNodeClaim({
+      metadata: { name: 'web', creationTimestamp: old },
+      status: { providerID: 'fake://i-1' },
+    });
+    const second = aNodeClaim({
+      metadata: { name: 'web', creationTimestamp: old },
+      status: { providerID: 'fake://i-2' },
+    });
+    const claims = [aNodeClaim({ metadata: { name: 'web' }, status: { providerID: 'fake://i-1' } })];
+    const plan = planGarbageCollection([first, second], claims, [], now, options, () => now);
+    expect(plan.instances.map((i) => i.status?.providerID)).toEqual(['fake://i-2']);
+  });
+
   it('collects launched claims whose instance is not listed, after the grace period', () => {
     const launched = (t: string) => [
       { type: 'Launched', status: 'True' as const, reason: 'Launched', message: '', lastTransitionTime: t },

@@ -33,8 +33,8 @@ export interface GarbageCollectionPlan {
 /**
  * Decides a pass from the cloud's instances (listed first) and the cluster's claims and nodes
  * (listed after, so a claim launched in between is seen): an instance is owned when a claim
- * records its providerID, a Node carries it, or a claim has the instance's name (a launch whose
- * status write is still in flight). `firstSeen` supplies a launch time for instances that
+ * records its providerID, a Node carries it, or a claim without a providerID has the instance's
+ * name (a launch whose status write is still in flight). `firstSeen` supplies a launch time for instances that
  * report none.
  */
 export function planGarbageCollection(
@@ -48,10 +48,13 @@ export function planGarbageCollection(
   const ownedIDs = new Set<string>();
   for (const c of claims) if (c.status?.providerID) ownedIDs.add(c.status.providerID);
   for (const n of nodes) if (n.spec.providerID) ownedIDs.add(n.spec.providerID);
-  const claimNames = new Set(claims.map((c) => c.metadata.name));
+  // A claim's name covers an instance only while the claim has no providerID (its launch's status
+  // write in flight); once it records one, providerIDs decide (as upstream), so a second
+  // instance launched for the same claim is a leak, not the claim's.
+  const launching = new Set(claims.filter((c) => !c.status?.providerID).map((c) => c.metadata.name));
   const leaked = instances.filter((i) => {
     const id = i.status?.providerID;
-    if (id === undefined || ownedIDs.has(id) || claimNames.has(i.metadata.name)) return false;
+    if (id === undefined || ownedIDs.has(id) || launching.has(i.metadata.name)) return false;
     const launched =
       i.metadata.creationTimestamp === undefined ? firstSeen(i) : parseTime(i.metadata.creationTimestamp);
     return now - launched >= options.instanceGraceMs;

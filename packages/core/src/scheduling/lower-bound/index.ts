@@ -1,1 +1,2 @@
 export * from './lower-bound.js';
+export * from './node-pool-offerings.js';

@@ -125,16 +125,41 @@ function repackGroup(
   }
   const slots = s.slots.size;
   const types = launch.order(pool.types).filter((i) => allowed[i] === 1);
-  const bins: Bin[] = [];
-  let newCost = 0;
-  while (classes.some((c) => left(pending.get(c)!) > 0)) {
-    const bin = fillBin(pool, launch, allowed, types, classes, pending, slots);
-    if (bin === undefined) return undefined;
-    newCost += bin.price;
-    if (newCost >= oldCost) return undefined;
-    bins.push(bin);
+  // Several starts, the cheapest packing kept: the heuristic's own choice of first node, then
+  // each of the next best first nodes by its score, each filled by either pod order. One greedy
+  // pass is often a node off on a handful of large pods; the starts cost a few passes more.
+  let best: { bins: Bin[]; cost: number } | undefined;
+  const firsts: Array<PoolType | undefined> = [
+    undefined,
+    ...firstChoices(pool, launch, types, classes, pending, slots),
+  ];
+  for (const first of firsts) {
+    for (const order of FillOrders) {
+      for (const q of pending.values()) q.next = 0;
+      const bins: Bin[] = [];
+      let newCost = 0;
+      const limit = Math.min(oldCost, best?.cost ?? oldCost);
+      let forced = first;
+      while (classes.some((c) => left(pending.get(c)!) > 0)) {
+        const bin = fillBin(pool, launch, allowed, types, classes, pending, slots, order, forced);
+        forced = undefined;
+        if (bin === undefined) {
+          newCost = Number.POSITIVE_INFINITY;
+          break;
+        }
+        newCost += bin.price;
+        bins.push(bin);
+        // Past the merge pass's reach, nothing can bring the cost back under the limit.
+        if (newCost >= limit && bins.length > MaxMergedBins) break;
+      }
+      if (newCost === Number.POSITIVE_INFINITY || (newCost >= limit && bins.length > MaxMergedBins)) continue;
+      const merged = mergeBins(pool, launch, allowed, bins, slots);
+      const mergedCost = merged.reduce((sum, b) => sum + b.price, 0);
+      if (mergedCost < limit * (1 - 1e-9)) best = { bins: merged, cost: mergedCost };
+    }
   }
-  if (!(newCost < oldCost * (1 - 1e-9))) return undefined;
+  if (best === undefined) return undefined;
+  const bins = best.bins;
   const limits = pool.limits;
   if (limits !== undefined) {
     const freed = claims.map((c) => c.charged);
@@ -174,10 +199,113 @@ function repackGroup(
   }));
 }
 
+/** Bins merged pairwise at most this many: the pass is quadratic in them. */
+const MaxMergedBins = 64;
+
 /**
- * One new node: the type that holds the largest share of what is left per unit of price, filled
- * by the dot-product rule (the pod whose shape best matches the room left), then shrunk to the
- * cheapest type that still holds what went in.
+ * Merges two nodes into one wherever the cheapest type that holds both costs no more than the
+ * two, until no pair merges (fewer nodes for the same price or less). The fill leaves its last
+ * few nodes small — each is the best share per price of what is left, and small nodes price as
+ * well per unit as large ones — so three small nodes often fit one that costs less than them.
+ */
+function mergeBins(pool: Pool, launch: LaunchInfo, allowed: Uint8Array, bins: Bin[], slots: number): Bin[] {
+  if (bins.length < 2 || bins.length > MaxMergedBins) return bins;
+  const out = [...bins];
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++) {
+      for (let j = i + 1; j < out.length && !merged; j++) {
+        const a = out[i]!;
+        const b = out[j]!;
+        const requests = ResourceVector.zero(slots);
+        requests.addInPlace(a.requests);
+        requests.addInPlace(b.requests);
+        const kept = fitting(pool, launch, allowed, requests);
+        if (kept.length === 0) continue;
+        const price = launch.price(kept[0]!);
+        if (price > (a.price + b.price) * (1 + 1e-9)) continue;
+        out[i] = {
+          requests,
+          pods: [...a.pods, ...b.pods],
+          podRequests: [...a.podRequests, ...b.podRequests],
+          types: kept,
+          price,
+        };
+        out.splice(j, 1);
+        merged = true;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * How a node is filled: `dot-product` takes the pod whose shape best matches the room left;
+ * `largest` the pod that takes the largest share of the node (its scarcest resource).
+ */
+type FillOrder = 'dot-product' | 'largest';
+const FillOrders: readonly FillOrder[] = ['dot-product', 'largest'];
+/** First nodes tried besides the heuristic's own choice. */
+const FirstChoices = 4;
+
+/** What is left to pack, per resource slot. */
+function demandOf(
+  classes: readonly PodClass[],
+  pending: ReadonlyMap<PodClass, Queue>,
+  slots: number,
+): Float64Array {
+  const demand = new Float64Array(slots);
+  for (const c of classes) {
+    const n = left(pending.get(c)!);
+    if (n === 0) continue;
+    for (let d = 0; d < slots; d++) demand[d]! += c.vector.approx(d) * n;
+  }
+  return demand;
+}
+
+/** Each type's share of the demand it can hold (its scarcest resource), per unit of price, best first. */
+function rankTypes(
+  pool: Pool,
+  launch: LaunchInfo,
+  types: Iterable<number>,
+  demand: Float64Array,
+): Array<{ type: PoolType; score: number; share: number }> {
+  const ranked: Array<{ type: PoolType; score: number; share: number }> = [];
+  for (const i of types) {
+    const t = pool.types[i]!;
+    let share = 1;
+    for (let d = 0; d < demand.length; d++) {
+      if (demand[d]! <= 0) continue;
+      share = Math.min(share, Math.max(0, t.free.approx(d)) / demand[d]!);
+    }
+    const price = launch.price(t);
+    const score = price > 0 ? share / price : share === 0 ? 0 : Number.POSITIVE_INFINITY;
+    ranked.push({ type: t, score, share });
+  }
+  // Stable: equal scores keep the price order of `types`, larger share first.
+  return ranked.sort((a, b) =>
+    a.score > b.score * (1 + 1e-12) ? -1 : b.score > a.score * (1 + 1e-12) ? 1 : b.share - a.share,
+  );
+}
+
+/** The types ranked just after the heuristic's own first choice, for the other starts. */
+function firstChoices(
+  pool: Pool,
+  launch: LaunchInfo,
+  types: Iterable<number>,
+  classes: readonly PodClass[],
+  pending: ReadonlyMap<PodClass, Queue>,
+  slots: number,
+): PoolType[] {
+  return rankTypes(pool, launch, types, demandOf(classes, pending, slots))
+    .filter((r) => r.share > 0 && classes.some((c) => c.vector.fits(r.type.free)))
+    .slice(1, 1 + FirstChoices)
+    .map((r) => r.type);
+}
+
+/**
+ * One new node: `forced`, else the type that holds the largest share of what is left per unit of
+ * price, filled in `order`, then shrunk to the cheapest type that still holds what went in.
  */
 function fillBin(
   pool: Pool,
@@ -187,31 +315,14 @@ function fillBin(
   classes: readonly PodClass[],
   pending: ReadonlyMap<PodClass, Queue>,
   slots: number,
+  order: FillOrder,
+  forced: PoolType | undefined,
 ): Bin | undefined {
-  const demand = new Float64Array(slots);
-  for (const c of classes) {
-    const n = left(pending.get(c)!);
-    if (n === 0) continue;
-    for (let d = 0; d < slots; d++) demand[d]! += c.vector.approx(d) * n;
-  }
-  let best: PoolType | undefined;
-  let bestScore = -1;
-  let bestShare = -1;
-  for (const i of types) {
-    const t = pool.types[i]!;
-    let share = 1;
-    for (let d = 0; d < slots; d++) {
-      if (demand[d]! <= 0) continue;
-      share = Math.min(share, Math.max(0, t.free.approx(d)) / demand[d]!);
-    }
-    const price = launch.price(t);
-    const score = price > 0 ? share / price : share === 0 ? 0 : Number.POSITIVE_INFINITY;
-    if (score > bestScore * (1 + 1e-12) || (score >= bestScore * (1 - 1e-12) && share > bestShare)) {
-      best = t;
-      bestScore = score;
-      bestShare = share;
-    }
-  }
+  // A type that holds none of the pods left would open an empty node: skip to the next best.
+  const holdsOne = (t: PoolType) => classes.some((c) => left(pending.get(c)!) > 0 && c.vector.fits(t.free));
+  const best =
+    forced ??
+    rankTypes(pool, launch, types, demandOf(classes, pending, slots)).find((r) => holdsOne(r.type))?.type;
   if (best === undefined) return undefined;
   const free = best.free;
   const room = Float64Array.from({ length: slots }, (_, d) => Math.max(0, free.approx(d)));
@@ -234,7 +345,10 @@ function fillBin(
       for (let d = 0; d < slots; d++) {
         if (room[d]! <= 0) continue;
         const need = c.vector.approx(d) / room[d]!;
-        score += need * ((room[d]! - usedApprox[d]!) / room[d]!);
+        score =
+          order === 'largest'
+            ? Math.max(score, need)
+            : score + need * ((room[d]! - usedApprox[d]!) / room[d]!);
         size += need;
       }
       if (score > pickScore || (score === pickScore && size > pickSize)) {

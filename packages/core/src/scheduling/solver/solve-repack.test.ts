@@ -54,6 +54,56 @@ describe('solve: re-packing unconstrained pods', () => {
     expect(summarize(r).claims.map((c) => c.types[0])).toEqual(['c16', 'c16']);
   });
 
+  describe('on AWS-like c, m and r families (2, 4 and 8 GiB per cpu, prices linear in size)', () => {
+    const types = [2, 4, 8, 16, 32].flatMap((cpu) =>
+      (
+        [
+          ['c', 2, 0.0425],
+          ['m', 4, 0.048],
+          ['r', 8, 0.063],
+        ] as const
+      ).map(([family, gi, perCpu]) =>
+        instanceType(`${family}${cpu}`, {
+          cpu: String(cpu),
+          memory: `${cpu * gi}Gi`,
+          price: cpu * perCpu,
+          capacityTypes: ['on-demand'],
+        }),
+      ),
+    );
+
+    it('never opens a node for a type that holds none of the pods left', () => {
+      // 18 cpu, 33 GiB. The best share per price of what is left was once a type too small for
+      // any remaining pod, so the whole re-pack gave up and kept the greedy's c32 (1.36).
+      const input = solverInput({
+        pods: [...pods('a', 5, { cpu: '3', memory: '3Gi' }), ...pods('b', 3, { cpu: '1', memory: '6Gi' })],
+        types,
+      });
+      expect(total(run({ ...input, options: { repack: false } }))).toBe(1.36);
+      const r = run(input);
+      expect(total(r)).toBe(0.806);
+      expect(summarize(r).claims.map((c) => c.types[0])).toEqual(['c16', 'r2']);
+    });
+
+    it('tries other first nodes and merges small nodes left over into one that costs no more', () => {
+      // One fill used to end in an m16, a c4 and two c2 (1.108); another first node and merging
+      // what is left give an m8 and a c16.
+      const input = solverInput({
+        pods: [
+          ...pods('tiny', 3, { cpu: '100m', memory: '614Mi' }),
+          ...pods('web', 2, { cpu: '3', memory: '6Gi' }),
+          ...pods('cache', 2, { cpu: '3', memory: '9Gi' }),
+          ...pods('api', 3, { cpu: '2', memory: '2Gi' }),
+          ...pods('db', 2, { cpu: '2', memory: '12Gi' }),
+        ],
+        types,
+      });
+      const r = run(input);
+      expect(total(r)).toBe(1.064);
+      expect(summarize(r).claims.map((c) => c.types[0])).toEqual(['m8', 'c16']);
+    });
+  });
+
   it('leaves pods with topology constraints, or selected by one, where the greedy put them', () => {
     const labels = { app: 'web' };
     const spread = {

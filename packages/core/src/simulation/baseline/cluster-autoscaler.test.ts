@@ -4,7 +4,7 @@ import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { PodDisruptionBudget } from '../../apis/kubernetes/pod-disruption-budget.js';
 import { NodeInfo } from '../kube/binder/node-info.js';
 import { podInfoOf } from '../kube/binder/pod-info.js';
-import { blocksScaleDown, utilisation } from './cluster-autoscaler.js';
+import { blocksScaleDown, ClusterAutoscalerDefaults, isUnneeded, utilisation } from './cluster-autoscaler.js';
 
 const pod = (name: string, annotations: Record<string, string> = {}, labels: Record<string, string> = {}) =>
   ({
@@ -41,17 +41,31 @@ describe('blocksScaleDown', () => {
   });
 });
 
+/** A node of 4 cpu and 16Gi with the given pods on it. */
+function nodeWith(...pods: Pod[]): NodeInfo {
+  const info = new NodeInfo('n');
+  info.setNode({
+    metadata: { name: 'n' },
+    spec: {},
+    status: { allocatable: { cpu: '4', memory: '16Gi' } },
+  } as unknown as Node);
+  for (const p of pods) info.add(podInfoOf(p));
+  return info;
+}
+
 describe('utilisation', () => {
   it('is the larger of requested/allocatable cpu and memory', () => {
-    const info = new NodeInfo('n');
-    info.setNode({
-      metadata: { name: 'n' },
-      spec: {},
-      status: { allocatable: { cpu: '4', memory: '16Gi' } },
-    } as unknown as Node);
-    expect(utilisation(info)).toBe(0);
-    info.add(podInfoOf(pod('a')));
+    expect(utilisation(nodeWith())).toBe(0);
     // cpu 1/4 beats memory 1/16.
-    expect(utilisation(info)).toBeCloseTo(0.25, 9);
+    expect(utilisation(nodeWith(pod('a')))).toBeCloseTo(0.25, 9);
+  });
+});
+
+describe('isUnneeded', () => {
+  it('scale-down-utilization-threshold 0.5: a node is unneeded strictly below half used', () => {
+    const threshold = ClusterAutoscalerDefaults.scaleDownUtilizationThreshold;
+    // 1 cpu each on 4: one pod is 25 %, two are exactly 50 %.
+    expect(isUnneeded(nodeWith(pod('a')), threshold)).toBe(true);
+    expect(isUnneeded(nodeWith(pod('a'), pod('b')), threshold)).toBe(false);
   });
 });

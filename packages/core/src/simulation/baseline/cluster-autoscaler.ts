@@ -45,6 +45,21 @@ export interface ClusterAutoscalerOptions {
   readonly maxGracefulTerminationMs?: number;
 }
 
+/**
+ * Cluster Autoscaler's documented defaults, each under its flag's name (README.md beside this
+ * file lists them with their source; a test holds the two together). Every option left out of
+ * ClusterAutoscalerOptions takes its value from here.
+ */
+export const ClusterAutoscalerDefaults = {
+  scanIntervalMs: 10_000,
+  scaleDownUnneededMs: 600_000,
+  scaleDownDelayAfterAddMs: 600_000,
+  scaleDownUtilizationThreshold: 0.5,
+  maxNodeProvisionMs: 900_000,
+  nodeGroupBackoffMs: 300_000,
+  maxGracefulTerminationMs: 600_000,
+} as const satisfies Required<ClusterAutoscalerOptions>;
+
 /** What the simulated Cluster Autoscaler is built from. */
 export interface ClusterAutoscalerDependencies {
   readonly cluster: ClusterPort;
@@ -146,14 +161,19 @@ export class ClusterAutoscalerSimulator {
 
   constructor(deps: ClusterAutoscalerDependencies, options: ClusterAutoscalerOptions = {}) {
     this.#deps = deps;
-    this.#scan = options.scanIntervalMs ?? 10_000;
-    this.#unneededMs = options.scaleDownUnneededMs ?? 600_000;
-    this.#delayAfterAdd = options.scaleDownDelayAfterAddMs ?? 600_000;
-    this.#threshold = options.scaleDownUtilizationThreshold ?? 0.5;
-    this.#provisionMs = options.maxNodeProvisionMs ?? 900_000;
-    this.#backoffMs = options.nodeGroupBackoffMs ?? 300_000;
-    this.#graceMs = options.maxGracefulTerminationMs ?? 600_000;
+    const o = { ...ClusterAutoscalerDefaults, ...options };
+    this.settings = o;
+    this.#scan = o.scanIntervalMs;
+    this.#unneededMs = o.scaleDownUnneededMs;
+    this.#delayAfterAdd = o.scaleDownDelayAfterAddMs;
+    this.#threshold = o.scaleDownUtilizationThreshold;
+    this.#provisionMs = o.maxNodeProvisionMs;
+    this.#backoffMs = o.nodeGroupBackoffMs;
+    this.#graceMs = o.maxGracefulTerminationMs;
   }
+
+  /** The settings in force: the options given, the rest ClusterAutoscalerDefaults. */
+  readonly settings: Required<ClusterAutoscalerOptions>;
 
   #scans = 0;
 
@@ -391,8 +411,7 @@ export class ClusterAutoscalerSimulator {
     const members = nodes.filter((n) => this.#members.has(n.metadata.name));
     for (const n of members) {
       const info = infos.get(n.metadata.name)!;
-      const util = utilisation(info);
-      if (util < this.#threshold) {
+      if (isUnneeded(info, this.#threshold)) {
         if (!this.#unneeded.has(n.metadata.name)) this.#unneeded.set(n.metadata.name, now);
       } else this.#unneeded.delete(n.metadata.name);
     }
@@ -504,6 +523,14 @@ export function utilisation(info: NodeInfo): number {
     return alloc === 0 ? 0 : Number(info.requested.get(r) ?? 0n) / 1e9 / alloc;
   };
   return Math.max(ratio('cpu'), ratio('memory'));
+}
+
+/**
+ * Whether CA counts the node unneeded: its utilisation strictly below the threshold (CA's FAQ:
+ * "below which a node can be considered for scale down"), so a node at exactly 0.5 stays.
+ */
+export function isUnneeded(info: NodeInfo, threshold: number): boolean {
+  return utilisation(info) < threshold;
 }
 
 /** Whether CA would refuse to move the pod: safe-to-evict "false", do-not-disrupt, a PDB at 0. */

@@ -70,6 +70,32 @@ describe('runClusterAutoscalerBaseline', () => {
     );
   }, 60_000);
 
+  it("keeps CA's scan-interval (10 s), scale-down-unneeded-time and delay-after-add (10 min) on a run", async () => {
+    const emptied = text
+      .replace('duration: 3h', 'duration: 1h')
+      .replace(
+        '[{ at: 0, replicas: 4 }, { at: 30m, replicas: 40 }, { at: 1h30m, replicas: 3 }]',
+        '[{ at: 0, replicas: 2 }, { at: 5m, replicas: 0 }]',
+      );
+    let scans = 0;
+    const { series, summary } = await runClusterAutoscalerBaseline({
+      scenario: scenario(emptied),
+      instanceTypes: fakeInstanceTypes(),
+      onWork: (w) => {
+        scans = w.reconciles;
+      },
+    });
+    // One scan every 10 s of the hour.
+    expect(scans).toBe(360);
+    // Scaled up at the first scan (10 s), emptied at 5 min: the node goes once it has been
+    // unneeded for 10 min and 10 min have passed since the scale-up — at 15 min, not before.
+    const nodesAt = (minute: number) => series.find((s) => s.hour >= minute / 60)!.nodes;
+    expect(nodesAt(1)).toBe(1);
+    expect(nodesAt(14)).toBe(1);
+    expect(nodesAt(17)).toBe(0);
+    expect(summary.disruptions.empty).toBe(1);
+  }, 60_000);
+
   it('runs a scenario that edits a NodePool: Cluster Autoscaler has none, so the edit is not played', async () => {
     const withEdit = `${text}events:
   - at: 1h

@@ -1,6 +1,7 @@
 import type { Node } from '../../apis/kubernetes/node.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Nodes, Pods } from '../../kube/builtin-types.js';
+import { nodePoolOfferings } from '../../scheduling/lower-bound/node-pool-offerings.js';
 import type { SimulatedInstance } from '../cloud/instance.js';
 import type { SimulationEnvironment } from '../environment/simulation-environment.js';
 import { countDeltas } from '../runner/counts.js';
@@ -93,6 +94,7 @@ export async function runClusterAutoscalerBaseline(
   );
   const fleet = watchFleet(env);
   const pods = watchPodTimes(env);
+  const boundTypes = nodePoolOfferings(options.instanceTypes, scenario.nodePools);
   const disrupted = () => baselineDisruptions(ca.disruptions, env.provider.instances(), env.clock.now());
   const disruptedSince = countDeltas(disrupted);
   ca.start();
@@ -115,6 +117,7 @@ export async function runClusterAutoscalerBaseline(
         fleet.pods(),
         env.provider.ledger.hourlyRateAt(env.clock.now()),
         await disruptedSince(),
+        boundTypes,
       ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

@@ -1,8 +1,10 @@
 import type { Node } from '../../apis/kubernetes/node.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
+import type { InstanceType } from '../../cloudprovider/instance-type.js';
+import { lowerBoundPerHour } from '../../scheduling/lower-bound/lower-bound.js';
 import { podRequests } from '../../scheduling/pod/requests.js';
-import { parseResourceList } from '../../scheduling/resources/resource-list.js';
+import { parseResourceList, type ResourceList } from '../../scheduling/resources/resource-list.js';
 
 /** The fleet at one instant of a simulation. */
 export interface FleetSample {
@@ -14,6 +16,12 @@ export interface FleetSample {
   readonly podsPending: number;
   readonly podsRunning: number;
   readonly costPerHour: number;
+  /**
+   * The cheapest capacity that could hold the pods requested now (pending or bound, DaemonSet
+   * pods left out), per hour: `lowerBoundPerHour` over the offerings the NodePools may buy. No
+   * autoscaler can pay less at this instant; 0 when no types were given.
+   */
+  readonly lowerBoundPerHour: number;
   /** Requested cores and bytes of bound pods, and what the nodes can allocate. */
   readonly cpuRequested: number;
   readonly cpuAllocatable: number;
@@ -27,14 +35,19 @@ export interface FleetSample {
 }
 
 const active = (p: Pod) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
+const isDaemon = (p: Pod) => (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
 
-/** Counts nodes by capacity type, pods by state and requests against allocatable (pure); `disruptions` is passed through. */
+/**
+ * Counts nodes by capacity type, pods by state and requests against allocatable, and bounds the
+ * cost of holding the requested pods on `boundTypes` (pure); `disruptions` is passed through.
+ */
 export function sampleFleet(
   hour: number,
   nodes: readonly Node[],
   pods: readonly Pod[],
   costPerHour: number,
   disruptions: Readonly<Record<string, number>> = {},
+  boundTypes: readonly InstanceType[] = [],
 ): FleetSample {
   let spot = 0;
   let onDemand = 0;
@@ -54,8 +67,11 @@ export function sampleFleet(
   let running = 0;
   let cpuRequested = 0;
   let memoryRequested = 0;
+  const requested: ResourceList[] = [];
   for (const p of pods) {
     if (!active(p)) continue;
+    const requests = podRequests(p);
+    if (p.metadata.deletionTimestamp === undefined && !isDaemon(p)) requested.push(requests);
     const node = p.spec.nodeName;
     if (node === undefined || node === '') {
       if (p.metadata.deletionTimestamp === undefined) pending++;
@@ -63,7 +79,6 @@ export function sampleFleet(
     }
     if (!names.has(node)) continue;
     running++;
-    const requests = podRequests(p);
     cpuRequested += requests.get('cpu')?.toNumber() ?? 0;
     memoryRequested += requests.get('memory')?.toNumber() ?? 0;
   }
@@ -75,6 +90,7 @@ export function sampleFleet(
     podsPending: pending,
     podsRunning: running,
     costPerHour,
+    lowerBoundPerHour: boundTypes.length === 0 ? 0 : lowerBoundPerHour(requested, boundTypes),
     cpuRequested,
     cpuAllocatable,
     memoryRequested,

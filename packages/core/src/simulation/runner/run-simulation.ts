@@ -10,6 +10,7 @@ import { lifecycleControllers, provisioningControllers } from '../../operator/co
 import type { EventRecorder, PublishedEvent } from '../../operator/runtime/event-recorder.js';
 import { Manager } from '../../operator/runtime/manager.js';
 import { RuntimeMetricNames } from '../../operator/runtime/metrics.js';
+import { nodePoolOfferings } from '../../scheduling/lower-bound/node-pool-offerings.js';
 import { ClusterState } from '../../state/cluster-state.js';
 import { SimulationEnvironment } from '../environment/simulation-environment.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
@@ -175,6 +176,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   );
 
   const pods = watchPodTimes(env);
+  const boundTypes = nodePoolOfferings(options.instanceTypes, scenario.nodePools);
   const disruptedSince = countDeltas(() => disruptedByReason(registry));
   for (const pool of scenario.nodePools) await env.cluster.create(NodePools, pool);
   manager.start();
@@ -193,6 +195,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
         state.pods(),
         env.provider.ledger.hourlyRateAt(env.clock.now()),
         await disruptedSince(),
+        boundTypes,
       ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

@@ -39,7 +39,18 @@ export interface SimulationSummary {
     readonly peak: number;
     readonly atEnd: number;
   };
-  readonly cost: { readonly total: number; readonly averagePerHour: number };
+  readonly cost: {
+    readonly total: number;
+    readonly averagePerHour: number;
+    /**
+     * The time-integrated lower bound: each sample's `lowerBoundPerHour` (the cheapest capacity
+     * the NodePools could buy to hold the pods requested at that instant) held until the next
+     * sample. No autoscaler could have paid less for the same requests, sampled so.
+     */
+    readonly lowerBound: number;
+    /** `total / lowerBound`: 1 would be the bound itself; 0 when the bound is 0. */
+    readonly lowerBoundRatio: number;
+  };
   /** Time-weighted requests / allocatable over the run, 0..1. */
   readonly utilisation: { readonly cpu: number; readonly memory: number };
   readonly pods: {
@@ -241,6 +252,16 @@ export interface SummaryInputs {
   readonly evicted: number;
 }
 
+/** Each sample's lower bound per hour held until the next sample (the last until `hours`). */
+export function integratedLowerBound(series: readonly FleetSample[], hours: number): number {
+  let sum = 0;
+  for (let i = 0; i < series.length; i++) {
+    const until = Math.min(series[i + 1]?.hour ?? hours, hours);
+    sum += series[i]!.lowerBoundPerHour * Math.max(0, until - series[i]!.hour);
+  }
+  return sum;
+}
+
 /** The summary of one run (pure over its inputs): ledger, series and pod times. */
 export function summariseRun(i: SummaryInputs): SimulationSummary {
   const { scenario, start, env, series } = i;
@@ -274,6 +295,7 @@ export function summariseRun(i: SummaryInputs): SimulationSummary {
   waits.sort((a, b) => a - b);
   const total = env.provider.ledger.costBetween(start, end);
   const hours = (end - start) / HOUR;
+  const costBound = integratedLowerBound(series, hours);
   return {
     scenario: scenario.name,
     seed: scenario.seed,
@@ -284,7 +306,12 @@ export function summariseRun(i: SummaryInputs): SimulationSummary {
       peak,
       atEnd: series.at(-1)?.nodes ?? 0,
     },
-    cost: { total: round(total, 4), averagePerHour: round(total / hours, 4) },
+    cost: {
+      total: round(total, 4),
+      averagePerHour: round(total / hours, 4),
+      lowerBound: round(costBound, 4),
+      lowerBoundRatio: costBound > 0 ? round(total / costBound, 4) : 0,
+    },
     utilisation: {
       cpu: cpuAlloc === 0 ? 0 : round(cpuReq / cpuAlloc, 4),
       memory: memAlloc === 0 ? 0 : round(memReq / memAlloc, 4),

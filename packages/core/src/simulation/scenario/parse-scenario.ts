@@ -1,8 +1,9 @@
 import { type Document, isNode, isScalar, LineCounter, parseAllDocuments } from 'yaml';
-import { fieldErrors, parseFieldPath } from '../../apis/field-errors.js';
-import { yamlSyntaxErrors } from '../../manifests/decode.js';
+import { fieldErrors, formatFieldPath, parseFieldPath } from '../../apis/field-errors.js';
+import { yamlDocumentValue, yamlSyntaxErrors } from '../../manifests/decode.js';
 import { formatManifestError } from '../../manifests/format.js';
 import { type ManifestError, objectId } from '../../manifests/manifest.js';
+import { MaxNestingDepth, tooDeepPath } from '../../manifests/nesting.js';
 import { binaryContentProblem } from '../../manifests/text-check.js';
 import { type Scenario, scenarioSchema } from './scenario-schema.js';
 
@@ -67,7 +68,9 @@ export function parseScenario(text: string, file: string): ScenarioParse {
       ],
     };
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+  const converted = yamlDocumentValue(file, doc, lines);
+  if ('error' in converted) return { errors: [converted.error] };
+  const { value } = converted;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const found = Array.isArray(value) ? 'a list' : `a ${typeof value}`;
     return {
@@ -80,6 +83,11 @@ export function parseScenario(text: string, file: string): ScenarioParse {
     id: objectId(ScenarioKind, typeof name === 'string' && name !== '' ? name : undefined, 1),
     lineOf: (segments) => lineOf(doc, lines, segments),
   };
+  const deep = tooDeepPath(value);
+  if (deep !== undefined) {
+    const path = `${formatFieldPath(deep.slice(0, 6))}${deep.length > 6 ? '...' : ''}`;
+    return { errors: [scenarioFieldError(source, path, `nested more than ${MaxNestingDepth} levels deep`)] };
+  }
   const parsed = scenarioSchema.safeParse(value);
   if (parsed.success) return { scenario: parsed.data, source, errors: [] };
   return {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { instanceTypeCatalogSchema } from '../../apis/catalog/instance-type-catalog.js';
 import { durationMs } from '../../apis/common/duration.js';
 import { nodePoolSchema } from '../../apis/v1/nodepool.js';
+import { ScenarioLimits } from './scenario-limits.js';
 
 /** Milliseconds from a `30s` / `10m` / `1h30m` duration; `0` alone is accepted as zero. */
 const offset = z.union([z.literal(0), z.string()]).transform((text, ctx) => {
@@ -21,6 +22,18 @@ const positiveOffset = offset.refine((ms) => ms > 0, 'must be longer than 0s');
 
 const probability = z.number().min(0).max(1);
 
+/** A pod count of one workload, bounded (see ScenarioLimits). */
+const podCount = z
+  .int()
+  .max(
+    ScenarioLimits.podsPerWorkload,
+    `must be at most ${ScenarioLimits.podsPerWorkload} (the simulator's limit per workload)`,
+  );
+
+/** A list bounded by ScenarioLimits.listItems. */
+const boundedList = <T extends z.ZodType>(item: T) =>
+  z.array(item).max(ScenarioLimits.listItems, `must have at most ${ScenarioLimits.listItems} items`);
+
 /** A latency: a fixed duration, or a distribution of durations (drawn from the seeded random). */
 const latency = z.union([
   offset,
@@ -31,18 +44,23 @@ const latency = z.union([
 
 const resourceList = z.record(z.string(), z.union([z.string(), z.number()]));
 
-const replicaStep = z.strictObject({ at: offset, replicas: z.int().min(0) });
+const replicaStep = z.strictObject({ at: offset, replicas: podCount.min(0) });
 
 /** Replicas following a day: min at `troughAt`, max twelve hours (half a period) later. */
 const diurnal = z.strictObject({
-  min: z.int().min(0),
-  max: z.int().min(0),
+  min: podCount.min(0),
+  max: podCount.min(0),
   /** When the curve peaks, from the start. Default 14h. */
   peakAt: offset.optional(),
   /** Default 24h. */
   period: positiveOffset.optional(),
   /** How often the replica count is updated. Default 15m. */
-  every: positiveOffset.optional(),
+  every: offset
+    .refine(
+      (ms) => ms >= ScenarioLimits.minDiurnalEveryMs,
+      `must be at least ${ScenarioLimits.minDiurnalEveryMs / 1000}s`,
+    )
+    .optional(),
 });
 
 const spread = z.strictObject({
@@ -93,7 +111,7 @@ const deployment = z
   .strictObject({
     name,
     namespace: name.default('default'),
-    replicas: z.union([z.int().min(0), z.array(replicaStep).min(1), z.strictObject({ diurnal })]),
+    replicas: z.union([podCount.min(0), boundedList(replicaStep).min(1), z.strictObject({ diurnal })]),
     pod: podTemplate,
     pdb: pdb.optional(),
   })
@@ -116,9 +134,9 @@ const job = z.strictObject({
   name,
   namespace: name.default('default'),
   /** Pods to complete. */
-  count: z.int().min(1),
+  count: podCount.min(1),
   /** Pods running at once; default count. */
-  parallelism: z.int().min(1).optional(),
+  parallelism: podCount.min(1).optional(),
   arriveAt: offset,
   runFor: positiveOffset,
   pod: podTemplate,
@@ -139,8 +157,8 @@ const cloud = z.strictObject({
   /** Probability that a launch on an offering fails: `default`, or by `capacityType:type:zone` (`*` allowed). */
   iceRate: z.union([probability, z.record(z.string(), probability)]).optional(),
   /** Interruptions per running spot instance per hour. */
-  spotInterruptionsPerHour: z.number().min(0).optional(),
-  storms: z.array(storm).optional(),
+  spotInterruptionsPerHour: z.number().min(0).max(ScenarioLimits.spotInterruptionsPerHour).optional(),
+  storms: boundedList(storm).optional(),
 });
 
 const event = z.strictObject({
@@ -161,17 +179,26 @@ export const scenarioSchema = z
   .strictObject({
     name: z.string().min(1),
     description: z.string().optional(),
-    duration: positiveOffset,
+    duration: positiveOffset.refine(
+      (ms) => ms <= ScenarioLimits.durationMs,
+      `must be at most ${ScenarioLimits.durationMs / 3_600_000}h (31 days, the simulator's limit)`,
+    ),
     seed: z.union([z.int(), z.string()]).default(1),
     /** Simulated start, RFC 3339. Default 2026-03-02T00:00:00Z (a Monday). */
     start: z.iso.datetime({ offset: true }).optional(),
     catalog,
-    nodePools: z.array(nodePoolSchema).min(1),
+    nodePools: z
+      .array(nodePoolSchema)
+      .min(1)
+      .max(ScenarioLimits.nodePools, `must have at most ${ScenarioLimits.nodePools} NodePools`),
     cloud: cloud.default({}),
     workloads: z
-      .strictObject({ deployments: z.array(deployment).default([]), jobs: z.array(job).default([]) })
+      .strictObject({
+        deployments: z.array(deployment).max(ScenarioLimits.workloads).default([]),
+        jobs: z.array(job).max(ScenarioLimits.workloads).default([]),
+      })
       .default({ deployments: [], jobs: [] }),
-    events: z.array(event).default([]),
+    events: boundedList(event).default([]),
   })
   .superRefine((s, ctx) => {
     const pools = new Set(s.nodePools.map((p) => p.metadata.name));
@@ -183,6 +210,7 @@ export const scenarioSchema = z
           message: `no NodePool is named ${JSON.stringify(e.nodePoolPatch.name)}`,
         });
     }
+    checkScenarioSize(s, ctx);
     const seen = new Set<string>();
     for (const kind of ['deployments', 'jobs'] as const) {
       for (const [i, w] of s.workloads[kind].entries()) {
@@ -197,6 +225,43 @@ export const scenarioSchema = z
       }
     }
   });
+
+/** Too many workloads, or too many pods at once across them (see ScenarioLimits). */
+function checkScenarioSize(
+  s: {
+    workloads: {
+      deployments: readonly { replicas: unknown }[];
+      jobs: readonly { count: number; parallelism?: number | undefined }[];
+    };
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const { deployments, jobs } = s.workloads;
+  if (deployments.length + jobs.length > ScenarioLimits.workloads) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['workloads'],
+      message: `has ${deployments.length + jobs.length} deployments and jobs; the simulator's limit is ${ScenarioLimits.workloads}`,
+    });
+    return;
+  }
+  const peak = (replicas: unknown): number => {
+    if (typeof replicas === 'number') return replicas;
+    if (Array.isArray(replicas))
+      return Math.max(...replicas.map((step: { replicas: number }) => step.replicas));
+    return (replicas as { diurnal: { max: number } }).diurnal.max;
+  };
+  const pods =
+    deployments.reduce((sum, d) => sum + peak(d.replicas), 0) +
+    jobs.reduce((sum, j) => sum + Math.min(j.count, j.parallelism ?? j.count), 0);
+  if (pods > ScenarioLimits.podsAtOnce) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['workloads'],
+      message: `may run ${pods} pods at once (peak replicas plus job parallelism); the simulator's limit is ${ScenarioLimits.podsAtOnce}`,
+    });
+  }
+}
 
 /** A parsed scenario: durations in milliseconds from the start, defaults filled in. */
 export type Scenario = z.output<typeof scenarioSchema>;

@@ -1,3 +1,4 @@
+import { idempotentByClientToken } from '../client-token.js';
 import type { Ec2Action } from '../context.js';
 import {
   describeImages,
@@ -22,7 +23,7 @@ export const EC2_ACTIONS: Readonly<Record<string, Ec2Action>> = {
   DescribeLaunchTemplates: describeLaunchTemplates,
   CreateLaunchTemplate: createLaunchTemplate,
   DeleteLaunchTemplate: deleteLaunchTemplate,
-  CreateFleet: createFleet,
+  CreateFleet: idempotentByClientToken(createFleet),
   DescribeInstances: describeInstances,
   TerminateInstances: terminateInstances,
   CreateTags: createTags,

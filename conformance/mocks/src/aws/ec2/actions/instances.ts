@@ -118,10 +118,18 @@ export function instanceXml(i: Ec2Instance, ctx: Ec2Context): XmlObject {
   };
 }
 
-function checkIds(ids: readonly string[], ctx: Ec2Context): void {
+/** Whether DescribeInstances still hides the instance, launched within the lag (faults.describeLag). */
+function hidden(i: Ec2Instance, ctx: Ec2Context): boolean {
+  return ctx.clock.now() - i.launchTime < ctx.faults.describeLagMs();
+}
+
+function checkIds(ids: readonly string[], ctx: Ec2Context, visible = (_: Ec2Instance) => true): void {
   const malformed = ids.find((id) => !INSTANCE_ID.test(id));
   if (malformed) throw new Ec2Error('InvalidInstanceID.Malformed', `Invalid id: "${malformed}"`);
-  const missing = ids.filter((id) => !ctx.state.instances.has(id));
+  const missing = ids.filter((id) => {
+    const instance = ctx.state.instances.get(id);
+    return instance === undefined || !visible(instance);
+  });
   if (missing.length === 1) throw notFound.instance(missing[0] ?? '');
   if (missing.length > 1) {
     throw new Ec2Error('InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
@@ -134,7 +142,8 @@ function checkIds(ids: readonly string[], ctx: Ec2Context): void {
  */
 export const describeInstances: Ec2Action = (request, ctx) => {
   const ids = strs(request, 'InstanceId');
-  checkIds(ids, ctx);
+  const visible = (i: Ec2Instance) => !hidden(i, ctx);
+  checkIds(ids, ctx, visible);
   if (ids.length > 0 && request.MaxResults !== undefined) {
     throw new Ec2Error(
       'InvalidParameterCombination',
@@ -143,7 +152,8 @@ export const describeInstances: Ec2Action = (request, ctx) => {
   }
   const filters = readFilters(request);
   const matched = [...ctx.state.instances.values()].filter(
-    (i) => (ids.length === 0 || ids.includes(i.id)) && matchesFilters(i, filters, instanceFields),
+    (i) =>
+      visible(i) && (ids.length === 0 || ids.includes(i.id)) && matchesFilters(i, filters, instanceFields),
   );
   const page = paginate('DescribeInstances', matched, request, { min: 5, max: 1000 });
   const reservations = new Map<string, Ec2Instance[]>();
