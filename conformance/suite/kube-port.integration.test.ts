@@ -7,7 +7,6 @@ import {
   ConfigMaps,
   type CoreEvent,
   type DeleteOptions,
-  DisruptionController,
   type EventInput,
   Events,
   isAlreadyExists,
@@ -28,6 +27,7 @@ import {
   Nodes,
   type ObjectKey,
   type OwnerReference,
+  PodDisruptionBudgetStatusController,
   PodDisruptionBudgets,
   type PodLike,
   Pods,
@@ -1493,7 +1493,7 @@ const CHECKS: Check[] = [
     },
   },
 
-  // PodDisruptionBudget status (memory: its DisruptionController plug-in; real: kube-controller-manager)
+  // PodDisruptionBudget status (memory: its PodDisruptionBudgetStatusController plug-in; real: kube-controller-manager)
   {
     name: 'PDB status follows pods as they come, become ready and are evicted',
     async run({ port, namespace, runningPod, eventually }) {
@@ -1721,7 +1721,7 @@ function memoryHarness(): Harness {
         watchHistory: history,
       });
       // Keeps PDB status as kube-controller-manager's disruption controller does.
-      const stopDisruption = cluster.use(new DisruptionController());
+      const stopDisruption = cluster.use(new PodDisruptionBudgetStatusController());
       const id = `c${index}`;
       let tolerate = false;
       const newNamespace = async (base: string) => {

@@ -1,2 +1,3 @@
+export * from './backoff.js';
 export * from './clock.js';
 export * from './timers.js';

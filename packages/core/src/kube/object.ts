@@ -119,11 +119,6 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
   return obj.metadata.ownerReferences?.find((ref) => ref.controller === true);
 }
 
-/** True once deletion was requested (the object may still exist, held by finalizers). */
-export function isDeleting(obj: KubeObject): boolean {
-  return obj.metadata.deletionTimestamp !== undefined;
-}
-
 /** metav1.Time's wire form: RFC 3339 in UTC with whole seconds, as the API server writes it. */
 export function formatTime(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');

@@ -38,4 +38,3 @@ export const EventReasons = {
   /** Node: VolumeAttachments still exist. */
   AwaitingVolumeDetachment: 'AwaitingVolumeDetachment',
 } as const;
-export type EventReason = (typeof EventReasons)[keyof typeof EventReasons];

@@ -2,8 +2,8 @@ import type { Node } from '../apis/kubernetes/node.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { CloudProvider } from '../cloudprovider/cloud-provider.js';
 import type { KubeObject, ObjectKey } from '../kube/object.js';
+import type { ControllerCache } from '../operator/runtime/controller-cache.js';
 import type { InformerEvent } from '../operator/runtime/informer.js';
-import type { ObjectCache } from '../operator/runtime/object-cache.js';
 import { NodeClaims, Nodes } from './resource-types.js';
 
 /** Whether this provider launches the claim's NodeClass (Karpenter's IsManaged). */
@@ -31,7 +31,7 @@ export function claimsForProviderID(
  * The NodeClaim keys a Node change concerns: its owner NodeClaim, else the claims with its
  * providerID in the cache.
  */
-export function claimKeysForNode(node: Node, cache: ObjectCache): ObjectKey[] {
+export function claimKeysForNode(node: Node, cache: ControllerCache): ObjectKey[] {
   const owner = node.metadata.ownerReferences?.find(
     (o) => o.kind === 'NodeClaim' && o.apiVersion === NodeClaims.apiVersion,
   );
@@ -43,7 +43,7 @@ export function claimKeysForNode(node: Node, cache: ObjectCache): ObjectKey[] {
 }
 
 /** The Node keys a NodeClaim change concerns: its status.nodeName, else the cached Nodes with its providerID. */
-export function nodeKeysForClaim(claim: NodeClaim, cache: ObjectCache): ObjectKey[] {
+export function nodeKeysForClaim(claim: NodeClaim, cache: ControllerCache): ObjectKey[] {
   if (claim.status?.nodeName !== undefined) return [{ name: claim.status.nodeName }];
   if (!cache.has(Nodes)) return [];
   return nodesForProviderID(cache.list(Nodes), claim.status?.providerID).map((n) => ({

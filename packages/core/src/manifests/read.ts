@@ -31,7 +31,7 @@ export interface ReadManifestsOptions {
 }
 
 /** Extensions a directory's files must have to be read. */
-export const ManifestExtensions: readonly string[] = ['.yaml', '.yml', '.json'];
+const ManifestExtensions: readonly string[] = ['.yaml', '.yml', '.json'];
 
 /** How standard input is named in errors. */
 export const StdinName = '<stdin>';

@@ -1,4 +1,4 @@
-export * from './controllers.js';
+export { metricsControllers } from '../operator/controllers.js';
 export * from './dependencies.js';
 export * from './gauges.js';
 export * from './labels.js';

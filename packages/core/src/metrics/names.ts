@@ -2,7 +2,6 @@
  * Metric names, as Karpenter spells them (namespace `karpenter`), so dashboards and alerts
  * written for Karpenter keep working. One place, so a rename is impossible to miss.
  */
-export const MetricNamespace = 'karpenter';
 
 export const MetricNames = {
   NodesCreated: 'karpenter_nodes_created_total',

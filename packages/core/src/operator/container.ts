@@ -21,7 +21,7 @@ import { ClusterEventRecorder, type EventRecorder } from './runtime/event-record
 import { Manager } from './runtime/manager.js';
 
 /** The field manager (and User-Agent) of the operator's writes. */
-export const OperatorFieldManager = 'nodewright';
+const OperatorFieldManager = 'nodewright';
 
 /** What the container is configured with: the operator's options, already parsed. */
 export interface OperatorConfig {

@@ -7,15 +7,175 @@ import {
 } from '../disruption/controller/disruption-controller.js';
 import { disruptionMetrics } from '../disruption/controller/metrics.js';
 import type { ClusterPort } from '../kube/port.js';
-import { type LifecycleOptions, lifecycleControllers } from '../lifecycle/controllers.js';
+import type { ResourceType } from '../kube/resource-type.js';
+import type { LifecycleDependencies } from '../lifecycle/dependencies.js';
 import { type LifecycleMetrics, lifecycleMetrics } from '../lifecycle/metrics.js';
-import { readinessFromReadyCondition } from '../lifecycle/node-class-readiness.js';
-import { metricsControllers } from '../metrics/controllers.js';
-import { type ProvisioningOptions, provisioningControllers } from '../provisioning/controllers.js';
+import type { MetricsDependencies } from '../metrics/dependencies.js';
+import { NodeMetricsController } from '../metrics/node/node-metrics-controller.js';
+import { NodePoolMetricsController } from '../metrics/nodepool/nodepool-metrics-controller.js';
+import { PodMetricsController } from '../metrics/pod/pod-metrics-controller.js';
+import { NodeTerminationController } from '../node/termination/node-termination-controller.js';
+import {
+  NodeClaimDisruptionController,
+  type NodeClaimDisruptionOptions,
+} from '../nodeclaim/drift/nodeclaim-disruption-controller.js';
+import { ExpirationController } from '../nodeclaim/expiration/expiration-controller.js';
+import {
+  GarbageCollectionController,
+  type GarbageCollectionOptions,
+} from '../nodeclaim/garbage-collection/garbage-collection-controller.js';
+import { interruptionController } from '../nodeclaim/interruption/interruption-controller.js';
+import {
+  NodeClaimLifecycleController,
+  type NodeClaimLifecycleOptions,
+} from '../nodeclaim/lifecycle/nodeclaim-lifecycle-controller.js';
+import { NodePoolCounterController } from '../nodepool/counter/nodepool-counter-controller.js';
+import { NodePoolHashController } from '../nodepool/hash/nodepool-hash-controller.js';
+import {
+  alwaysReady,
+  type NodeClassReadinessCheck,
+  readinessFromReadyCondition,
+} from '../nodepool/readiness/node-class-readiness.js';
+import { NodePoolReadinessController } from '../nodepool/readiness/nodepool-readiness-controller.js';
+import { provisioningMetrics } from '../provisioning/metrics.js';
+import { Provisioner, type ProvisionerOptions } from '../provisioning/provisioner.js';
+import {
+  ProvisionerController,
+  type ProvisionerControllerOptions,
+} from '../provisioning/provisioner-controller.js';
 import { ClusterState } from '../state/cluster-state.js';
+import { clusterStateController } from '../state/cluster-state-controller.js';
 import type { ProviderInstance } from './plugin/provider-plugin.js';
 import type { Controller } from './runtime/controller.js';
 import type { EventRecorder } from './runtime/event-recorder.js';
+
+// Every controller the operator runs is constructed in this file, in registration order:
+//
+//   state.cluster                 state/cluster-state-controller.ts        provisioningControllers
+//   provisioning.provisioner      provisioning/provisioner-controller.ts   provisioningControllers
+//   nodeclaim.lifecycle           nodeclaim/lifecycle/                     lifecycleControllers
+//   node.termination              node/termination/                        lifecycleControllers
+//   nodeclaim.expiration          nodeclaim/expiration/                    lifecycleControllers
+//   nodeclaim.disruption          nodeclaim/drift/                         lifecycleControllers
+//   nodeclaim.garbagecollection   nodeclaim/garbage-collection/            lifecycleControllers
+//   nodepool.hash                 nodepool/hash/                           lifecycleControllers
+//   nodepool.counter              nodepool/counter/                        lifecycleControllers
+//   nodepool.readiness            nodepool/readiness/                      lifecycleControllers
+//   nodeclaim.interruption        nodeclaim/interruption/                  lifecycleControllers (when the provider has notices)
+//   disruption                    disruption/controller/                   operatorControllers
+//   metrics.node, .pod, .nodepool metrics/{node,pod,nodepool}/             metricsControllers
+//   the provider's own            its ProviderPlugin                       operatorControllers
+//
+// The groups are functions so the simulator and test harnesses can run a subset.
+
+/** What the provisioning controllers are built from. */
+export interface ProvisioningDependencies {
+  readonly cluster: ClusterPort;
+  readonly cloudProvider: CloudProvider;
+  readonly clock: Clock;
+  readonly events: EventRecorder;
+  /** The scheduler metrics go here. */
+  readonly registry: Registry;
+  /** `karpenter_nodeclaims_created_total`; the lifecycle controllers' (`lifecycleMetrics(registry)`). */
+  readonly lifecycleMetrics: LifecycleMetrics;
+  /** Shared with every other reader of cluster state (disruption, ...). */
+  readonly state: ClusterState;
+}
+
+/** Options of the provisioning controllers. */
+export interface ProvisioningOptions extends ProvisionerControllerOptions {
+  readonly provisioner?: ProvisionerOptions;
+  /**
+   * Include `state.cluster`, which feeds `deps.state` from the informers. Default true; pass
+   * false when it is registered once elsewhere for several modules sharing the state.
+   */
+  readonly includeClusterState?: boolean;
+}
+
+/**
+ * The provisioning controllers: `state.cluster` (feeding the ClusterState; first, so the state
+ * is up to date before the provisioner's watch looks at it) and `provisioning.provisioner`.
+ * Register them on a Manager with the lifecycle controllers:
+ * `manager.register(...provisioningControllers(deps), ...lifecycleControllers(lifecycleDeps))`.
+ */
+export function provisioningControllers(
+  deps: ProvisioningDependencies,
+  options: ProvisioningOptions = {},
+): Controller[] {
+  const provisioner = new Provisioner(
+    {
+      cluster: deps.cluster,
+      cloudProvider: deps.cloudProvider,
+      state: deps.state,
+      clock: deps.clock,
+      events: deps.events,
+      lifecycleMetrics: deps.lifecycleMetrics,
+      metrics: provisioningMetrics(deps.registry),
+    },
+    options.provisioner,
+  );
+  const controller = new ProvisionerController(
+    { cluster: deps.cluster, clock: deps.clock, state: deps.state, provisioner },
+    options,
+  );
+  return options.includeClusterState === false
+    ? [controller]
+    : [clusterStateController(deps.state), controller];
+}
+
+/** Options of the lifecycle controllers as a whole. */
+export interface LifecycleOptions {
+  readonly lifecycle?: NodeClaimLifecycleOptions;
+  readonly garbageCollection?: GarbageCollectionOptions;
+  /** `nodeclaim.disruption`: how often provider drift is re-checked, retry backoff. */
+  readonly drift?: NodeClaimDisruptionOptions;
+  /** How NodeClass readiness is read; default: every NodeClass is ready. */
+  readonly nodeClassReadiness?: NodeClassReadinessCheck;
+  /** NodeClass kinds to watch for readiness changes. */
+  readonly nodeClassTypes?: readonly ResourceType[];
+}
+
+/**
+ * The NodeClaim, Node and NodePool controllers: `nodeclaim.lifecycle`, `node.termination`,
+ * `nodeclaim.expiration`, `nodeclaim.disruption` (the Drifted condition),
+ * `nodeclaim.garbagecollection`, `nodepool.hash`, `nodepool.counter`, `nodepool.readiness`, and
+ * `nodeclaim.interruption` when the cloud provider has an interruption source. Register them on
+ * a Manager: `manager.register(...lifecycleControllers(deps))`.
+ */
+export function lifecycleControllers(
+  deps: LifecycleDependencies,
+  options: LifecycleOptions = {},
+): Controller[] {
+  return [
+    new NodeClaimLifecycleController(deps, options.lifecycle),
+    new NodeTerminationController(deps),
+    new ExpirationController(deps),
+    new NodeClaimDisruptionController(deps, options.drift),
+    new GarbageCollectionController(deps, options.garbageCollection),
+    new NodePoolHashController(deps),
+    new NodePoolCounterController(deps),
+    new NodePoolReadinessController({
+      cluster: deps.cluster,
+      clock: deps.clock,
+      nodeClassReadiness: options.nodeClassReadiness ?? alwaysReady,
+      ...(options.nodeClassTypes === undefined ? {} : { nodeClassTypes: options.nodeClassTypes }),
+    }),
+    ...(deps.cloudProvider.interruptions === undefined ? [] : [interruptionController(deps)]),
+  ];
+}
+
+/**
+ * The object metrics controllers: `metrics.node`, `metrics.pod` and `metrics.nodepool`. They
+ * read `deps.state`, so the Manager must also run `clusterStateController(deps.state)`,
+ * registered before them; `provisioningControllers(...)` includes it by default.
+ */
+export function metricsControllers(deps: MetricsDependencies): Controller[] {
+  return [
+    new NodeMetricsController(deps),
+    new PodMetricsController(deps),
+    new NodePoolMetricsController(deps),
+  ];
+}
 
 /** What the operator's controllers are built from. */
 export interface OperatorControllerDependencies {
@@ -55,10 +215,9 @@ export interface OperatorControllers {
 }
 
 /**
- * Every controller one operator runs, wired in one place: `state.cluster` and
- * `provisioning.provisioner`, the lifecycle controllers (NodeClass readiness read the
- * provider's way, else from the NodeClass's `Ready` condition), the disruption loop, the
- * `metrics.*` controllers (Karpenter's node, pod and NodePool gauges), the provider's own
+ * Every controller one operator runs (the table at the top of this file): provisioning, the
+ * lifecycle controllers (NodeClass readiness read the provider's way, else from the NodeClass's
+ * `Ready` condition), the disruption loop, the metrics controllers, the provider's own
  * controllers and `options.extra`.
  * Register the result on one Manager; metric families are created in `deps.registry` here, so
  * call this once per registry.

@@ -7,8 +7,8 @@ export interface BatchOptions {
 }
 
 /** Karpenter's batch durations. */
-export const DefaultBatchIdleMs = 1_000;
-export const DefaultBatchMaxMs = 10_000;
+const DefaultBatchIdleMs = 1_000;
+const DefaultBatchMaxMs = 10_000;
 
 /** An open batch: when its first and its latest pod arrived (ms since the epoch). */
 export interface OpenBatch {

@@ -1,6 +1,10 @@
+export {
+  type ProvisioningDependencies,
+  type ProvisioningOptions,
+  provisioningControllers,
+} from '../operator/controllers.js';
 export * from './batch-window.js';
 export * from './batcher.js';
-export * from './controllers.js';
 export * from './create-limits.js';
 export * from './events.js';
 export * from './metrics.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Annotations, Labels } from '../apis/labels.js';
-import { nodeClaimHashAnnotations } from '../lifecycle/nodepool-hash-controller.js';
+import { nodeClaimHashAnnotations } from '../nodepool/hash/nodepool-hash-controller.js';
 import { Requirement } from '../scheduling/requirements/requirement.js';
 import { solve } from '../scheduling/solver/solve.js';
 import type { NewClaim } from '../scheduling/solver/types.js';

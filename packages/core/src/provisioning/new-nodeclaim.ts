@@ -7,7 +7,7 @@ import {
   nodeClaimSchema,
 } from '../apis/v1/nodeclaim.js';
 import { type NodePool, NodePoolApiVersion } from '../apis/v1/nodepool.js';
-import { nodeClaimHashAnnotations } from '../lifecycle/nodepool-hash-controller.js';
+import { nodeClaimHashAnnotations } from '../nodepool/hash/nodepool-hash-controller.js';
 import { formatResourceList } from '../scheduling/resources/resource-list.js';
 import type { NewClaim } from '../scheduling/solver/types.js';
 

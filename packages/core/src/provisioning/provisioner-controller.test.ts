@@ -3,10 +3,14 @@ import type { Pod } from '../apis/kubernetes/pod.js';
 import { Labels } from '../apis/labels.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { parseTime } from '../kube/object.js';
-import { lifecycleControllers } from '../lifecycle/controllers.js';
-import type { NodeClassReadinessCheck } from '../lifecycle/node-class-readiness.js';
 import { NodeClaims, NodePools, Nodes, Pods } from '../lifecycle/resource-types.js';
 import { MetricNames } from '../metrics/names.js';
+import type { NodeClassReadinessCheck } from '../nodepool/readiness/node-class-readiness.js';
+import {
+  lifecycleControllers,
+  type ProvisioningOptions,
+  provisioningControllers,
+} from '../operator/controllers.js';
 import { solve } from '../scheduling/solver/solve.js';
 import { DeadlineExceededReason } from '../scheduling/solver/types.js';
 import { PodBinder } from '../simulation/kube/binder/pod-binder.js';
@@ -18,7 +22,6 @@ import { lifecycleDependencies } from '../testing/lifecycle-env.js';
 import { aNodeFor } from '../testing/node-builder.js';
 import { aNodePool } from '../testing/nodepool-builder.js';
 import { aPod } from '../testing/pod-builder.js';
-import { type ProvisioningOptions, provisioningControllers } from './controllers.js';
 import { ProvisioningEventReasons } from './events.js';
 import type { SolveFunction } from './provisioner.js';
 

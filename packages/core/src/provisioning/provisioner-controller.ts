@@ -16,7 +16,7 @@ import { Batcher } from './batcher.js';
 import type { Provisioner } from './provisioner.js';
 
 /** The key the singleton provisioner reconciles. */
-export const ProvisionerKey: ObjectKey = { name: 'provisioner' };
+const ProvisionerKey: ObjectKey = { name: 'provisioner' };
 
 /** What the provisioner controller is built from. */
 export interface ProvisionerControllerDependencies {

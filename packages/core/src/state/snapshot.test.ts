@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../apis/kubernetes/pod.js';
 import { Labels, Taints } from '../apis/labels.js';
-import { evaluateNodes } from '../disruption/candidates/evaluate.js';
-import { disruptionSnapshotOf } from '../disruption/snapshot.js';
+import { evaluateNodes } from '../disruption/decide/candidates/evaluate.js';
+import { disruptionSnapshotOf } from '../disruption/decide/snapshot.js';
 import { formatResourceList } from '../scheduling/resources/resource-list.js';
 import { fakeInstanceType } from '../testing/fake-instance-types.js';
 import { aNode } from '../testing/node-builder.js';

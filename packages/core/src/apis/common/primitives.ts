@@ -89,7 +89,11 @@ export function quantity() {
 export function resourceList() {
   return z.record(z.string(), quantity());
 }
-export type ResourceList = Record<string, string>;
+/**
+ * A resource list as written in objects (`{cpu: "4"}`); `parseResourceList` (scheduling) turns
+ * it into the `ResourceList` of parsed quantities the scheduler computes with.
+ */
+export type ResourceListJson = Record<string, string>;
 
 /** An integer the API server stores as int64. */
 export function int64() {
@@ -134,6 +138,3 @@ export function dateTime() {
     .refine(isDateTime, DATE_TIME_MESSAGE)
     .meta({ format: 'date-time', 'x-nodewright-drop-pattern': true });
 }
-
-/** Metadata keys the CRD generator removes after using them; never part of a CRD. */
-export const InternalMetaKeys: readonly string[] = ['x-nodewright-drop-pattern'];

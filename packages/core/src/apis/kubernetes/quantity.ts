@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isQuantity, type ResourceList } from '../common/primitives.js';
+import { isQuantity, type ResourceListJson } from '../common/primitives.js';
 import { qualifiedNameProblem } from './names.js';
 
 const QuantityMessage =
@@ -28,7 +28,7 @@ export const nonNegativeQuantitySchema = quantitySchema.refine((text) => !text.s
  * A resource list (`requests`, `limits`, `capacity`, `allocatable`): resource names such as
  * `cpu`, `memory`, `pods` or `nvidia.com/gpu` mapped to non-negative quantities.
  */
-export const resourceListSchema: z.ZodType<ResourceList, unknown> = z.record(
+export const resourceListSchema: z.ZodType<ResourceListJson, unknown> = z.record(
   z.string().superRefine((name, ctx) => {
     const problem = qualifiedNameProblem(name);
     if (problem !== undefined) {

@@ -1,36 +1,25 @@
-import type { Node } from '../../apis/kubernetes/node.js';
 import type { PodDisruptionBudget } from '../../apis/kubernetes/pod-disruption-budget.js';
-import { Taints } from '../../apis/labels.js';
 import type { DisruptionReason } from '../../apis/v1/budget.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { Clock } from '../../clock/clock.js';
 import type { CloudProvider } from '../../cloudprovider/cloud-provider.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
-import { isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
-import { isConditionTrue } from '../../lifecycle/conditions.js';
-import {
-  type LifecycleMetrics,
-  recordNodeClaimCreated,
-  recordNodeClaimDisrupted,
-} from '../../lifecycle/metrics.js';
-import { asPatch } from '../../lifecycle/patch.js';
-import { NodeClaims, Nodes, PodDisruptionBudgets } from '../../lifecycle/resource-types.js';
+import type { LifecycleMetrics } from '../../lifecycle/metrics.js';
+import { NodeClaims, PodDisruptionBudgets } from '../../lifecycle/resource-types.js';
 import type { Controller, ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { watchMapped } from '../../operator/runtime/controller.js';
 import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
-import { newNodeClaim } from '../../provisioning/new-nodeclaim.js';
 import { SolverCache } from '../../scheduling/solver/solver-cache.js';
-import { isTaint, type TaintLike } from '../../scheduling/taints/tolerations.js';
 import type { ClusterState } from '../../state/cluster-state.js';
-import { computeDisruption, type DisruptionResult } from '../compute-disruption.js';
-import type { DisruptionCommand } from '../methods/method.js';
-import type { DisruptionOptions, DisruptionSnapshot } from '../snapshot.js';
-import { validateCommand } from '../validation.js';
-import { DisruptionEventReasons } from './events.js';
-import type { DisruptionMetrics } from './metrics.js';
-import { nextEligibilityInstant } from './next-eligibility.js';
+import { computeDisruption, type DisruptionResult } from '../decide/compute-disruption.js';
+import { nextEligibilityInstant } from '../decide/next-eligibility.js';
+import type { DisruptionOptions, DisruptionSnapshot } from '../decide/snapshot.js';
+import { validateCommand } from '../decide/validation.js';
+import { DisruptionQueue, isDisruptedTaint } from '../execute/disruption-queue.js';
+import { DisruptionEventReasons, publishOnNode } from './events.js';
+import { type DisruptionMetrics, reasonLabel } from './metrics.js';
 
 /** What the disruption controller is built from. */
 export interface DisruptionControllerDependencies {
@@ -65,37 +54,14 @@ export interface DisruptionControllerOptions {
 }
 
 /** The one key the controller reconciles. */
-export const DisruptionControllerKey: ObjectKey = { name: 'disruption' };
-
-type Phase =
-  | { readonly kind: 'validating'; readonly at: number }
-  | { readonly kind: 'replacing'; readonly replacements: readonly string[]; readonly deadline: number };
-
-interface InFlight {
-  readonly command: DisruptionCommand;
-  /** Candidate node name -> its NodeClaim's name. */
-  readonly claims: ReadonlyMap<string, string>;
-  phase: Phase;
-}
-
-const reasonLabel = (r: DisruptionReason): string => r.toLowerCase();
-const consolidationType: Record<DisruptionCommand['method'], string> = {
-  emptiness: 'empty',
-  drift: '',
-  'multi-node-consolidation': 'multi',
-  'single-node-consolidation': 'single',
-};
-const isDisruptedTaint = (t: TaintLike) => isTaint(t, Taints.Disrupted);
+const DisruptionControllerKey: ObjectKey = { name: 'disruption' };
 
 /**
- * `disruption`: the voluntary disruption loop. Every poll it cuts a snapshot from cluster state
- * and runs `computeDisruption`; for the winning pass's first command it taints the candidates
- * `karpenter.sh/disrupted:NoSchedule` (and marks them for deletion in state), waits the
- * validation delay, re-validates against a fresh snapshot (rolling the taints back if the
- * command no longer holds), creates the replacement NodeClaims, waits until every replacement
- * is Initialized, then deletes the candidates' NodeClaims (the termination controllers drain
- * and terminate). A replacement that disappears or does not initialize in time rolls the
- * command back: taints removed, replacements deleted. One command is in flight at a time.
+ * `disruption`: the voluntary disruption loop, joining the two halves. Deciding: every poll it
+ * cuts a snapshot from cluster state and runs `computeDisruption` (`../decide`). Executing: the
+ * winning pass's first command goes to the `DisruptionQueue` (`../execute`), which taints,
+ * re-validates against a fresh snapshot after the validation delay, replaces, deletes or rolls
+ * back. One command is in flight at a time; no pass runs while it is.
  *
  * Nodes that may not be disrupted get a DisruptionBlocked event (on the Node and its NodeClaim)
  * when their reason changes; a NodePool whose budget stops a reason's disruptions gets one when
@@ -111,7 +77,7 @@ export class DisruptionController implements Controller {
   readonly #timeout: number;
   readonly #idleSkip: number;
   readonly #options: DisruptionOptions | undefined;
-  #inFlight: InFlight | undefined;
+  readonly #queue: DisruptionQueue;
   readonly #blocked = new Map<string, string>();
   /** `nodePool/reason` -> the budget block last published for it. */
   readonly #blockedBudgets = new Map<string, string>();
@@ -127,13 +93,15 @@ export class DisruptionController implements Controller {
     this.#timeout = options.replacementTimeoutMs ?? 600_000;
     this.#idleSkip = options.idleSkipMs ?? 300_000;
     this.#options = options.disruption;
+    this.#queue = new DisruptionQueue(deps, {
+      pollIntervalMs: this.#poll,
+      validationDelayMs: this.#validationDelay,
+      replacementTimeoutMs: this.#timeout,
+    });
     // Replacement progress is event-driven; passes themselves poll.
     this.watches = [
       watchMapped(NodeClaims, (claim) =>
-        this.#inFlight?.phase.kind === 'replacing' &&
-        this.#inFlight.phase.replacements.includes(claim.metadata.name ?? '')
-          ? [DisruptionControllerKey]
-          : [],
+        this.#queue.awaits(claim.metadata.name ?? '') ? [DisruptionControllerKey] : [],
       ),
       // Watched so the cache holds them for the snapshot; a PDB change alone starts no pass.
       watchMapped(PodDisruptionBudgets, () => []),
@@ -142,13 +110,11 @@ export class DisruptionController implements Controller {
 
   async reconcile(_key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> {
     const now = this.#deps.clock.now();
-    const op = this.#inFlight;
-    if (op === undefined) return this.#pass(now, context);
-    if (op.phase.kind === 'validating') {
-      if (now < op.phase.at) return { requeueAfterMs: op.phase.at - now };
-      return this.#validate(op, now, context);
-    }
-    return this.#awaitReplacements(op, op.phase, now, context);
+    if (!this.#queue.busy) return this.#pass(now, context);
+    return this.#queue.step(now, context, async (command) => {
+      const snapshot = this.#snapshot(await this.#instanceTypes(), new Set(command.candidates), context);
+      return validateCommand(command, snapshot, now, this.#options);
+    });
   }
 
   /** The last pass's explanation per node, for callers that want to show it. */
@@ -184,154 +150,7 @@ export class DisruptionController implements Controller {
       const claim = snapshot.capacity.find((c) => c.node?.metadata.name === name)?.nodeClaim;
       if (claim?.metadata.name !== undefined) claims.set(name, claim.metadata.name);
     }
-    this.#inFlight = { command, claims, phase: { kind: 'validating', at: now + this.#validationDelay } };
-    this.#deps.state.markForDeletion(...command.candidates, ...claims.values());
-    for (const name of command.candidates) await this.#setTaint(name, true);
-    context.logger.info(
-      {
-        method: command.method,
-        reason: command.reason,
-        candidates: command.candidates,
-        savingsPerHour: command.savingsPerHour,
-      },
-      'disruption command decided; validating',
-    );
-    return { requeueAfterMs: this.#validationDelay };
-  }
-
-  async #validate(op: InFlight, now: number, context: ReconcileContext): Promise<ReconcileResult> {
-    const snapshot = this.#snapshot(await this.#instanceTypes(), new Set(op.command.candidates), context);
-    const check = validateCommand(op.command, snapshot, now, this.#options);
-    if (!check.valid) {
-      await this.#rollback(op, `validation failed: ${check.reason}`, [], context);
-      return { requeueAfterMs: this.#poll };
-    }
-    const { command } = op;
-    this.#deps.metrics.decisions.inc({
-      decision: command.replacements.length > 0 ? 'replace' : 'delete',
-      reason: reasonLabel(command.reason),
-      consolidation_type: consolidationType[command.method],
-    });
-    if (command.replacements.length === 0) return this.#terminate(op, context);
-    const names: string[] = [];
-    for (const replacement of command.replacements) {
-      const pool = this.#deps.state.nodePool(replacement.nodePool);
-      if (pool === undefined) {
-        await this.#rollback(op, `NodePool ${replacement.nodePool} is gone`, names, context);
-        return { requeueAfterMs: this.#poll };
-      }
-      const built = newNodeClaim(pool, replacement);
-      if (!built.ok) {
-        await this.#rollback(op, `replacement NodeClaim is invalid: ${built.reason}`, names, context);
-        return { requeueAfterMs: this.#poll };
-      }
-      const created = await this.#deps.cluster.create(NodeClaims, built.nodeClaim);
-      recordNodeClaimCreated(this.#deps.lifecycleMetrics, created, 'disruption');
-      names.push(created.metadata.name ?? '');
-    }
-    for (const name of command.candidates) {
-      await this.#publishOnNode(
-        name,
-        'Normal',
-        DisruptionEventReasons.DisruptionLaunching,
-        `Launching NodeClaim ${names.join(', ')} to replace it (${command.method}: ${command.reason})`,
-      );
-    }
-    op.phase = { kind: 'replacing', replacements: names, deadline: now + this.#timeout };
-    return { requeueAfterMs: this.#poll };
-  }
-
-  async #awaitReplacements(
-    op: InFlight,
-    phase: Extract<Phase, { kind: 'replacing' }>,
-    now: number,
-    context: ReconcileContext,
-  ): Promise<ReconcileResult> {
-    let ready = true;
-    for (const name of phase.replacements) {
-      const claim = this.#deps.state.nodeClaim(name) ?? (await this.#find(name));
-      if (claim === undefined || claim.metadata.deletionTimestamp !== undefined) {
-        await this.#rollback(
-          op,
-          `replacement NodeClaim ${name} was deleted before it initialized`,
-          phase.replacements,
-          context,
-        );
-        return { requeueAfterMs: this.#poll };
-      }
-      if (!isConditionTrue(claim.status?.conditions, 'Initialized')) ready = false;
-    }
-    if (!ready) {
-      if (now >= phase.deadline) {
-        await this.#rollback(op, 'replacements did not initialize in time', phase.replacements, context);
-        return { requeueAfterMs: this.#poll };
-      }
-      return { requeueAfterMs: Math.min(this.#poll, phase.deadline - now) };
-    }
-    return this.#terminate(op, context);
-  }
-
-  async #terminate(op: InFlight, context: ReconcileContext): Promise<ReconcileResult> {
-    const { command } = op;
-    for (const node of command.candidates) {
-      const claimName = op.claims.get(node);
-      const claim = claimName === undefined ? undefined : this.#deps.state.nodeClaim(claimName);
-      const message = `Disrupting: ${command.reason} (${command.method})`;
-      await this.#publishOnNode(node, 'Normal', DisruptionEventReasons.DisruptionTerminating, message);
-      if (claim === undefined || claimName === undefined) continue;
-      await this.#deps.events.publish({
-        object: claim,
-        type: 'Normal',
-        reason: DisruptionEventReasons.DisruptionTerminating,
-        message,
-      });
-      try {
-        await this.#deps.cluster.delete(NodeClaims, { name: claimName });
-        recordNodeClaimDisrupted(this.#deps.lifecycleMetrics, claim, reasonLabel(command.reason));
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-    }
-    context.logger.info({ method: command.method, candidates: command.candidates }, 'disrupted nodes');
-    this.#inFlight = undefined;
-    return { requeueAfterMs: this.#poll };
-  }
-
-  /** Abandons the command: replacements deleted, candidates untainted and unmarked, the reason logged and evented. */
-  async #rollback(
-    op: InFlight,
-    why: string,
-    replacements: readonly string[],
-    context: ReconcileContext,
-  ): Promise<void> {
-    this.#inFlight = undefined;
-    context.logger.info(
-      {
-        method: op.command.method,
-        reason: op.command.reason,
-        candidates: op.command.candidates,
-        replacements,
-        why,
-      },
-      'disruption command abandoned',
-    );
-    for (const name of replacements) {
-      try {
-        await this.#deps.cluster.delete(NodeClaims, { name });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-    }
-    for (const name of op.command.candidates) {
-      await this.#setTaint(name, false);
-      await this.#publishOnNode(
-        name,
-        'Normal',
-        DisruptionEventReasons.DisruptionAborted,
-        `Not disrupted: ${why}`,
-      );
-    }
-    this.#deps.state.unmarkForDeletion(...op.command.candidates, ...op.claims.values());
+    return this.#queue.start(command, claims, now, context);
   }
 
   /** DisruptionBlocked on each blocked Node and its NodeClaim, when the node's reason changes. */
@@ -493,39 +312,7 @@ export class DisruptionController implements Controller {
     return part;
   }
 
-  async #setTaint(nodeName: string, on: boolean): Promise<void> {
-    let node: Node;
-    try {
-      node = await this.#deps.cluster.get(Nodes, { name: nodeName });
-    } catch (err) {
-      if (isNotFound(err)) return;
-      throw err;
-    }
-    const taints = node.spec.taints ?? [];
-    const has = taints.some(isDisruptedTaint);
-    if (has === on) return;
-    const next = on ? [...taints, { ...Taints.Disrupted }] : taints.filter((t) => !isDisruptedTaint(t));
-    await this.#deps.cluster.patch(Nodes, { name: nodeName }, asPatch({ spec: { taints: next } }), {
-      resourceVersion: node.metadata.resourceVersion ?? '',
-    });
-  }
-
-  async #publishOnNode(
-    nodeName: string,
-    type: 'Normal' | 'Warning',
-    reason: string,
-    message: string,
-  ): Promise<void> {
-    const node = this.#deps.state.node(nodeName);
-    if (node !== undefined) await this.#deps.events.publish({ object: node, type, reason, message });
-  }
-
-  async #find(name: string): Promise<NodeClaim | undefined> {
-    try {
-      return await this.#deps.cluster.get(NodeClaims, { name });
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+  #publishOnNode(nodeName: string, type: 'Normal' | 'Warning', reason: string, message: string) {
+    return publishOnNode(this.#deps, nodeName, type, reason, message);
   }
 }

@@ -1,3 +1,6 @@
+import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
+import type { ClusterState } from '../../state/cluster-state.js';
+
 /** Reasons of the events the disruption controller publishes (filterable with a field selector). */
 export const DisruptionEventReasons = {
   /**
@@ -12,3 +15,15 @@ export const DisruptionEventReasons = {
   /** Node: a decided disruption was abandoned (validation failed, or a replacement failed). */
   DisruptionAborted: 'DisruptionAborted',
 } as const;
+
+/** Publishes on the Node named, when cluster state knows it (a Node already gone gets nothing). */
+export async function publishOnNode(
+  deps: { readonly state: ClusterState; readonly events: EventRecorder },
+  nodeName: string,
+  type: 'Normal' | 'Warning',
+  reason: string,
+  message: string,
+): Promise<void> {
+  const node = deps.state.node(nodeName);
+  if (node !== undefined) await deps.events.publish({ object: node, type, reason, message });
+}

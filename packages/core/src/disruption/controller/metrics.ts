@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { DisruptionReason } from '../../apis/v1/budget.js';
 import { MetricNames } from '../../metrics/names.js';
 import { reuse } from '../../operator/runtime/metrics.js';
 
@@ -38,3 +39,6 @@ export function disruptionMetrics(registry: Registry): DisruptionMetrics {
     ),
   };
 }
+
+/** A disruption reason as Karpenter's metric labels spell it (`Underutilized` -> `underutilized`). */
+export const reasonLabel = (r: DisruptionReason): string => r.toLowerCase();

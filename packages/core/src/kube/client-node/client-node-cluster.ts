@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import { type BackoffPolicy, WatchBackoff } from '../../clock/backoff.js';
 import type { Clock } from '../../clock/clock.js';
 import type { Timers } from '../../clock/timers.js';
 import { Events, Pods } from '../builtin-types.js';
@@ -28,11 +29,10 @@ import type {
 import type { ResourceType } from '../resource-type.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
 import { withoutManagedFields } from '../without-managed-fields.js';
-import { type BackoffPolicy, DEFAULT_BACKOFF } from './backoff.js';
 import { ClientNodeTransport } from './client-node-transport.js';
 import { readDeleteResponse } from './delete-response.js';
-import { Informer, type WatchSource } from './informer.js';
 import type { KubeLogger } from './logger.js';
+import { Reflector, type WatchSource } from './reflector.js';
 import { collectionPath, objectPath, type QueryParams } from './resource-path.js';
 import { errorFromResponse } from './response-errors.js';
 import type { KubeRequest, KubeTransport } from './transport.js';
@@ -72,7 +72,7 @@ export interface ClientNodeClusterOptions {
 const DEFAULT_WATCH: WatchTuning = Object.freeze({
   timeoutSeconds: 25,
   syncProbeSeconds: 3,
-  backoff: DEFAULT_BACKOFF,
+  backoff: WatchBackoff,
 });
 const MERGE_PATCH = 'application/merge-patch+json';
 const APPLY_PATCH = 'application/apply-patch+yaml';
@@ -94,7 +94,7 @@ interface ListResponse {
  *   `application/apply-patch+yaml` with `fieldManager` and `force`.
  * - evict POSTs a policy/v1 Eviction to `pods/<name>/eviction`.
  * - createEvent aggregates identical events client-side (EventAggregator), as client-go does.
- * - watch is an informer (see Informer): list, ADDED for current objects, then changes,
+ * - watch is a reflector (see Reflector): list, ADDED for current objects, then changes,
  *   resuming after every reconnect and relisting on 410.
  * - delete reports an immediately deleted object by identity only (apiVersion, kind, name,
  *   namespace, uid) when the server answers with a Status rather than the object.
@@ -145,7 +145,7 @@ export class ClientNodeCluster implements ClusterPort {
     options?: WatchOptions,
   ): Watch {
     const source = this.#watchSource(type, options);
-    const informer = new Informer(source, handler as WatchHandler, {
+    const informer = new Reflector(source, handler as WatchHandler, {
       clock: this.#clock,
       timers: this.#timers,
       logger: this.#logger,

@@ -1,5 +1,3 @@
-export type { BackoffPolicy } from './backoff.js';
-export { DEFAULT_BACKOFF } from './backoff.js';
 export * from './client-node-cluster.js';
 export { clientNodeSubsetHooks } from './client-node-subset.js';
 export { ClientNodeTransport } from './client-node-transport.js';

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { PodDisruptionBudgets, Pods } from '../builtin-types.js';
 import type { PodDisruptionBudgetLike } from '../disruption-budget.js';
 import type { KubeObject } from '../object.js';
-import { DisruptionController } from './disruption-controller.js';
+import { PodDisruptionBudgetStatusController } from './disruption-controller.js';
 import { newCluster, podObject } from './test-fixtures.js';
 
-describe('DisruptionController', () => {
+describe('PodDisruptionBudgetStatusController', () => {
   it('keeps PDB status current as pods come, become ready and go', async () => {
     const { cluster } = newCluster();
-    const stop = cluster.use(new DisruptionController());
+    const stop = cluster.use(new PodDisruptionBudgetStatusController());
     await cluster.create(PodDisruptionBudgets, {
       apiVersion: 'policy/v1',
       kind: 'PodDisruptionBudget',

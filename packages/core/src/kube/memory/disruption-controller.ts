@@ -25,7 +25,7 @@ interface Condition {
  * controllers change, for readers such as disruption candidate checks. Eviction itself does
  * not depend on it: the Eviction API computes budgets at call time.
  */
-export class DisruptionController implements MemoryClusterPlugin {
+export class PodDisruptionBudgetStatusController implements MemoryClusterPlugin {
   readonly name = 'disruption-controller';
 
   start(cluster: MemoryCluster): () => void {

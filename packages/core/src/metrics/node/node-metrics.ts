@@ -1,6 +1,6 @@
 import type { Node } from '../../apis/kubernetes/node.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
-import { isDaemonSetPod, isTerminal } from '../../scheduling/pod/identity.js';
+import { isOwnedByDaemonSet, isPodTerminal } from '../../kube/pod.js';
 import {
   addResources,
   parseResourceList,
@@ -34,8 +34,8 @@ export function nodeResources(node: Pick<Node, 'status'>, pods: readonly Pod[]):
   const capacity = parseResourceList(node.status?.capacity);
   const allocatable =
     node.status?.allocatable === undefined ? capacity : parseResourceList(node.status.allocatable);
-  const running = pods.filter((p) => !isTerminal(p));
-  const daemons = running.filter(isDaemonSetPod);
+  const running = pods.filter((p) => !isPodTerminal(p));
+  const daemons = running.filter(isOwnedByDaemonSet);
   return {
     allocatable,
     podRequests: addResources(...running.map(metricPodRequests)),

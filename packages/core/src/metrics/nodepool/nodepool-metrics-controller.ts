@@ -20,7 +20,7 @@ import { allowedDisruptionSeries, budgetNodeOf, nodePoolResourceSeries } from '.
  * How often a NodePool whose budgets have schedules is looked at again: a cron window opening
  * or closing changes its allowed disruptions without any object changing.
  */
-export const ScheduledBudgetRefreshMs = 60_000;
+const ScheduledBudgetRefreshMs = 60_000;
 
 function poolsOf(object: KubeObject, previous: KubeObject | undefined): ObjectKey[] {
   const names = new Set([

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock/clock.js';
 import type { KubeObject, ObjectKey } from '../../kube/object.js';
+import { isPodTerminal } from '../../kube/pod.js';
 import { Nodes, Pods } from '../../lifecycle/resource-types.js';
 import {
   type Controller,
@@ -7,7 +8,6 @@ import {
   watchMapped,
   watchSelf,
 } from '../../operator/runtime/controller.js';
-import { isTerminal } from '../../scheduling/pod/identity.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import type { MetricsDependencies } from '../dependencies.js';
 import { type ObjectMetrics, objectMetrics } from '../gauges.js';
@@ -72,7 +72,7 @@ export class PodMetricsController implements Controller {
 
     const ready = readySince(pod);
     if (ready === undefined) {
-      if (!isTerminal(pod)) this.#starting.add(id);
+      if (!isPodTerminal(pod)) this.#starting.add(id);
     } else if (this.#starting.delete(id)) {
       const created = Date.parse(pod.metadata.creationTimestamp ?? '');
       // A Ready condition without a parsable time counts as Ready now.

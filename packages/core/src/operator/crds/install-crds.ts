@@ -10,7 +10,7 @@ import { type CrdObject, CustomResourceDefinitions } from './crd-type.js';
 import { crdEstablished } from './established.js';
 
 /** The field manager the operator applies CRDs with. */
-export const CrdFieldManager = 'nodewright';
+const CrdFieldManager = 'nodewright';
 
 /** What ensureCrds is built from. */
 export interface EnsureCrdsDependencies {

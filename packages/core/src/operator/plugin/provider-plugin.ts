@@ -9,7 +9,7 @@ import type { CloudProvider } from '../../cloudprovider/cloud-provider.js';
 import type { UnavailableOfferingsCache } from '../../cloudprovider/unavailable-offerings.js';
 import type { ClusterPort } from '../../kube/port.js';
 import type { ResourceType } from '../../kube/resource-type.js';
-import type { NodeClassReadinessCheck } from '../../lifecycle/node-class-readiness.js';
+import type { NodeClassReadinessCheck } from '../../nodepool/readiness/node-class-readiness.js';
 import type { Controller } from '../runtime/controller.js';
 import type { EventRecorder } from '../runtime/event-recorder.js';
 

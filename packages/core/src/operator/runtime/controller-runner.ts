@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
+import { ControllerBackoff, ItemBackoff } from '../../clock/backoff.js';
 import type { Timers } from '../../clock/timers.js';
 import { isConflict } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
-import { DefaultBackoff, ItemBackoff } from './backoff.js';
 import type { Controller, ReconcileContext, ReconcileResult } from './controller.js';
+import type { ControllerCache } from './controller-cache.js';
 import { keyString, parseKey } from './keys.js';
 import type { RuntimeMetrics } from './metrics.js';
-import type { ObjectCache } from './object-cache.js';
 import { WorkQueue } from './work-queue.js';
 
 /** What a ControllerRunner needs from the manager. */
@@ -16,7 +16,7 @@ export interface RunnerDependencies {
   readonly now: () => number;
   /** Seconds on a monotonic clock, for reconcile durations. */
   readonly elapsed: () => number;
-  readonly cache: ObjectCache;
+  readonly cache: ControllerCache;
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
   readonly signal: AbortSignal;
@@ -43,7 +43,7 @@ export class ControllerRunner {
     this.controller = controller;
     this.#deps = deps;
     this.#max = Math.max(1, controller.maxConcurrentReconciles ?? 1);
-    this.#backoff = new ItemBackoff(controller.backoff ?? DefaultBackoff);
+    this.#backoff = new ItemBackoff(controller.backoff ?? ControllerBackoff);
     this.#logger = deps.logger.child({ controller: controller.name });
     this.#context = { cache: deps.cache, signal: deps.signal, logger: this.#logger };
     const labels = { name: controller.name, controller: controller.name };

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
+import type { BackoffPolicy } from '../../clock/backoff.js';
 import type { KubeObject, ObjectKey } from '../../kube/object.js';
 import type { ResourceType } from '../../kube/resource-type.js';
-import type { BackoffOptions } from './backoff.js';
+import type { ControllerCache } from './controller-cache.js';
 import type { InformerEvent } from './informer.js';
 import { objectKey } from './keys.js';
-import type { ObjectCache } from './object-cache.js';
 
 /** What a reconcile asks of the queue when it returns normally. */
 export interface ReconcileResult {
@@ -16,8 +16,8 @@ export interface ReconcileResult {
 
 /** What a reconcile gets besides its key. */
 export interface ReconcileContext {
-  /** The objects of every watched kind, as last delivered; see ObjectCache for consistency. */
-  readonly cache: ObjectCache;
+  /** The objects of every watched kind, as last delivered; see ControllerCache for consistency. */
+  readonly cache: ControllerCache;
   /** Aborted when the manager stops; long operations should give up. */
   readonly signal: AbortSignal;
   /** The controller's logger (`controller` bound), for structured logs. */
@@ -25,7 +25,7 @@ export interface ReconcileContext {
 }
 
 /** Maps a change of a watched object to the keys of the controller that must reconcile. */
-export type EventMapper = (event: InformerEvent, cache: ObjectCache) => Iterable<ObjectKey>;
+export type EventMapper = (event: InformerEvent, cache: ControllerCache) => Iterable<ObjectKey>;
 
 /** One kind a controller watches, and which of its keys a change of such an object concerns. */
 export interface WatchSource {
@@ -55,8 +55,8 @@ export interface Controller {
   readonly initialKeys?: readonly ObjectKey[];
   /** How many different keys may reconcile at once; default 1. */
   readonly maxConcurrentReconciles?: number;
-  /** Retry backoff after errors; default DefaultBackoff (5 ms .. 1000 s). */
-  readonly backoff?: BackoffOptions;
+  /** Retry backoff after errors; default ControllerBackoff (5 ms .. 1000 s). */
+  readonly backoff?: BackoffPolicy;
   reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined>;
 }
 
@@ -78,7 +78,7 @@ export function watchSelf<T extends KubeObject>(
 /** Watch a related kind, mapping each changed object to the keys it affects (`Watches` + handler). */
 export function watchMapped<T extends KubeObject>(
   type: ResourceType<T>,
-  map: (object: T, cache: ObjectCache, event: InformerEvent) => Iterable<ObjectKey>,
+  map: (object: T, cache: ControllerCache, event: InformerEvent) => Iterable<ObjectKey>,
 ): WatchSource {
   return { type, map: (event, cache) => map(event.object as T, cache, event) };
 }

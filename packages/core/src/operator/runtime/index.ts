@@ -1,5 +1,5 @@
-export * from './backoff.js';
 export * from './controller.js';
+export * from './controller-cache.js';
 export * from './controller-runner.js';
 export * from './event-recorder.js';
 export * from './informer.js';
@@ -7,5 +7,4 @@ export * from './keys.js';
 export * from './logger.js';
 export * from './manager.js';
 export * from './metrics.js';
-export * from './object-cache.js';
 export * from './work-queue.js';

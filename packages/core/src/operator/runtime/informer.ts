@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
+import { ItemBackoff } from '../../clock/backoff.js';
 import type { Cancel, Timers } from '../../clock/timers.js';
 import { isGone, type KubeError } from '../../kube/errors.js';
 import type { KubeObject } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
 import { type ResourceType, typeKey } from '../../kube/resource-type.js';
 import type { Watch, WatchEvent } from '../../kube/watch.js';
-import { ItemBackoff } from './backoff.js';
+import type { TypeStore } from './controller-cache.js';
 import { keyString, objectKey } from './keys.js';
-import type { TypeStore } from './object-cache.js';
 
 /** A change an informer saw, after updating its store. */
 export interface InformerEvent {

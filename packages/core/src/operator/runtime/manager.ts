@@ -5,10 +5,10 @@ import type { Timers } from '../../clock/timers.js';
 import type { ClusterPort } from '../../kube/port.js';
 import { typeKey } from '../../kube/resource-type.js';
 import type { Controller } from './controller.js';
+import { type ControllerCache, StoreCache, TypeStore } from './controller-cache.js';
 import { ControllerRunner } from './controller-runner.js';
 import { Informer } from './informer.js';
 import { runtimeMetrics } from './metrics.js';
-import { type ObjectCache, StoreCache, TypeStore } from './object-cache.js';
 
 /** What a Manager is built from. */
 export interface ManagerOptions {
@@ -48,7 +48,7 @@ export class Manager {
   readonly #runners: ControllerRunner[] = [];
   readonly #abort = new AbortController();
   readonly #metrics;
-  readonly cache: ObjectCache;
+  readonly cache: ControllerCache;
   #started = false;
   #informersStarted = false;
   #stopped: Promise<void> | undefined;

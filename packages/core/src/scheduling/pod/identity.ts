@@ -1,5 +1,6 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
+import { isOwnedByDaemonSet, isPodTerminal, isPodTerminating } from '../../kube/pod.js';
 import { type ResourceList, ResourceNames } from '../resources/resource-list.js';
 
 /** `namespace/name`, the way pods are named in reasons and output. */
@@ -16,20 +17,13 @@ export function podCreationMillis(pod: Pick<Pod, 'metadata'>): number {
 }
 
 /** Whether the pod is finished (Succeeded/Failed): it holds no resources and counts for nothing. */
-export function isTerminal(pod: Pick<Pod, 'status'>): boolean {
-  const phase = pod.status?.phase;
-  return phase === 'Succeeded' || phase === 'Failed';
-}
+export const isTerminal: (pod: Pick<Pod, 'status'>) => boolean = isPodTerminal;
 
 /** Whether the pod is going away; it no longer counts for topology. */
-export function isTerminating(pod: Pick<Pod, 'metadata'>): boolean {
-  return pod.metadata.deletionTimestamp !== undefined;
-}
+export const isTerminating: (pod: Pick<Pod, 'metadata'>) => boolean = isPodTerminating;
 
 /** Whether a DaemonSet owns the pod. */
-export function isDaemonSetPod(pod: Pick<Pod, 'metadata'>): boolean {
-  return (pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
-}
+export const isDaemonSetPod: (pod: Pick<Pod, 'metadata'>) => boolean = isOwnedByDaemonSet;
 
 /** The DaemonSet owning the pod (by name), if any. */
 export function daemonSetOwner(pod: Pick<Pod, 'metadata'>): string | undefined {

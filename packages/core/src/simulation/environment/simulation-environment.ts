@@ -2,7 +2,7 @@ import { FakeClock } from '../../clock/clock.js';
 import { ManualTimers } from '../../clock/timers.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import { PodDisruptionBudgets } from '../../kube/builtin-types.js';
-import { DisruptionController } from '../../kube/memory/disruption-controller.js';
+import { PodDisruptionBudgetStatusController } from '../../kube/memory/disruption-controller.js';
 import { MemoryCluster, type MemoryClusterOptions } from '../../kube/memory/memory-cluster.js';
 import { KubeletNodeRegistrar, type KubeletNodeRegistrarOptions } from '../cloud/node-registration.js';
 import type { SimulatedCloudProviderOptions } from '../cloud/options.js';
@@ -94,7 +94,7 @@ export class SimulationEnvironment {
     let stopController: (() => void) | undefined;
     const watch = this.cluster.watch(PodDisruptionBudgets, (event) => {
       if (event.type === 'ADDED' && stopController === undefined) {
-        stopController = this.cluster.use(new DisruptionController());
+        stopController = this.cluster.use(new PodDisruptionBudgetStatusController());
       }
     });
     return () => {

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import {
+  boundPod,
+  cluster,
+  managedNode,
+  nodesWithPods,
+  pool,
+  T0,
+} from '../../testing/disruption-builders.js';
+import { computeDisruption } from './compute-disruption.js';
+import { validateCommand } from './validation.js';
+
+describe('validateCommand', () => {
+  const snapshot = cluster({ nodes: nodesWithPods('n', 4, 1) });
+  const [command] = computeDisruption(snapshot, T0).commands;
+
+  it('accepts a command on an unchanged cluster', () => {
+    expect(command?.method).toBe('multi-node-consolidation');
+    expect(validateCommand(command!, snapshot, T0 + 15_000)).toEqual({ valid: true });
+  });
+
+  it('rejects it once a candidate got a pod that must not be disrupted', () => {
+    const later = cluster({
+      nodes: nodesWithPods('n', 4, 1).map((n, i) =>
+        i === 2
+          ? {
+              ...n,
+              pods: [
+                ...(n.pods ?? []),
+                boundPod('guarded', 'n-2', { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
+              ],
+            }
+          : n,
+      ),
+    });
+    expect(validateCommand(command!, later, T0 + 15_000)).toEqual({
+      valid: false,
+      reason: 'node n-2: pod default/guarded has karpenter.sh/do-not-disrupt',
+    });
+  });
+
+  it('rejects it when the budget closed meanwhile, or a node is gone', () => {
+    const closed = cluster({
+      nodes: nodesWithPods('n', 4, 1),
+      pools: [pool('default', { budgets: [{ nodes: '2' }] })],
+    });
+    expect(validateCommand(command!, closed, T0)).toEqual({
+      valid: false,
+      reason: 'the disruption budget of NodePool default no longer allows disrupting n-2',
+    });
+    const fewer = cluster({ nodes: nodesWithPods('n', 3, 1) });
+    expect(validateCommand(command!, fewer, T0)).toEqual({
+      valid: false,
+      reason: 'node n-3 is no longer in the cluster',
+    });
+  });
+
+  it('rejects a delete that would now need a replacement', () => {
+    const big = managedNode('big', { type: 'large', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
+    const roomy = cluster({ nodes: [...nodesWithPods('m', 2, 1), { node: big }] });
+    const [del] = computeDisruption(roomy, T0).commands;
+    expect(del).toMatchObject({ method: 'multi-node-consolidation', replacements: [] });
+    expect(validateCommand(del!, roomy, T0)).toEqual({ valid: true });
+    const full = cluster({
+      nodes: [...nodesWithPods('m', 2, 1), { node: big, pods: [boundPod('hog', 'big', { cpu: '15500m' })] }],
+    });
+    expect(validateCommand(del!, full, T0)).toEqual({
+      valid: false,
+      reason: 'deleting would now need a replacement',
+    });
+  });
+
+  it('checks emptiness and drift commands too', () => {
+    const idle = cluster({ nodes: [{ node: managedNode('idle') }] });
+    const [empty] = computeDisruption(idle, T0).commands;
+    expect(validateCommand(empty!, idle, T0)).toEqual({ valid: true });
+    const busy = cluster({ nodes: [{ node: managedNode('idle'), pods: [boundPod('arrived', 'idle')] }] });
+    expect(validateCommand(empty!, busy, T0)).toEqual({
+      valid: false,
+      reason: 'node idle: node is not empty',
+    });
+  });
+});

@@ -1,0 +1,181 @@
+import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import type { InterruptionNotice, InterruptionSource } from '../../cloudprovider/cloud-provider.js';
+import { UnavailableOfferingsCache } from '../../cloudprovider/unavailable-offerings.js';
+import { isNotFound } from '../../kube/errors.js';
+import type { ObjectKey } from '../../kube/object.js';
+import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
+import { recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
+import { NodeClaims } from '../../lifecycle/resource-types.js';
+import type { Controller, ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
+import { objectRef } from '../../operator/runtime/logger.js';
+import {
+  InterruptionDisruptionReason,
+  interruptionAction,
+  interruptionMessage,
+} from './interruption-action.js';
+
+/** The lifecycle dependencies plus, optionally, the cache spot interruptions feed. */
+export interface InterruptionDependencies extends LifecycleDependencies {
+  /**
+   * Where an interrupted spot offering is marked unavailable. Default: the cloud provider's own
+   * `unavailableOfferings` when it exposes an UnavailableOfferingsCache; otherwise none is marked.
+   */
+  readonly unavailableOfferings?: UnavailableOfferingsCache;
+}
+
+/** Options of `nodeclaim.interruption`. */
+export interface InterruptionOptions {
+  /** How often received notices are handled; default 2 s. */
+  readonly pollIntervalMs?: number;
+}
+
+/** The single key `nodeclaim.interruption` reconciles. */
+const InterruptionControllerKey: ObjectKey = { name: 'interruption' };
+
+/**
+ * `nodeclaim.interruption`: a polling singleton that acts on the cloud's interruption notices.
+ * Spot interruption, scheduled maintenance, stopping and terminated delete the NodeClaim whose
+ * `status.providerID` matches (termination then cordons and drains it) and count it in
+ * `nodeclaims_disrupted_total{reason="interruption"}`; a spot notice also marks its offering
+ * unavailable; a rebalance recommendation only records an event. Every notice is acknowledged
+ * once acted on, and notices for unknown instances are acknowledged and logged. A notice whose
+ * handling fails stays unacknowledged, so the source redelivers it.
+ *
+ * `receive` may long-poll on timers, and a reconcile must not wait on timers, so the receive
+ * runs in the background: each reconcile starts one when none is in flight and handles what
+ * earlier receives delivered, then requeues itself after the poll interval.
+ */
+export class InterruptionController implements Controller {
+  readonly name = 'nodeclaim.interruption';
+  readonly watches = [];
+  readonly initialKeys = [InterruptionControllerKey];
+  readonly #deps: InterruptionDependencies;
+  readonly #pollMs: number;
+  readonly #cache: UnavailableOfferingsCache | undefined;
+  #inbox: InterruptionNotice[] = [];
+  #receiving = false;
+
+  constructor(deps: InterruptionDependencies, options: InterruptionOptions = {}) {
+    this.#deps = deps;
+    this.#pollMs = options.pollIntervalMs ?? 2_000;
+    this.#cache = deps.unavailableOfferings ?? providerCache(deps.cloudProvider);
+  }
+
+  async reconcile(_key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+    const source = this.#deps.cloudProvider.interruptions;
+    if (source === undefined) return undefined;
+    const notices = this.#inbox;
+    this.#inbox = [];
+    if (notices.length > 0) {
+      let claims: Map<string, NodeClaim>;
+      try {
+        claims = await this.#claimsByProviderID();
+      } catch (err) {
+        // Keep the notices for the next poll rather than waiting for redelivery.
+        this.#inbox = [...notices, ...this.#inbox];
+        context.logger.error({ err }, 'listing nodeclaims for interruption notices');
+        return { requeueAfterMs: this.#pollMs };
+      }
+      for (const notice of notices) {
+        try {
+          await this.#handle(notice, claims.get(notice.providerID), source, context);
+        } catch (err) {
+          context.logger.error(
+            { err, providerID: notice.providerID, kind: notice.kind },
+            'handling interruption notice; it will be redelivered',
+          );
+        }
+      }
+    }
+    this.#startReceive(source, context);
+    return { requeueAfterMs: this.#pollMs };
+  }
+
+  #startReceive(source: InterruptionSource, context: ReconcileContext): void {
+    if (this.#receiving || context.signal.aborted) return;
+    this.#receiving = true;
+    let received: Promise<InterruptionNotice[]>;
+    try {
+      received = source.receive(context.signal);
+    } catch (err) {
+      this.#receiving = false;
+      context.logger.error({ err }, 'receiving interruption notices');
+      return;
+    }
+    received.then(
+      (notices) => {
+        this.#receiving = false;
+        this.#inbox.push(...notices);
+      },
+      (err: unknown) => {
+        this.#receiving = false;
+        if (!context.signal.aborted) context.logger.error({ err }, 'receiving interruption notices');
+      },
+    );
+  }
+
+  async #claimsByProviderID(): Promise<Map<string, NodeClaim>> {
+    const { items } = await this.#deps.cluster.list(NodeClaims);
+    const byID = new Map<string, NodeClaim>();
+    for (const claim of items) {
+      const id = claim.status?.providerID;
+      if (id !== undefined && id !== '') byID.set(id, claim);
+    }
+    return byID;
+  }
+
+  async #handle(
+    notice: InterruptionNotice,
+    claim: NodeClaim | undefined,
+    source: InterruptionSource,
+    context: ReconcileContext,
+  ): Promise<void> {
+    if (claim === undefined) {
+      context.logger.info(
+        { providerID: notice.providerID, kind: notice.kind },
+        'interruption notice for an instance no NodeClaim owns; acknowledging',
+      );
+      await source.acknowledge(notice);
+      return;
+    }
+    const action = interruptionAction(notice.kind);
+    if (action.markOfferingUnavailable && notice.offering !== undefined) {
+      this.#cache?.markUnavailable(notice.offering, notice.kind);
+    }
+    const deleting = action.deleteClaim && claim.metadata.deletionTimestamp === undefined;
+    if (deleting) {
+      try {
+        await this.#deps.cluster.delete(NodeClaims, { name: claim.metadata.name ?? '' });
+        recordNodeClaimDisrupted(this.#deps.metrics, claim, InterruptionDisruptionReason);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    if (deleting || !action.deleteClaim) {
+      await this.#deps.events.publish({
+        object: claim,
+        type: action.eventType,
+        reason: action.eventReason,
+        message: interruptionMessage(notice, deleting),
+      });
+      context.logger.info(
+        { NodeClaim: objectRef(claim), kind: notice.kind, deadline: notice.deadline },
+        deleting ? 'disrupting nodeclaim: interruption' : 'interruption notice recorded',
+      );
+    }
+    await source.acknowledge(notice);
+  }
+}
+
+function providerCache(provider: object): UnavailableOfferingsCache | undefined {
+  const cache = (provider as { unavailableOfferings?: unknown }).unavailableOfferings;
+  return cache instanceof UnavailableOfferingsCache ? cache : undefined;
+}
+
+/** `nodeclaim.interruption` over these dependencies; see InterruptionController. */
+export function interruptionController(
+  deps: InterruptionDependencies,
+  options?: InterruptionOptions,
+): InterruptionController {
+  return new InterruptionController(deps, options);
+}

@@ -1,0 +1,28 @@
+import type { Node } from '../../apis/kubernetes/node.js';
+import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import type { ReconcileContext } from '../../operator/runtime/controller.js';
+
+/** What one step of the NodeClaim lifecycle works on during a reconcile. */
+export interface ClaimState {
+  /** The working copy: steps change its labels, annotations and status; the controller writes them. */
+  claim: NodeClaim;
+  /** The claim's Node as last read or written in this reconcile (fresher than the cache). */
+  node?: Node;
+  readonly context: ReconcileContext;
+}
+
+/** How a step ended. */
+export interface StepOutcome {
+  /** Wake up again after this long (the smallest over all steps wins). */
+  readonly requeueAfterMs?: number;
+  /** Failed; the controller still writes what the steps changed, then retries with backoff. */
+  readonly error?: unknown;
+  /** The claim was deleted or written by the step itself: write nothing more this round. */
+  readonly stop?: boolean;
+}
+
+/** A step of the NodeClaim lifecycle (launch, registration, initialization, liveness). */
+export interface ClaimStep {
+  readonly name: string;
+  run(state: ClaimState): Promise<StepOutcome>;
+}

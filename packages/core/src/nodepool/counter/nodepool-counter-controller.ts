@@ -1,0 +1,75 @@
+import { Labels } from '../../apis/labels.js';
+import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import type { NodePool } from '../../apis/v1/nodepool.js';
+import { isNotFound } from '../../kube/errors.js';
+import type { ObjectKey } from '../../kube/object.js';
+import type { ClusterPort } from '../../kube/port.js';
+import { NodeClaims, NodePools } from '../../lifecycle/resource-types.js';
+import {
+  type Controller,
+  type ReconcileResult,
+  watchMapped,
+  watchSelf,
+} from '../../operator/runtime/controller.js';
+import {
+  addResources,
+  formatResourceList,
+  parseResourceList,
+} from '../../scheduling/resources/resource-list.js';
+
+/** `status.resources` and `status.nodes` of a NodePool from its NodeClaims. */
+export function nodePoolUsage(claims: readonly NodeClaim[]): {
+  resources: Record<string, string>;
+  nodes: number;
+} {
+  const total = addResources(...claims.map((c) => parseResourceList(c.status?.capacity)));
+  return { resources: formatResourceList(total), nodes: claims.length };
+}
+
+/**
+ * `nodepool.counter`: keeps a NodePool's `status.resources` (the capacity of its NodeClaims,
+ * added up, launched ones contributing once their capacity is known) and `status.nodes` (how
+ * many NodeClaims it has, in flight and deleting included, as limits count them).
+ */
+export class NodePoolCounterController implements Controller {
+  readonly name = 'nodepool.counter';
+  readonly watches;
+  readonly #cluster: ClusterPort;
+
+  constructor(deps: { readonly cluster: ClusterPort }) {
+    this.#cluster = deps.cluster;
+    const poolsOf = (claim: NodeClaim, previous: NodeClaim | undefined): ObjectKey[] => {
+      const names = new Set([
+        claim.metadata.labels?.[Labels.NodePool],
+        previous?.metadata.labels?.[Labels.NodePool],
+      ]);
+      return [...names].flatMap((name) => (name === undefined ? [] : [{ name }]));
+    };
+    this.watches = [
+      watchSelf(NodePools),
+      watchMapped(NodeClaims, (claim, _cache, event) =>
+        poolsOf(claim, event.previous as NodeClaim | undefined),
+      ),
+    ];
+  }
+
+  async reconcile(key: ObjectKey): Promise<ReconcileResult | undefined> {
+    let pool: NodePool;
+    try {
+      pool = await this.#cluster.get(NodePools, key);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+    const claims = await this.#cluster.list(NodeClaims, { labelSelector: `${Labels.NodePool}=${key.name}` });
+    const usage = nodePoolUsage(claims.items);
+    const before = pool.status?.resources ?? {};
+    if (JSON.stringify(before) === JSON.stringify(usage.resources) && pool.status?.nodes === usage.nodes)
+      return undefined;
+    // Merge patch: resources that dropped to nothing must be removed explicitly.
+    const resources: Record<string, string | null> = { ...usage.resources };
+    for (const name of Object.keys(before)) if (!(name in usage.resources)) resources[name] = null;
+    await this.#cluster.patchStatus(NodePools, key, { status: { resources, nodes: usage.nodes } });
+    return undefined;
+  }
+}

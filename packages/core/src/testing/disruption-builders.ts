@@ -1,0 +1,335 @@
+import type { DaemonSet } from '../apis/kubernetes/daemon-set.js';
+import type { Node } from '../apis/kubernetes/node.js';
+import type { Pod } from '../apis/kubernetes/pod.js';
+import {
+  type PodDisruptionBudget,
+  podDisruptionBudgetSchema,
+} from '../apis/kubernetes/pod-disruption-budget.js';
+import { Labels } from '../apis/labels.js';
+import type { NodeClaim, NodeClaimInput } from '../apis/v1/nodeclaim.js';
+import type { NodePool, NodePoolInput } from '../apis/v1/nodepool.js';
+import type { InstanceType } from '../cloudprovider/instance-type.js';
+import type { DisruptionSnapshot } from '../disruption/decide/snapshot.js';
+import { podKey } from '../scheduling/pod/identity.js';
+import { standardTypes } from '../scheduling/solver/testing/builders.js';
+import type { ExistingCapacity, NewClaim } from '../scheduling/solver/types.js';
+import { isInitializedNode } from '../state/capacity.js';
+import type { DeepPartial } from './merge.js';
+import { aNode, type NodeInput } from './node-builder.js';
+import { TestNodeClassRef } from './node-class.js';
+import { aNodeClaim } from './nodeclaim-builder.js';
+import { aNodePool } from './nodepool-builder.js';
+import { aPod, type PodInput } from './pod-builder.js';
+
+/**
+ * Builders for disruption snapshots, in option form, on top of the kit's `aNode`, `aPod`,
+ * `aNodePool` and `aNodeClaim`: the same base objects and NodeClass, plus what a disruption
+ * test needs said outright rather than defaulted. Times are T0 - 1 day, so consolidateAfter
+ * and do-not-disrupt durations have long passed at T0; a bound pod asks for 1 CPU and 1Gi, a
+ * size consolidation arithmetic can see on a 4-CPU node; budgets allow every node (`100%`).
+ */
+
+/** A fixed "now" for tests: Wednesday 2024-05-01 12:00 UTC. */
+export const T0 = Date.parse('2024-05-01T12:00:00Z');
+const LongAgo = '2024-04-30T12:00:00Z';
+
+export interface PoolOptions {
+  readonly consolidateAfter?: string;
+  readonly consolidationPolicy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
+  readonly budgets?: ReadonlyArray<{
+    nodes: string;
+    schedule?: string;
+    duration?: string;
+    reasons?: string[];
+  }>;
+  readonly requirements?: ReadonlyArray<{
+    key: string;
+    operator: string;
+    values?: string[];
+    minValues?: number;
+  }>;
+  readonly terminationGracePeriod?: string;
+  readonly expireAfter?: string;
+  readonly labels?: Record<string, string>;
+  readonly replicas?: number;
+  readonly weight?: number;
+}
+
+/** A NodePool; budgets default to one that allows every node (`100%`), unlike upstream's 10%. */
+export function pool(name: string, o: PoolOptions = {}): NodePool {
+  return aNodePool({
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name },
+    spec: {
+      template: {
+        ...(o.labels === undefined ? {} : { metadata: { labels: o.labels } }),
+        spec: {
+          nodeClassRef: { ...TestNodeClassRef },
+          requirements: o.requirements ?? [],
+          ...(o.terminationGracePeriod === undefined
+            ? {}
+            : { terminationGracePeriod: o.terminationGracePeriod }),
+          ...(o.expireAfter === undefined ? {} : { expireAfter: o.expireAfter }),
+        },
+      },
+      disruption: {
+        ...(o.consolidateAfter === undefined ? {} : { consolidateAfter: o.consolidateAfter }),
+        ...(o.consolidationPolicy === undefined ? {} : { consolidationPolicy: o.consolidationPolicy }),
+        budgets: o.budgets ?? [{ nodes: '100%' }],
+      },
+      ...(o.replicas === undefined ? {} : { replicas: o.replicas }),
+      ...(o.weight === undefined ? {} : { weight: o.weight }),
+    },
+  } as DeepPartial<NodePoolInput>);
+}
+
+/** Allocatable of the standard types, by name. */
+const Sizes: Readonly<Record<string, Record<string, string>>> = {
+  small: { cpu: '2', memory: '4Gi', pods: '110' },
+  medium: { cpu: '4', memory: '16Gi', pods: '110' },
+  large: { cpu: '16', memory: '64Gi', pods: '110' },
+};
+
+export interface NodeOptions {
+  readonly pool?: string;
+  readonly type?: string;
+  readonly zone?: string;
+  readonly capacityType?: string;
+  readonly created?: string;
+  readonly ready?: boolean;
+  readonly allocatable?: Record<string, string>;
+  readonly labels?: Record<string, string>;
+  readonly annotations?: Record<string, string>;
+  readonly taints?: { key: string; value?: string; effect: string }[];
+  readonly deleting?: boolean;
+  /** Default true: labelled `karpenter.sh/initialized=true`, as the lifecycle leaves it. */
+  readonly initialized?: boolean;
+}
+
+/**
+ * A Node of a NodePool (default `default`), a `medium` on-demand in zone-a, Ready, initialized,
+ * created long ago.
+ */
+export function managedNode(name: string, o: NodeOptions = {}): Node {
+  const type = o.type ?? 'medium';
+  const allocatable = o.allocatable ?? Sizes[type] ?? Sizes.medium;
+  return aNode({
+    metadata: {
+      name,
+      creationTimestamp: o.created ?? LongAgo,
+      labels: {
+        [Labels.Hostname]: name,
+        [Labels.NodePool]: o.pool ?? 'default',
+        [Labels.InstanceType]: type,
+        [Labels.Zone]: o.zone ?? 'zone-a',
+        [Labels.CapacityType]: o.capacityType ?? 'on-demand',
+        [Labels.Arch]: 'amd64',
+        [Labels.OS]: 'linux',
+        ...(o.initialized === false ? {} : { [Labels.Initialized]: 'true' }),
+        ...o.labels,
+      },
+      ...(o.annotations === undefined ? {} : { annotations: o.annotations }),
+      ...(o.deleting ? { deletionTimestamp: '2024-05-01T11:59:00Z' } : {}),
+    },
+    spec: { providerID: `test://${name}`, ...(o.taints === undefined ? {} : { taints: o.taints }) },
+    status: {
+      capacity: allocatable,
+      allocatable,
+      conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
+    },
+  } as DeepPartial<NodeInput>);
+}
+
+export interface ClaimOptions {
+  readonly conditions?: ReadonlyArray<{
+    type: string;
+    status: string;
+    reason?: string;
+    lastTransitionTime?: string;
+  }>;
+  readonly annotations?: Record<string, string>;
+  readonly lastPodEventTime?: string;
+  readonly created?: string;
+  readonly terminationGracePeriod?: string;
+  readonly expireAfter?: string;
+}
+
+/** The NodeClaim of a node: same labels, Initialized, created with the node. */
+export function claimFor(node: Node, o: ClaimOptions = {}): NodeClaim {
+  return aNodeClaim({
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodeClaim',
+    metadata: {
+      name: `${node.metadata.name}-claim`,
+      labels: node.metadata.labels,
+      creationTimestamp: o.created ?? node.metadata.creationTimestamp,
+      ...(o.annotations === undefined ? {} : { annotations: o.annotations }),
+    },
+    spec: {
+      nodeClassRef: { ...TestNodeClassRef },
+      requirements: [],
+      ...(o.terminationGracePeriod === undefined ? {} : { terminationGracePeriod: o.terminationGracePeriod }),
+      ...(o.expireAfter === undefined ? {} : { expireAfter: o.expireAfter }),
+    },
+    status: {
+      nodeName: node.metadata.name,
+      providerID: node.spec.providerID,
+      conditions: (o.conditions ?? [{ type: 'Initialized', status: 'True' }]).map((c) => ({
+        lastTransitionTime: LongAgo,
+        ...c,
+      })),
+      ...(o.lastPodEventTime === undefined ? {} : { lastPodEventTime: o.lastPodEventTime }),
+    },
+  } as unknown as DeepPartial<NodeClaimInput>);
+}
+
+export interface BoundPodOptions {
+  readonly namespace?: string;
+  readonly cpu?: string;
+  readonly memory?: string;
+  readonly labels?: Record<string, string>;
+  readonly annotations?: Record<string, string>;
+  readonly owner?: { kind: string; name: string };
+  readonly priority?: number;
+  readonly created?: string;
+  readonly ready?: boolean;
+  readonly spec?: Record<string, unknown>;
+}
+
+/** A Running pod on `nodeName` (empty string: pending), 1 cpu / 1Gi, Ready, created long ago. */
+export function boundPod(name: string, nodeName: string, o: BoundPodOptions = {}): Pod {
+  return aPod({
+    metadata: {
+      name,
+      namespace: o.namespace ?? 'default',
+      creationTimestamp: o.created ?? LongAgo,
+      ...(o.labels === undefined ? {} : { labels: o.labels }),
+      ...(o.annotations === undefined ? {} : { annotations: o.annotations }),
+      ...(o.owner === undefined
+        ? {}
+        : {
+            ownerReferences: [
+              { apiVersion: 'apps/v1', controller: true, uid: `uid-${o.owner.name}`, ...o.owner },
+            ],
+          }),
+    },
+    spec: {
+      ...(nodeName === '' ? {} : { nodeName }),
+      containers: [
+        { name: 'app', resources: { requests: { cpu: o.cpu ?? '1', memory: o.memory ?? '1Gi' } } },
+      ],
+      ...(o.priority === undefined ? {} : { priority: o.priority }),
+      ...o.spec,
+    },
+    status: {
+      phase: nodeName === '' ? 'Pending' : 'Running',
+      conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
+    },
+  } as DeepPartial<PodInput>);
+}
+
+export interface PdbOptions {
+  readonly namespace?: string;
+  readonly matchLabels: Record<string, string>;
+  readonly minAvailable?: number | string;
+  readonly maxUnavailable?: number | string;
+  readonly disruptionsAllowed?: number;
+  readonly unhealthyPodEvictionPolicy?: 'IfHealthyBudget' | 'AlwaysAllow';
+}
+
+export function pdb(name: string, o: PdbOptions): PodDisruptionBudget {
+  return podDisruptionBudgetSchema.parse({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace: o.namespace ?? 'default' },
+    spec: {
+      selector: { matchLabels: o.matchLabels },
+      ...(o.minAvailable === undefined ? {} : { minAvailable: o.minAvailable }),
+      ...(o.maxUnavailable === undefined ? {} : { maxUnavailable: o.maxUnavailable }),
+      ...(o.unhealthyPodEvictionPolicy === undefined
+        ? {}
+        : { unhealthyPodEvictionPolicy: o.unhealthyPodEvictionPolicy }),
+    },
+    ...(o.disruptionsAllowed === undefined ? {} : { status: { disruptionsAllowed: o.disruptionsAllowed } }),
+  });
+}
+
+/** One node of a test cluster: the Node, optionally its NodeClaim, and its pods. */
+export interface TestNode {
+  readonly node: Node;
+  readonly claim?: NodeClaim;
+  readonly pods?: readonly Pod[];
+  /** Default: as the cluster state reads it (see isInitializedNode). */
+  readonly initialized?: boolean;
+}
+
+export interface ClusterOptions {
+  readonly nodes: readonly TestNode[];
+  readonly pools?: readonly NodePool[];
+  readonly types?: readonly InstanceType[];
+  readonly pdbs?: readonly PodDisruptionBudget[];
+  readonly pending?: readonly Pod[];
+  readonly daemonSets?: readonly DaemonSet[];
+}
+
+/** A snapshot: NodePool `default` and the standard types (small, medium, large) unless given. */
+export function cluster(o: ClusterOptions): DisruptionSnapshot {
+  const pools = o.pools ?? [pool('default')];
+  const types = o.types ?? standardTypes();
+  const capacity: ExistingCapacity[] = o.nodes.map((n) => ({
+    name: n.node.metadata.name,
+    node: n.node,
+    ...(n.claim === undefined ? {} : { nodeClaim: n.claim }),
+    pods: n.pods ?? [],
+    initialized: n.initialized ?? isInitializedNode(n.node, n.claim),
+  }));
+  return {
+    capacity,
+    pendingPods: o.pending ?? [],
+    nodePools: pools,
+    instanceTypes: new Map(pools.map((p) => [p.metadata.name ?? '', types])),
+    daemonSets: o.daemonSets ?? [],
+    podDisruptionBudgets: o.pdbs ?? [],
+  };
+}
+
+/** `count` medium nodes `<prefix>-0`... each with `podsEach` pods of `cpu`. */
+export function nodesWithPods(
+  prefix: string,
+  count: number,
+  podsEach: number,
+  cpu = '1',
+  o: NodeOptions = {},
+): TestNode[] {
+  return Array.from({ length: count }, (_, i) => {
+    const name = `${prefix}-${i}`;
+    return {
+      node: managedNode(name, o),
+      pods: Array.from({ length: podsEach }, (_, j) => boundPod(`${name}-p${j}`, name, { cpu })),
+    };
+  });
+}
+
+/** A replacement claim reduced to what tests compare. */
+export function claimSummary(claim: NewClaim): {
+  nodePool: string;
+  types: string[];
+  capacityTypes: string[] | undefined;
+  zones: string[] | undefined;
+  pods: string[];
+  price: number;
+} {
+  const values = (key: string) => {
+    const r = claim.requirements.get(key);
+    return r === undefined || r.complement ? undefined : [...r.values].sort();
+  };
+  return {
+    nodePool: claim.nodePool,
+    types: claim.instanceTypes.map((t) => t.name),
+    capacityTypes: values(Labels.CapacityType),
+    zones: values(Labels.Zone),
+    pods: claim.pods.map(podKey).sort(),
+    price: claim.price,
+  };
+}
