@@ -244,7 +244,7 @@ describe('nodewright simulate', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^ +nodewright +cluster-autoscaler +difference$/m);
     expect(out).toMatch(/^ {2}total +\$\d+\.\d\d +\$\d+\.\d\d +[+-]?\d+\.\d %$/m);
-    expect(out).toMatch(/^ {2}launched +\d+ +\d+ +([+-]\d+|=)$/m);
+    expect(out).toMatch(/^ {2}launched +\d+ +\d+ +([+-]\d+|same)$/m);
     expect(out).toMatch(/^cluster-autoscaler node groups: default-on-demand \(/m);
     expect(out).toMatch(/^Cost: nodewright \$\d+\.\d\d, cluster-autoscaler \$\d+\.\d\d: /m);
   }, 120_000);
