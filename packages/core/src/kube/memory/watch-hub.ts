@@ -155,7 +155,9 @@ export class WatchHub {
   readonly #historyLimit: number;
   readonly #subs = new Map<string, Set<Subscription>>();
   readonly #owner = new Map<Subscription, string>();
+  /** Changes kept for resuming: `#history[#first]` onwards (the rest awaits a batched trim). */
   #history: Change[] = [];
+  #first = 0;
   #compactedThrough = 0;
 
   constructor(tracker: WorkTracker, historyLimit: number) {
@@ -165,9 +167,14 @@ export class WatchHub {
 
   publish(change: Change): void {
     this.#history.push(change);
-    if (this.#history.length > this.#historyLimit) {
-      const dropped = this.#history.splice(0, this.#history.length - this.#historyLimit);
-      this.#compactedThrough = (dropped[dropped.length - 1] as Change).rv;
+    while (this.#history.length - this.#first > this.#historyLimit) {
+      this.#compactedThrough = (this.#history[this.#first] as Change).rv;
+      this.#first++;
+    }
+    // Dropping from the front of the array on every write moved the whole history each time.
+    if (this.#first > this.#historyLimit) {
+      this.#history = this.#history.slice(this.#first);
+      this.#first = 0;
     }
     for (const sub of this.#subs.get(change.typeKey) ?? []) sub.offer(change);
   }
@@ -204,7 +211,8 @@ export class WatchHub {
       items.push({ kind: 'event', event: { type: 'ERROR', error }, rv: undefined });
     } else {
       startRv = String(start.after);
-      for (const change of this.#history) {
+      for (let i = this.#first; i < this.#history.length; i++) {
+        const change = this.#history[i] as Change;
         if (change.rv <= start.after || change.typeKey !== typeKey) continue;
         const event = translate(change, filter);
         if (event === undefined) continue;
