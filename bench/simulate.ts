@@ -25,11 +25,25 @@ const HOUR = 3_600_000;
 // existed (their solver counts show as "-").
 const solveChannel = (scheduling as { SolveChannel?: { readonly name: string | symbol } }).SolveChannel;
 const ScenarioDir = resolve(import.meta.dirname, '../examples/scenarios');
+// Scenarios too long for the pinned-summary test, which runs every shipped one in full: run only
+// when named with --scenarios.
+const ScaleScenarioDir = resolve(import.meta.dirname, 'scenarios');
 
 interface Options {
   readonly scenarios: readonly string[];
   readonly baseline: boolean;
   readonly repeat: number;
+  /** Simulated hours to stop after (the scenario's own duration when shorter); all when absent. */
+  readonly hours: number | undefined;
+}
+
+const yamlIn = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
+
+function scenarioPath(file: string): string {
+  return resolve(yamlIn(ScenarioDir).includes(file) ? ScenarioDir : ScaleScenarioDir, file);
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -37,18 +51,23 @@ function parseOptions(argv: readonly string[]): Options {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const all = readdirSync(ScenarioDir)
-    .filter((f) => f.endsWith('.yaml'))
-    .sort();
-  const picked = value('--scenarios')?.split(',') ?? all;
+  const shipped = yamlIn(ScenarioDir);
+  const all = [...shipped, ...yamlIn(ScaleScenarioDir)];
+  const picked = value('--scenarios')?.split(',') ?? shipped;
   for (const p of picked) {
     if (!all.includes(p))
-      throw new Error(`--scenarios: no ${p} in examples/scenarios (there: ${all.join(', ')})`);
+      throw new Error(
+        `--scenarios: no ${p} in examples/scenarios or bench/scenarios (there: ${all.join(', ')})`,
+      );
   }
+  const hours = value('--hours');
+  if (hours !== undefined && !(Number(hours) > 0))
+    throw new Error(`--hours: ${hours} is not a positive number`);
   return {
     scenarios: picked,
     baseline: !argv.includes('--no-baseline'),
     repeat: Number(value('--repeat') ?? 1),
+    hours: hours === undefined ? undefined : Number(hours),
   };
 }
 
@@ -69,16 +88,19 @@ interface Line {
   readonly peakHeapMiB: number;
 }
 
-function loadScenario(file: string): Scenario {
-  const parsed = parseScenario(readFileSync(resolve(ScenarioDir, file), 'utf8'), file);
+function loadScenario(file: string, hours: number | undefined): Scenario {
+  const parsed = parseScenario(readFileSync(scenarioPath(file), 'utf8'), file);
   if (parsed.scenario === undefined) throw new Error(parsed.errors.map(formatScenarioError).join('\n'));
   if (parsed.scenario.catalog !== 'kwok')
     throw new Error(`${file}: the benchmark runs kwok-catalog scenarios only`);
-  return parsed.scenario;
+  const { scenario } = parsed;
+  return hours === undefined
+    ? scenario
+    : { ...scenario, duration: Math.min(scenario.duration, hours * HOUR) };
 }
 
-async function runOnce(file: string, run: Line['run']): Promise<Line> {
-  const scenario = loadScenario(file);
+async function runOnce(file: string, run: Line['run'], hours: number | undefined): Promise<Line> {
+  const scenario = loadScenario(file, hours);
   const catalog = await kwokCatalogProvider.catalog();
   const instanceTypes = instanceTypesFromCatalog(catalog).instanceTypes;
   let work: SimulationWork | undefined;
@@ -171,11 +193,16 @@ function formatLine(l: Line, calibration: Calibration): string {
 }
 
 /** The median of `repeat` runs, by wall time (the counts are the same in every run). */
-async function runCase(file: string, run: Line['run'], repeat: number): Promise<Line> {
+async function runCase(
+  file: string,
+  run: Line['run'],
+  repeat: number,
+  hours: number | undefined,
+): Promise<Line> {
   const runs: Line[] = [];
   for (let r = 0; r < repeat; r++) {
     progress(`${basename(file, '.yaml')} / ${run}${repeat > 1 ? `, run ${r + 1} of ${repeat}` : ''} ...`);
-    runs.push(await runOnce(file, run));
+    runs.push(await runOnce(file, run, hours));
     progress(`  ${runs.at(-1)!.seconds.toFixed(2)} s`);
   }
   runs.sort((a, b) => a.seconds - b.seconds);
@@ -188,8 +215,9 @@ async function main(): Promise<void> {
   const before = { wall: calibrate(), cpu: calibrate(cpuSeconds) };
   const lines: Line[] = [];
   for (const file of options.scenarios) {
-    lines.push(await runCase(file, 'nodewright', options.repeat));
-    if (options.baseline) lines.push(await runCase(file, 'cluster-autoscaler', options.repeat));
+    lines.push(await runCase(file, 'nodewright', options.repeat, options.hours));
+    if (options.baseline)
+      lines.push(await runCase(file, 'cluster-autoscaler', options.repeat, options.hours));
   }
   progress('calibrating again ...');
   // Calibrated before and after, the smaller taken: a busy machine slows the calibration too, and

@@ -79,8 +79,12 @@ export interface EvictOptions {
 
 /**
  * The one interface through which nodewright talks to Kubernetes. Objects are plain JSON
- * records; kinds are named by ResourceType. Every result is a fresh copy the caller may
- * mutate. Failures are KubeErrors (`isNotFound`, `isConflict`, `isTooManyRequests`, ...).
+ * records; kinds are named by ResourceType. Results (and watch events' objects) are read-only:
+ * a changed object is built from a copy (`{ ...node, spec: { ...node.spec, taints } }`), never by
+ * changing a result. The in-memory adapter hands out its stored objects themselves, deeply
+ * frozen and shared with every other reader, so a change throws a TypeError there; arguments are
+ * never kept, so a caller may reuse what it passed in. Failures are KubeErrors (`isNotFound`,
+ * `isConflict`, `isTooManyRequests`, ...).
  *
  * Semantics every adapter honours (the in-memory adapter documents its simplifications):
  * - `resourceVersion` is opaque and changes on every write; a stale one is a Conflict.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../apis/kubernetes/pod.js';
+import { type Pod, podSchema } from '../apis/kubernetes/pod.js';
 import { Labels } from '../apis/labels.js';
 import { NodeClaims, NodePools, Nodes, Pods } from '../lifecycle/resource-types.js';
 import { MetricNames } from '../metrics/names.js';
@@ -52,6 +52,37 @@ describe('ClusterState', () => {
     expect(names(state.podsOn('n2'))).toEqual(['pending']);
     expect(state.node('n1')).toBeUndefined();
     expect(await env.metric(MetricNames.ClusterStateNodeCount)).toBe(2);
+    await env.stop();
+  });
+
+  it('a pod whose spec did not change keeps its parsed spec, and parses as a whole pod would', async () => {
+    const { env, state } = await setup();
+    await env.create(Pods, aPod({ metadata: { name: 'web' } }));
+    await env.settle();
+    const before = state.pods()[0];
+    await env.cluster.patchStatus(
+      Pods,
+      { name: 'web', namespace: 'default' },
+      { status: { phase: 'Running' } },
+    );
+    await env.cluster.patch(
+      Pods,
+      { name: 'web', namespace: 'default' },
+      { metadata: { labels: { x: 'y' } } },
+    );
+    await env.settle();
+    const after = state.pods()[0];
+    expect(after?.spec).toBe(before?.spec);
+    expect(after?.status?.phase).toBe('Running');
+    expect(after?.metadata.labels).toEqual(expect.objectContaining({ x: 'y' }));
+    const stored = await env.cluster.get(Pods, { name: 'web', namespace: 'default' });
+    const { managedFields: _dropped, ...metadata } = stored.metadata;
+    expect(JSON.stringify(after)).toBe(JSON.stringify(podSchema.parse({ ...stored, metadata })));
+
+    await env.cluster.patch(Pods, { name: 'web', namespace: 'default' }, { spec: { nodeName: 'n1' } });
+    await env.settle();
+    expect(state.pods()[0]?.spec).not.toBe(before?.spec);
+    expect(state.podsOn('n1').map((p) => p.metadata.name)).toEqual(['web']);
     await env.stop();
   });
 

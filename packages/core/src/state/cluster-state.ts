@@ -65,6 +65,13 @@ function parseWith<T>(schema: z.ZodType<T>, object: unknown): Parsed<T> {
     : { ok: false, message: z.prettifyError(parsed.error) };
 }
 
+/**
+ * The pod schema with `spec` taken as it is: for a new version of a pod whose `spec` is the very
+ * object the last version had (the in-memory cluster shares unchanged parts between versions,
+ * and freezes them), which was validated then; its parsed spec is reused.
+ */
+const podWithoutSpecSchema = podSchema.extend({ spec: z.unknown() });
+
 function keyOfObject(object: KubeObject): string {
   const { name = '', namespace } = object.metadata;
   return keyString(namespace === undefined ? { name } : { name, namespace });
@@ -88,6 +95,8 @@ export class ClusterState {
   readonly #metrics: ClusterStateMetrics | undefined;
   readonly #nominations: Nominations;
   readonly #pods = new Map<string, Pod>();
+  /** Each pod's last `spec` as delivered (when frozen) and as parsed. */
+  readonly #podSpecs = new Map<string, { readonly delivered: unknown; readonly parsed: Pod['spec'] }>();
   readonly #invalidPods = new Map<string, InvalidObject>();
   readonly #boundTo = new Map<string, string>();
   readonly #bound = new Map<string, Set<string>>();
@@ -337,13 +346,15 @@ export class ClusterState {
     }
     if (deleted) {
       this.#pods.delete(key);
+      this.#podSpecs.delete(key);
       this.#invalidPods.delete(key);
       this.#nominations.release(object as Pod);
       return;
     }
-    const parsed = parseWith(podSchema, object);
+    const parsed = this.#parsePod(key, object);
     if (!parsed.ok) {
       this.#pods.delete(key);
+      this.#podSpecs.delete(key);
       this.#invalidPods.set(key, { object, message: parsed.message });
       return;
     }
@@ -361,6 +372,21 @@ export class ClusterState {
     } else if (phase === 'Succeeded' || phase === 'Failed' || pod.metadata.deletionTimestamp !== undefined) {
       this.#nominations.release(pod);
     }
+  }
+
+  /** podSchema's parse, reusing the last parsed spec when the spec is the same frozen object. */
+  #parsePod(key: string, object: KubeObject): Parsed<Pod> {
+    const spec = (object as { spec?: unknown }).spec;
+    const last = this.#podSpecs.get(key);
+    if (last !== undefined && last.delivered === spec) {
+      const rest = parseWith(podWithoutSpecSchema, object);
+      return rest.ok ? { ok: true, value: { ...rest.value, spec: last.parsed } as Pod } : rest;
+    }
+    const parsed = parseWith(podSchema, object);
+    if (parsed.ok && typeof spec === 'object' && spec !== null && Object.isFrozen(spec))
+      this.#podSpecs.set(key, { delivered: spec, parsed: parsed.value.spec });
+    else this.#podSpecs.delete(key);
+    return parsed;
   }
 
   #applyNode(key: string, object: KubeObject, deleted: boolean): void {

@@ -82,6 +82,8 @@ export class DisruptionController implements Controller {
   /** `nodePool/reason` -> the budget block last published for it. */
   readonly #blockedBudgets = new Map<string, string>();
   readonly #offeringParts = new WeakMap<InstanceType, string>();
+  /** The fingerprint's part of each object cluster state holds (a new object on every change). */
+  readonly #objectParts = new WeakMap<object, string>();
   readonly #solverCache = new SolverCache();
   /** Set by a pass that decided nothing: what it saw, when, and when time alone could change that. */
   #idle: { readonly fingerprint: string; readonly since: number; readonly until: number } | undefined;
@@ -259,7 +261,8 @@ export class DisruptionController implements Controller {
    * conditions, labels, annotations, lastPodEventTime and deletion, NodePools (by
    * resourceVersion: limits read their status), deletion marks, and each offering's availability
    * and price. Node heartbeats and other status churn leave it alone, so an idle cluster is
-   * recognised as idle.
+   * recognised as idle. Each object's part is built once (cluster state holds a new object for
+   * every change), as polls outnumber changes; nominations and marks are read every time.
    */
   #fingerprint(types: ReadonlyMap<string, readonly InstanceType[]>, context: ReconcileContext): string {
     const { state } = this.#deps;
@@ -267,24 +270,34 @@ export class DisruptionController implements Controller {
     const rv = (o: { metadata: { uid?: string; name?: string; resourceVersion?: string } }) =>
       `${o.metadata.uid ?? o.metadata.name ?? ''}@${o.metadata.resourceVersion ?? ''}`;
     const parts: string[] = [];
+    const part = (object: object, build: () => string): string => {
+      let cached = this.#objectParts.get(object);
+      if (cached === undefined) {
+        cached = build();
+        this.#objectParts.set(object, cached);
+      }
+      return cached;
+    };
     for (const p of objects.pods) {
       const nominated = p.spec.nodeName ? undefined : state.nominationOf(p);
       parts.push(
-        `p${rv(p)}:${p.spec.nodeName ?? ''}:${p.status?.phase ?? ''}:${JSON.stringify(nominated ?? '')}`,
+        `${part(p, () => `p${rv(p)}:${p.spec.nodeName ?? ''}:${p.status?.phase ?? ''}`)}:${JSON.stringify(nominated ?? '')}`,
       );
     }
     for (const n of objects.nodes) {
-      const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready')?.status ?? '';
-      parts.push(
-        `n${n.metadata.name}:${JSON.stringify([n.spec.taints, n.spec.unschedulable, n.metadata.labels, n.metadata.annotations, n.status?.allocatable])}:${ready}:${n.metadata.deletionTimestamp ?? ''}:${state.isMarkedForDeletion(n.metadata.name) ? 'm' : ''}`,
-      );
+      const seen = part(n, () => {
+        const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready')?.status ?? '';
+        return `n${n.metadata.name}:${JSON.stringify([n.spec.taints, n.spec.unschedulable, n.metadata.labels, n.metadata.annotations, n.status?.allocatable])}:${ready}:${n.metadata.deletionTimestamp ?? ''}`;
+      });
+      parts.push(`${seen}:${state.isMarkedForDeletion(n.metadata.name) ? 'm' : ''}`);
     }
     for (const c of objects.nodeClaims) {
-      const conditions = (c.status?.conditions ?? []).map((x) => `${x.type}=${x.status}`).join(',');
       const name = c.metadata.name ?? '';
-      parts.push(
-        `c${name}:${conditions}:${JSON.stringify([c.metadata.labels, c.metadata.annotations, c.status?.lastPodEventTime])}:${c.metadata.deletionTimestamp ?? ''}:${state.isMarkedForDeletion(name) ? 'm' : ''}`,
-      );
+      const seen = part(c, () => {
+        const conditions = (c.status?.conditions ?? []).map((x) => `${x.type}=${x.status}`).join(',');
+        return `c${name}:${conditions}:${JSON.stringify([c.metadata.labels, c.metadata.annotations, c.status?.lastPodEventTime])}:${c.metadata.deletionTimestamp ?? ''}`;
+      });
+      parts.push(`${seen}:${state.isMarkedForDeletion(name) ? 'm' : ''}`);
     }
     for (const p of objects.nodePools) parts.push(`P${rv(p)}`);
     for (const o of [

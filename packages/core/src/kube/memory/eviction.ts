@@ -108,12 +108,16 @@ export function disruptionStatusOf(
   cluster: ClusterInternals,
   pdb: PodDisruptionBudgetLike,
 ): DisruptionBudgetStatus {
-  return computeDisruptionBudgetStatus(
-    pdb,
-    podsSelectedBy(cluster, pdb),
-    (pod) => controllerScale(cluster, pod),
-    cluster.clock.now(),
-  );
+  // Found once per controller, not once per pod: a budget's pods mostly share a few.
+  const scales = new Map<string, ControllerScale>();
+  const scaleOf = (pod: PodLike): ControllerScale => {
+    const ref = controllerOf(pod);
+    if (ref === undefined) return controllerScale(cluster, pod);
+    const key = JSON.stringify([pod.metadata.namespace, ref.apiVersion, ref.kind, ref.name, ref.uid]);
+    if (!scales.has(key)) scales.set(key, controllerScale(cluster, pod));
+    return scales.get(key);
+  };
+  return computeDisruptionBudgetStatus(pdb, podsSelectedBy(cluster, pdb), scaleOf, cluster.clock.now());
 }
 
 /**

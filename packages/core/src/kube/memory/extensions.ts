@@ -8,10 +8,13 @@ export interface AdmissionRequest {
   readonly type: ResourceType;
   readonly subresource?: 'status';
   /**
-   * The object about to be stored (after server defaulting); a hook may mutate it, as a
-   * mutating webhook would. For DELETE, the object being deleted (changes are ignored).
+   * The object about to be stored (after server defaulting); a hook may change it, as a
+   * mutating webhook would, by setting its top-level members and metadata's (deeper parts an
+   * update left alone are the stored version's, frozen). For DELETE, the stored object being
+   * deleted (frozen).
    */
   readonly object: KubeObject;
+  /** For UPDATE, the stored version being replaced (frozen). */
   readonly oldObject?: KubeObject;
 }
 

@@ -72,11 +72,35 @@ describe('MemoryCluster create and get', () => {
     expect(preset.message).toBe('resourceVersion should not be set on objects to be created');
   });
 
-  it('returns copies: mutating a result does not touch the store', async () => {
+  it('returns frozen objects: mutating a result throws and does not touch the store', async () => {
     const { cluster } = newCluster();
-    const created = await cluster.create(Widgets, widget('a', { size: 1 }));
-    (created.spec as { size: number }).size = 99;
+    const input = widget('a', { size: 1 });
+    const created = await cluster.create(Widgets, input);
+    expect(() => {
+      (created.spec as { size: number }).size = 99;
+    }).toThrow(TypeError);
+    const read = await cluster.get(Widgets, { name: 'a' });
+    expect(() => {
+      read.metadata.labels = { changed: 'yes' };
+    }).toThrow(TypeError);
+    const [listed] = (await cluster.list(Widgets)).items;
+    expect(() => (listed?.metadata.managedFields ?? []).pop()).toThrow(TypeError);
     expect((await cluster.get(Widgets, { name: 'a' })).spec?.size).toBe(1);
+    // The caller's own input stays its own: the cluster stored a copy of it.
+    (input.spec as { size: number }).size = 5;
+    expect((await cluster.get(Widgets, { name: 'a' })).spec?.size).toBe(1);
+  });
+
+  it('builds a changed version from a copy: the version read before stays as it was', async () => {
+    const { cluster } = newCluster();
+    const before = await cluster.create(Widgets, widget('a', { size: 1 }));
+    await cluster.patch(Widgets, { name: 'a' }, { metadata: { labels: { x: 'y' } } });
+    await cluster.patchStatus(Widgets, { name: 'a' }, { status: { ready: true } });
+    const after = await cluster.get(Widgets, { name: 'a' });
+    expect(after.metadata.labels).toEqual({ x: 'y' });
+    expect(before.metadata.labels).toBeUndefined();
+    expect(before.metadata.resourceVersion).not.toBe(after.metadata.resourceVersion);
+    expect(Object.isFrozen(after.metadata)).toBe(true);
   });
 
   it('answers 404 for kinds it does not serve until they are registered', async () => {

@@ -50,9 +50,9 @@ import type {
 import { type ResourceType, typeKey } from '../resource-type.js';
 import { applyConfiguration, type ManagerContext, recordUpdate } from '../server-side-apply.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
-import { withoutManagedFields } from '../without-managed-fields.js';
 import { disruptionStatusOf, evictPod } from './eviction.js';
 import type { AdmissionHook, AdmissionRequest, MemoryClusterPlugin } from './extensions.js';
+import { ManagedFieldsFreeViews } from './frozen.js';
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER } from './garbage-collector.js';
 import { type IdGenerator, SequentialIdGenerator } from './id-generator.js';
 import type { ClusterInternals } from './internals.js';
@@ -142,6 +142,8 @@ export class MemoryCluster implements ClusterPort {
   readonly #graceful: boolean;
   readonly #manager: string;
   readonly #internals: ClusterInternals;
+  readonly #views = new ManagedFieldsFreeViews();
+  readonly #withoutManagedFields = (object: KubeObject): KubeObject => this.#views.of(object);
   #requests = 0;
 
   constructor(options: MemoryClusterOptions) {
@@ -233,24 +235,22 @@ export class MemoryCluster implements ClusterPort {
     const at = this.#locate(type, key.name, key.namespace);
     const obj = this.#store.get(at.typeKey, at.key);
     if (obj === undefined) throw notFound(at.type, at.name);
-    return cloneJson(obj) as T;
+    return obj as T;
   }
 
   async list<T extends KubeObject>(type: ResourceType<T>, options?: SelectorOptions): Promise<ObjectList<T>> {
     this.#requests++;
     const policy = this.#kinds.require(type);
     const filter = compileFilter(policy, options);
-    const items = sortObjects(this.#store.all(typeKey(policy.type)).filter(filter)).map(
-      (obj) => cloneJson(obj) as T,
-    );
+    const items = sortObjects(this.#store.all(typeKey(policy.type)).filter(filter)) as T[];
     return { items, resourceVersion: String(this.#store.revision) };
   }
 
   /**
-   * The stored objects `list` would return, sorted the same way, but not copied: for plug-ins
-   * that only read (the emulated kube-controller-manager's disruption controller lists a
-   * namespace's pods on every pod event, and copying them cost more than all its other work).
-   * The objects must not be modified, and are only current until the next write.
+   * What `list` returns, without the list's bookkeeping: for plug-ins that only read (the
+   * emulated kube-controller-manager's disruption controller lists a namespace's pods on every pod
+   * event). The objects are frozen, as everything this cluster returns, and current until the
+   * next write.
    */
   peek<T extends KubeObject>(type: ResourceType<T>, options?: SelectorOptions): readonly T[] {
     this.#requests++;
@@ -266,7 +266,7 @@ export class MemoryCluster implements ClusterPort {
     this.#requests++;
     const key = typeKey(type);
     const untyped = handler as WatchHandler;
-    const copy = options?.withoutManagedFields ? copyWithoutManagedFields : cloneJson;
+    const view = options?.withoutManagedFields ? this.#withoutManagedFields : undefined;
     try {
       const policy = this.#kinds.require(type);
       const filter = compileFilter(policy, options);
@@ -278,7 +278,7 @@ export class MemoryCluster implements ClusterPort {
           filter,
           untyped,
           { kind: 'list', objects, revision: this.#store.revision },
-          copy,
+          view,
         );
       }
       const after = Number(rv);
@@ -289,7 +289,7 @@ export class MemoryCluster implements ClusterPort {
         filter,
         untyped,
         { kind: 'resume', after, revision: this.#store.revision },
-        copy,
+        view,
       );
     } catch (err) {
       if (!isKubeError(err)) throw err;
@@ -516,7 +516,7 @@ export class MemoryCluster implements ClusterPort {
       owners ?? recordUpdate({}, json, [], this.#managerContext(policy.type, manager, 'all', undefined));
     const managed = encodeManagedFields(ownership);
     if (managed.length > 0) obj.metadata.managedFields = managed;
-    return cloneJson(this.#store.insert(at.typeKey, at.key, obj));
+    return this.#store.insert(at.typeKey, at.key, obj);
   }
 
   #updateSync(type: ResourceType, input: KubeObject, manager: string, subresource?: 'status'): KubeObject {
@@ -655,13 +655,15 @@ export class MemoryCluster implements ClusterPort {
     const old = existing as unknown as JsonObject;
     let result: KubeObject;
     if (ctx.subresource === 'status') {
-      result = cloneJson(existing);
+      result = { ...existing, metadata: { ...existing.metadata } };
       const json = result as unknown as JsonObject;
       const status = (next as unknown as JsonObject).status;
       if (status === undefined) delete json.status;
       else json.status = cloneJson(status);
     } else {
-      result = next;
+      // Its own top level and metadata, which are stamped below: a merge patch that left them
+      // alone shares them with the stored (frozen) version.
+      result = { ...next, metadata: isRecord(next.metadata) ? { ...next.metadata } : next.metadata };
       this.#carrySystemFields(at, existing, result);
       const json = result as unknown as JsonObject;
       if (at.type.statusSubresource) {
@@ -675,7 +677,7 @@ export class MemoryCluster implements ClusterPort {
       operation: 'UPDATE',
       type: at.type,
       object: result,
-      oldObject: cloneJson(existing),
+      oldObject: existing,
       ...(ctx.subresource === undefined ? {} : { subresource: ctx.subresource }),
     });
 
@@ -693,7 +695,7 @@ export class MemoryCluster implements ClusterPort {
     else delete result.metadata.managedFields;
     result.metadata.resourceVersion = existing.metadata.resourceVersion;
     setOrDelete(result.metadata, 'generation', existing.metadata.generation);
-    if (jsonEqual(result, existing)) return cloneJson(existing);
+    if (jsonEqual(result, existing)) return existing;
 
     if (
       at.policy.tracksGeneration &&
@@ -708,7 +710,7 @@ export class MemoryCluster implements ClusterPort {
       out.metadata.resourceVersion = removed.metadata.resourceVersion;
       return out;
     }
-    return cloneJson(this.#store.replace(at.typeKey, at.key, result));
+    return this.#store.replace(at.typeKey, at.key, result);
   }
 
   /** Server-owned metadata an update cannot change. */
@@ -841,7 +843,7 @@ export class MemoryCluster implements ClusterPort {
     const existing = this.#store.get(at.typeKey, at.key);
     if (existing === undefined) throw notFound(at.type, at.name);
     checkPreconditions(at.type, existing, options.preconditions);
-    this.#admit({ operation: 'DELETE', type: at.type, object: cloneJson(existing) });
+    this.#admit({ operation: 'DELETE', type: at.type, object: existing });
 
     if (at.typeKey === NAMESPACE_KEY) {
       const result = this.#deleteNamespace(at, existing);
@@ -852,7 +854,7 @@ export class MemoryCluster implements ClusterPort {
     if (meta.deletionTimestamp !== undefined) {
       const current = meta.deletionGracePeriodSeconds ?? 0;
       if (!(at.policy.gracefulDeletion && grace < current)) {
-        return { deleted: false, object: cloneJson(existing) };
+        return { deleted: false, object: existing };
       }
       // A shorter grace period moves the deadline forward from the original request.
       const requestedAt = parseTime(meta.deletionTimestamp) - current * 1000;
@@ -862,7 +864,7 @@ export class MemoryCluster implements ClusterPort {
       if (grace === 0 && (meta.finalizers ?? []).length === 0) {
         return { deleted: true, object: this.#store.remove(at.typeKey, at.key, next) };
       }
-      return { deleted: false, object: cloneJson(this.#store.replace(at.typeKey, at.key, next)) };
+      return { deleted: false, object: this.#store.replace(at.typeKey, at.key, next) };
     }
 
     const finalizers = [...(meta.finalizers ?? [])];
@@ -879,7 +881,7 @@ export class MemoryCluster implements ClusterPort {
     next.metadata.deletionTimestamp = formatTime(this.clock.now() + grace * 1000);
     next.metadata.deletionGracePeriodSeconds = grace;
     if ((meta.generation ?? 0) > 0) next.metadata.generation = (meta.generation ?? 0) + 1;
-    return { deleted: false, object: cloneJson(this.#store.replace(at.typeKey, at.key, next)) };
+    return { deleted: false, object: this.#store.replace(at.typeKey, at.key, next) };
   }
 
   /** Namespaces go Terminating while the namespace controller empties them. */
@@ -901,7 +903,7 @@ export class MemoryCluster implements ClusterPort {
     next.metadata.deletionGracePeriodSeconds = 0;
     const json = next as unknown as JsonObject;
     json.status = { ...(isJsonObject(json.status) ? json.status : {}), phase: 'Terminating' };
-    return { deleted: false, object: cloneJson(this.#store.replace(at.typeKey, at.key, next)) };
+    return { deleted: false, object: this.#store.replace(at.typeKey, at.key, next) };
   }
 
   /** Seconds a pod's deletion waits for its kubelet; 0 for everything else. */
@@ -927,11 +929,6 @@ export class MemoryCluster implements ClusterPort {
       ...(subresource === undefined ? {} : { subresource }),
     };
   }
-}
-
-/** A watch event's own copy of an object without managedFields: nothing of them is copied. */
-function copyWithoutManagedFields(object: KubeObject): KubeObject {
-  return cloneJson(withoutManagedFields(object));
 }
 
 /** A non-null, non-array object (without narrowing its members to JSON values). */

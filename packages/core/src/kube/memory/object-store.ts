@@ -1,5 +1,6 @@
-import { cloneJson, type JsonObject } from '../json.js';
+import type { JsonObject } from '../json.js';
 import type { KubeObject, OwnerReference } from '../object.js';
+import { deepFreeze, withResourceVersion } from './frozen.js';
 
 /** One committed write, in resourceVersion order: what watches and controllers react to. */
 export interface Change {
@@ -26,7 +27,9 @@ export function storeKey(namespace: string | undefined, name: string): string {
 
 /**
  * The emulated etcd: objects per kind, one global revision counter (the resourceVersion), and
- * indexes by uid and by owner uid. Stored objects are never handed out; callers copy them.
+ * indexes by uid and by owner uid. Every stored object is deeply frozen when it is stored, so it
+ * can be handed to readers as it is: a new version is a new object (which may share unchanged,
+ * frozen parts with the one before), never a change to a stored one.
  */
 export class ObjectStore {
   #revision = 0;
@@ -70,9 +73,10 @@ export class ObjectStore {
     return out;
   }
 
-  /** Stores a new object, stamping the next resourceVersion. */
+  /** Stores a new object, stamping the next resourceVersion; it is frozen from then on. */
   insert(typeKey: string, key: string, object: KubeObject): KubeObject {
     object.metadata.resourceVersion = String(++this.#revision);
+    deepFreeze(object);
     this.#map(typeKey).set(key, object);
     if (object.metadata.uid !== undefined) this.#byUid.set(object.metadata.uid, { typeKey, key });
     this.#index(typeKey, key, undefined, object);
@@ -80,26 +84,32 @@ export class ObjectStore {
     return object;
   }
 
-  /** Replaces a stored object, stamping the next resourceVersion. */
+  /**
+   * Replaces a stored object, stamping the next resourceVersion; it is frozen from then on. Its
+   * top level and metadata must be its own (they are stamped), not shared with a stored object.
+   */
   replace(typeKey: string, key: string, object: KubeObject): KubeObject {
     const previous = this.get(typeKey, key);
     if (previous === undefined) throw new Error(`replace of missing ${typeKey} ${key}`);
     object.metadata.resourceVersion = String(++this.#revision);
+    deepFreeze(object);
     this.#map(typeKey).set(key, object);
     this.#index(typeKey, key, previous, object);
     this.#onChange({ rv: this.#revision, typeKey, op: 'update', object, previous });
     return object;
   }
 
-  /** Removes an object; `lastState` (default: the stored one) is what watchers see deleted. */
+  /**
+   * Removes an object; `lastState` (default: the stored one) is what watchers see deleted, as a
+   * frozen object with the deletion's resourceVersion.
+   */
   remove(typeKey: string, key: string, lastState?: KubeObject): KubeObject {
     const previous = this.get(typeKey, key);
     if (previous === undefined) throw new Error(`remove of missing ${typeKey} ${key}`);
     this.#map(typeKey).delete(key);
     if (previous.metadata.uid !== undefined) this.#byUid.delete(previous.metadata.uid);
     this.#index(typeKey, key, previous, undefined);
-    const object = cloneJson(lastState ?? previous);
-    object.metadata.resourceVersion = String(++this.#revision);
+    const object = withResourceVersion(lastState ?? previous, String(++this.#revision));
     this.#onChange({ rv: this.#revision, typeKey, op: 'delete', object, previous });
     return object;
   }

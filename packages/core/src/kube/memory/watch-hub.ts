@@ -1,7 +1,7 @@
 import { GoneError, type KubeError } from '../errors.js';
-import { cloneJson } from '../json.js';
 import type { KubeObject } from '../object.js';
 import type { Watch, WatchEvent, WatchHandler } from '../watch.js';
+import { withResourceVersion } from './frozen.js';
 import type { Change } from './object-store.js';
 import type { WorkTracker } from './work-tracker.js';
 
@@ -34,9 +34,7 @@ export function translate(change: Change, filter: ObjectFilter): WatchEvent | un
       if (was && now) return { type: 'MODIFIED', object: change.object };
       if (now) return { type: 'ADDED', object: change.object };
       if (was && change.previous !== undefined) {
-        const previous = cloneJson(change.previous);
-        previous.metadata.resourceVersion = String(change.rv);
-        return { type: 'DELETED', object: previous };
+        return { type: 'DELETED', object: withResourceVersion(change.previous, String(change.rv)) };
       }
       return undefined;
     }
@@ -49,7 +47,7 @@ class Subscription implements Watch {
   readonly #tracker: WorkTracker;
   readonly #filter: ObjectFilter;
   readonly #handler: WatchHandler;
-  readonly #copy: (object: KubeObject) => KubeObject;
+  readonly #view: ((object: KubeObject) => KubeObject) | undefined;
   #queue: QueueItem[] = [];
   #draining = false;
   #stopped = false;
@@ -64,9 +62,9 @@ class Subscription implements Watch {
     filter: ObjectFilter,
     handler: WatchHandler,
     startRv: string,
-    copy: (object: KubeObject) => KubeObject,
+    view: ((object: KubeObject) => KubeObject) | undefined,
   ) {
-    this.#copy = copy;
+    this.#view = view;
     this.#hub = hub;
     this.#tracker = tracker;
     this.#filter = filter;
@@ -106,9 +104,11 @@ class Subscription implements Watch {
     if (this.#stopped) return;
     const event = translate(change, this.#filter);
     if (event === undefined) return;
-    const copy: WatchEvent =
-      event.type === 'ERROR' ? event : { type: event.type, object: this.#copy(event.object) };
-    this.#queue.push({ kind: 'event', event: copy, rv: change.rv });
+    const seen: WatchEvent =
+      event.type === 'ERROR' || this.#view === undefined
+        ? event
+        : { type: event.type, object: this.#view(event.object) };
+    this.#queue.push({ kind: 'event', event: seen, rv: change.rv });
     this.#kick();
   }
 
@@ -155,7 +155,9 @@ export class WatchHub {
   readonly #historyLimit: number;
   readonly #subs = new Map<string, Set<Subscription>>();
   readonly #owner = new Map<Subscription, string>();
+  /** Changes kept for resuming: `#history[#first]` onwards (the rest awaits a batched trim). */
   #history: Change[] = [];
+  #first = 0;
   #compactedThrough = 0;
 
   constructor(tracker: WorkTracker, historyLimit: number) {
@@ -165,24 +167,31 @@ export class WatchHub {
 
   publish(change: Change): void {
     this.#history.push(change);
-    if (this.#history.length > this.#historyLimit) {
-      const dropped = this.#history.splice(0, this.#history.length - this.#historyLimit);
-      this.#compactedThrough = (dropped[dropped.length - 1] as Change).rv;
+    while (this.#history.length - this.#first > this.#historyLimit) {
+      this.#compactedThrough = (this.#history[this.#first] as Change).rv;
+      this.#first++;
+    }
+    // Dropping from the front of the array on every write moved the whole history each time.
+    if (this.#first > this.#historyLimit) {
+      this.#history = this.#history.slice(this.#first);
+      this.#first = 0;
     }
     for (const sub of this.#subs.get(change.typeKey) ?? []) sub.offer(change);
   }
 
   /**
-   * Starts a watch. Every object its handler gets is its own copy, made by `copy` (default a
-   * deep copy; a watch that drops managedFields copies without them, rather than copy and drop).
+   * Starts a watch. Its handler gets the stored objects themselves, which are frozen and shared
+   * with every other reader, or what `view` makes of them (a watch that drops managedFields gets
+   * shared frozen views without them).
    */
   subscribe(
     typeKey: string,
     filter: ObjectFilter,
     handler: WatchHandler,
     start: WatchStart,
-    copy: (object: KubeObject) => KubeObject = cloneJson,
+    view?: (object: KubeObject) => KubeObject,
   ): Watch {
+    const show = view ?? ((object: KubeObject) => object);
     const items: QueueItem[] = [];
     let startRv = '0';
     if (start.kind === 'fail') {
@@ -191,7 +200,7 @@ export class WatchHub {
       for (const object of start.objects) {
         items.push({
           kind: 'event',
-          event: { type: 'ADDED', object: copy(object) },
+          event: { type: 'ADDED', object: show(object) },
           rv: undefined,
         });
       }
@@ -202,18 +211,19 @@ export class WatchHub {
       items.push({ kind: 'event', event: { type: 'ERROR', error }, rv: undefined });
     } else {
       startRv = String(start.after);
-      for (const change of this.#history) {
+      for (let i = this.#first; i < this.#history.length; i++) {
+        const change = this.#history[i] as Change;
         if (change.rv <= start.after || change.typeKey !== typeKey) continue;
         const event = translate(change, filter);
         if (event === undefined) continue;
-        const own: WatchEvent =
-          event.type === 'ERROR' ? event : { type: event.type, object: copy(event.object) };
-        items.push({ kind: 'event', event: own, rv: change.rv });
+        const seen: WatchEvent =
+          event.type === 'ERROR' ? event : { type: event.type, object: show(event.object) };
+        items.push({ kind: 'event', event: seen, rv: change.rv });
       }
       // Caught up: nothing this watch can see changed between the backlog and now.
       items.push({ kind: 'sync', rv: Math.max(start.after, start.revision) });
     }
-    const sub = new Subscription(this, this.#tracker, filter, handler, startRv, copy);
+    const sub = new Subscription(this, this.#tracker, filter, handler, startRv, view);
     if (start.kind !== 'fail') {
       let set = this.#subs.get(typeKey);
       if (set === undefined) {

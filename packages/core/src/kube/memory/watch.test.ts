@@ -144,12 +144,17 @@ describe('watch', () => {
     w.stop();
   });
 
-  it('gives each watch its own copy of event objects', async () => {
+  it('shares one frozen object between watches: a handler cannot change what another sees', async () => {
     const { cluster } = newCluster();
     const got: Widget[] = [];
+    const failures: unknown[] = [];
     const w1 = cluster.watch(Widgets, (e) => {
       if (e.type === 'ADDED') {
-        (e.object.spec as { size: number }).size = 100;
+        try {
+          (e.object.spec as { size: number }).size = 100;
+        } catch (err) {
+          failures.push(err);
+        }
         got.push(e.object);
       }
     });
@@ -158,7 +163,10 @@ describe('watch', () => {
     });
     await cluster.create(Widgets, widget('a', { size: 1 }));
     await cluster.settled();
-    expect(got.map((o) => o.spec?.size).sort()).toEqual([1, 100]);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toBeInstanceOf(TypeError);
+    expect(got.map((o) => o.spec?.size)).toEqual([1, 1]);
+    expect(got[0]).toBe(got[1]);
     expect((await cluster.get(Widgets, { name: 'a' })).spec?.size).toBe(1);
     w1.stop();
     w2.stop();
@@ -189,6 +197,30 @@ describe('watch', () => {
     expect((await cluster.get(Widgets, { name: 'a' })).metadata.managedFields).toHaveLength(1);
     w1.stop();
     w2.stop();
+  });
+
+  it('makes one frozen view without managedFields per version, for every watch that asks', async () => {
+    const { cluster } = newCluster();
+    await cluster.create(Widgets, widget('a', { size: 1 }));
+    const seen: Widget[][] = [[], []];
+    const watches = seen.map((into) =>
+      cluster.watch(
+        Widgets,
+        (e) => {
+          if (e.type !== 'ERROR') into.push(e.object);
+        },
+        { withoutManagedFields: true },
+      ),
+    );
+    await cluster.patch(Widgets, { name: 'a' }, { spec: { size: 2 } });
+    await cluster.settled();
+    expect(seen[0]).toHaveLength(2);
+    seen[0]?.forEach((object, i) => {
+      expect(object).toBe(seen[1]?.[i]);
+      expect(object.metadata.managedFields).toBeUndefined();
+      expect(Object.isFrozen(object.metadata)).toBe(true);
+    });
+    for (const w of watches) w.stop();
   });
 
   it('stops delivering after stop()', async () => {
