@@ -11,6 +11,8 @@ export interface SplitReason {
 const PerPool = /^NodePool (\S+): (.*)$/s;
 const PoolLimits = /^exceeds NodePool (\S+) limits: (.*)$/s;
 const Existing = /^existing nodes: (.*)$/s;
+/** Where one part ends: before a part of a known form only, as a whole reason may hold `; ` itself. */
+const PartBoundary = /; (?=NodePool \S+: |exceeds NodePool \S+ limits: |existing nodes: )/;
 
 /**
  * Splits the reason core's explainUnschedulable writes (`NodePool a: ...; exceeds NodePool b
@@ -22,7 +24,7 @@ export function splitUnschedulableReason(reason: string): SplitReason {
   const nodePools: Array<{ nodePool: string; reason: string }> = [];
   const other: string[] = [];
   let existingNodes: string | undefined;
-  for (const part of reason.split('; ')) {
+  for (const part of reason.split(PartBoundary)) {
     const pool = PerPool.exec(part);
     if (pool !== null) {
       nodePools.push({ nodePool: pool[1]!, reason: pool[2]! });
