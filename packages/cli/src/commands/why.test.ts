@@ -180,6 +180,21 @@ describe('nodewright why (live cluster through the read-only port)', () => {
     );
   });
 
+  it('says why no type would hold a pod whatever the NodePool', async () => {
+    const cluster = memoryCluster();
+    await createAll(
+      cluster,
+      objects.replace('requests: {cpu: "6", memory: 1Gi}', 'requests: {cpu: "600", memory: 1Gi}'),
+      types,
+    );
+    const report = JSON.parse(
+      (await run(memoryConnector(cluster), ['pod', 'default/far', '-o', 'json'])).out,
+    ) as WhyPodReport;
+    expect(report.cheapestFit).toBeNull();
+    // The open NodePool's reason alone: existing nodes are explained apart.
+    expect(report.cheapestFitReason).toMatch(/^no instance type has 600 cpu \(largest offers \d+m?\)$/);
+  });
+
   it('says where a pod that fits goes, and that a bound pod is not pending', async () => {
     const cluster = memoryCluster();
     await createAll(cluster, objects.replace('test-zone-d', 'test-zone-b'), types);

@@ -1,6 +1,7 @@
 import { type NodePool, nodePoolSchema, type Pod } from '@nodewright/core/apis';
 import type { InstanceType } from '@nodewright/core/cloudprovider';
 import type { SolverInput, SolverResult } from '@nodewright/core/scheduling';
+import { splitUnschedulableReason } from './unschedulable-reason.js';
 
 /** The cheapest offering of any catalog that would hold a pod if a NodePool allowed it. */
 export interface CheapestFit {
@@ -68,7 +69,11 @@ export function cheapestFit(
   const claim = result.newClaims[0];
   if (claim === undefined) {
     const reason = result.unschedulable[0]?.reason;
-    if (reason !== undefined) return { why: reason.replace(`NodePool ${OpenPoolName}: `, '') };
+    if (reason !== undefined) {
+      // Only what ruled out the open NodePool: existing nodes are explained apart.
+      const split = splitUnschedulableReason(reason);
+      return { why: split.nodePools.find((p) => p.nodePool === OpenPoolName)?.reason ?? reason };
+    }
     const node = result.existing.find((e) => e.pods.length > 0)?.name;
     return { why: `it fits existing node ${node ?? '(unknown)'}: no new node is needed` };
   }
