@@ -298,6 +298,14 @@ describe("nodewright why against a real API server, with a viewer's RBAC", () =>
     );
   });
 
+  it("why pod: kube-scheduler's FailedScheduling Event is shown with it", async () => {
+    const events = await eventually('a FailedScheduling event in why pod', async () => {
+      const report = JSON.parse((await asViewer('pod', `${NS}/far`, '-o', 'json')).out) as WhyPodReport;
+      return report.events?.some((e) => e.reason === 'FailedScheduling') === true ? report.events : undefined;
+    });
+    expect(events.find((e) => e.reason === 'FailedScheduling')).toMatchObject({ type: 'Warning' });
+  });
+
   it('why node: the do-not-disrupt pod that blocks consolidation, with the NodePool budgets', async () => {
     const { code, out, err } = await asViewer('node', NODE, '-o', 'json');
     expect(err).toBe('');

@@ -157,6 +157,39 @@ describe('nodewright why (live cluster through the read-only port)', () => {
     expect(connect.targets).toEqual([{}]);
   });
 
+  it("shows the newest Events about the object, in Karpenter's reasons", async () => {
+    const cluster = memoryCluster();
+    await createAll(cluster, objects, types);
+    await cluster.createEvent({
+      involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'far', namespace: 'default' },
+      type: 'Warning',
+      reason: 'FailedScheduling',
+      message: 'Failed to schedule pod, NodePool zonal: requires ...',
+      source: { component: 'karpenter' },
+    });
+    await cluster.createEvent({
+      involvedObject: { apiVersion: 'v1', kind: 'Pod', name: 'keep', namespace: 'default' },
+      type: 'Normal',
+      reason: 'Nominated',
+      message: 'not this pod',
+    });
+    const { out } = await run(memoryConnector(cluster), ['pod', 'default/far']);
+    expect(out).toMatch(
+      /^Events:\n {2}\S+ {2}Warning {2}FailedScheduling {2}karpenter: Failed to schedule pod, NodePool zonal: requires \.\.\.$/m,
+    );
+    expect(out).not.toMatch(/not this pod/);
+    const json = JSON.parse(
+      (await run(memoryConnector(cluster), ['pod', 'default/far', '-o', 'json'])).out,
+    ) as WhyPodReport;
+    expect(json.events).toEqual([
+      expect.objectContaining({ reason: 'FailedScheduling', type: 'Warning', count: 1 }),
+    ]);
+    const denied = memoryConnector(cluster, { forbidden: ['events'] });
+    const without = JSON.parse((await run(denied, ['pod', 'default/far', '-o', 'json'])).out) as WhyPodReport;
+    expect(without.events).toEqual([]);
+    expect(without.notes).toContain('the Events of Pod far were not read (forbidden)');
+  });
+
   it('explains a pod a NodePool limit rules out, and a NodePool that is not Ready', async () => {
     const cluster = memoryCluster();
     await createAll(

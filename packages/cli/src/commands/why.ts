@@ -6,8 +6,9 @@ import type { SolverInput, SolverResult } from '@nodewright/core/scheduling';
 import { type Command, InputOptions, UsageError } from '../command.js';
 import { writeErrors } from '../io.js';
 import { ClusterOptions, ClusterOptionsHelp } from '../live/cluster-target.js';
+import { recentEvents } from '../live/recent-events.js';
 import { disruptionInput } from '../snapshot/disruption-input.js';
-import { type LiveInputs, readClusterSnapshot } from '../snapshot/read-cluster.js';
+import { type ClusterRead, type LiveInputs, readClusterSnapshot } from '../snapshot/read-cluster.js';
 import { renderWhyNodeText, renderWhyPodText } from '../why/render-why.js';
 import { explainNode } from '../why/why-node.js';
 import { explainPod } from '../why/why-pod.js';
@@ -104,7 +105,8 @@ not there; 2 usage error.
           writeErrors(io.stderr, [`nodewright why: pod ${pod.namespace}/${pod.name} not found`]);
           return 1;
         }
-        write(report, renderWhyPodText(report));
+        const withEvents = await addEvents(read, report, { kind: 'Pod', ...pod });
+        write(withEvents, renderWhyPodText(withEvents));
         return 0;
       }
       const result = deps.computeDisruption(disruptionInput(read), now);
@@ -122,10 +124,22 @@ not there; 2 usage error.
         writeErrors(io.stderr, [`nodewright why: node ${name} not found`]);
         return 1;
       }
-      write(report, renderWhyNodeText(report));
+      const withEvents = await addEvents(read, report, { kind: 'Node', name });
+      write(withEvents, renderWhyNodeText(withEvents));
       return 0;
     },
   };
+}
+
+/** The report with the object's newest Events, when it came from a cluster. */
+async function addEvents<R extends { readonly notes: string[] }>(
+  read: ClusterRead,
+  report: R,
+  object: { readonly kind: string; readonly name: string; readonly namespace?: string },
+): Promise<R> {
+  if (read.cluster === undefined) return report;
+  const { events, note } = await recentEvents(read.cluster, object);
+  return { ...report, events, notes: note === undefined ? report.notes : [...report.notes, note] };
 }
 
 /** `NS/NAME`, or `NAME` in `--namespace` (default `default`), as kubectl reads it. */

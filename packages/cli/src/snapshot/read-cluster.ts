@@ -11,7 +11,7 @@ import { type Inputs, noObjectsError, parseInputs, readInputs, skippedLine } fro
 import { writeErrors } from '../io.js';
 import { type ClusterTarget, clusterTargetOf } from '../live/cluster-target.js';
 import { defaultCatalogs, type NodeClassCatalogs } from '../live/default-catalogs.js';
-import { ClusterAccessError, type ClusterConnector } from '../live/live-cluster.js';
+import { ClusterAccessError, type ClusterConnector, type LiveCluster } from '../live/live-cluster.js';
 import { type LiveObjects, readLiveObjects } from '../live/read-live-objects.js';
 import { expandWorkloads } from '../workloads/expand-workloads.js';
 import { buildSnapshot, type Snapshot } from './build-snapshot.js';
@@ -22,6 +22,8 @@ export interface ClusterRead {
   readonly snapshot: Snapshot;
   readonly parsed: readonly ParsedManifest[];
   readonly catalogs: readonly SourcedCatalog[];
+  /** The cluster read, when one was (for further reads such as Events). */
+  readonly cluster?: LiveCluster;
 }
 
 /** How a command reads a live cluster (`--kubeconfig`, `--context`); see docs/cli.md. */
@@ -54,9 +56,11 @@ export async function readClusterSnapshot(
       ? { manifests: [], errors: [], files: [] }
       : await readInputs(values, context);
   let fromCluster: LiveObjects | undefined;
+  let cluster: LiveCluster | undefined;
   if (target !== undefined) {
     try {
-      fromCluster = await readLiveObjects(await live!.connect(target), services.registry);
+      cluster = await live!.connect(target);
+      fromCluster = await readLiveObjects(cluster, services.registry);
     } catch (error) {
       if (!(error instanceof ClusterAccessError)) throw error;
       writeErrors(io.stderr, [`nodewright: ${error.message}`]);
@@ -107,7 +111,7 @@ export async function readClusterSnapshot(
     return undefined;
   }
   const snapshot = liveNotes.length === 0 ? built : { ...built, notes: [...liveNotes, ...built.notes] };
-  return { snapshot, parsed, catalogs: catalogs.catalogs };
+  return { snapshot, parsed, catalogs: catalogs.catalogs, ...(cluster === undefined ? {} : { cluster }) };
 }
 
 const isCatalog = (m: Manifest) => m.kind === InstanceTypeCatalogKind;

@@ -1,4 +1,5 @@
 import { formatPerHour, plural } from '../format/index.js';
+import type { ObjectEvent } from '../live/recent-events.js';
 import type { WhyNodeReport } from './why-node.js';
 import type { NodePoolVerdict, WhyPodReport } from './why-pod.js';
 
@@ -39,9 +40,22 @@ export function renderWhyPodText(report: WhyPodReport): string {
       '',
     );
   }
+  lines.push(...eventLines(report.events), '');
   for (const note of report.notes) lines.push(`Note: ${note}`);
   if (report.notes.length > 0) lines.push('');
-  return `${lines.join('\n').trimEnd()}\n`;
+  return `${lines.join('\n').trim()}\n`.replace(/\n{3,}/g, '\n\n');
+}
+
+/** `Events:` and one line per event, oldest first; nothing when there are none. */
+function eventLines(events: readonly ObjectEvent[] | undefined): string[] {
+  if (events === undefined || events.length === 0) return [];
+  return [
+    'Events:',
+    ...events.map(
+      (e) =>
+        `  ${e.lastTimestamp}  ${e.type.padEnd(7)}  ${e.reason}${e.count > 1 ? ` (x${e.count})` : ''}  ${e.source}: ${e.message}`,
+    ),
+  ];
 }
 
 /** `why node` for people: the verdict, then the facts it rests on, one per line. */
@@ -77,6 +91,7 @@ export function renderWhyNodeText(report: WhyNodeReport): string {
       `  budget:        ${b.reason}: ${b.allowed === null ? 'unlimited' : `${b.allowed} more`} of ${plural(b.nodes, 'node')} may be disrupted now`,
     );
   lines.push(`  at:            ${report.now}`);
+  lines.push(...eventLines(report.events));
   for (const note of report.notes) lines.push(`Note: ${note}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import type { Node, NodePool } from '@nodewright/core/apis';
 import type { DisruptReport } from '../commands/disrupt.js';
 import { formatPerHour } from '../format/index.js';
+import type { ObjectEvent } from '../live/recent-events.js';
 
 /** `nodewright why node -o json`: see docs/cli.md. */
 export interface WhyNodeReport {
@@ -24,6 +25,8 @@ export interface WhyNodeReport {
   readonly consolidation?: { readonly policy: string; readonly consolidateAfter: string };
   readonly now: string;
   readonly notes: string[];
+  /** The newest Events about the node (DisruptionBlocked, ...), when read from a cluster. */
+  readonly events?: ObjectEvent[];
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ParsedManifest } from '@nodewright/core/manifests';
 import type { SolverInput, SolverResult } from '@nodewright/core/scheduling';
 import { isMarkedUnschedulable, podId, whyNodePoolUnusable } from '@nodewright/core/state';
 import { formatPerHour } from '../format/index.js';
+import type { ObjectEvent } from '../live/recent-events.js';
 import { type NodeClaimJson, nodeClaimJson } from '../snapshot/claim-json.js';
 import type { ClusterRead } from '../snapshot/read-cluster.js';
 import { type CheapestFit, cheapestFit } from './cheapest-fit.js';
@@ -50,6 +51,8 @@ export interface WhyPodReport {
   /** Why no type would hold it even then (with cheapestFit null). */
   readonly cheapestFitReason?: string;
   readonly notes: string[];
+  /** The newest Events about the pod (FailedScheduling, Nominated, ...), when read from a cluster. */
+  readonly events?: ObjectEvent[];
 }
 
 const isKind = (p: ParsedManifest, apiVersion: string, kind: string) =>
