@@ -327,6 +327,32 @@ describe('nodewright why (live cluster through the read-only port)', () => {
     );
   });
 
+  it('leaves out a cluster object the schemas refuse, with a note, and still answers', async () => {
+    const cluster = memoryCluster();
+    await createAll(
+      cluster,
+      `${objects}---
+apiVersion: v1
+kind: Pod
+metadata: {name: odd, namespace: default}
+spec:
+  containers: [{name: a, image: a, resources: {requests: {cpu: lots}}}]
+`,
+      types,
+    );
+    const { code, out, err } = await run(memoryConnector(cluster), ['pod', 'default/far', '-o', 'json']);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as WhyPodReport;
+    expect(report.verdict).toBe('unschedulable');
+    expect(
+      report.notes.find((n) => n.startsWith('Pod/odd left out: spec.containers[0].resources.requests.cpu: ')),
+    ).toBeDefined();
+    expect((await run(memoryConnector(cluster), ['pod', 'default/odd'])).err).toMatch(
+      /^nodewright why: pod default\/odd cannot be explained: Pod\/odd left out: spec\.containers\[0\]\.resources\.requests\.cpu: /,
+    );
+  });
+
   it('passes --kubeconfig and --context to the connector and refuses a bad line with exit 2', async () => {
     await run(connect, ['pod', 'default/far', '--kubeconfig', '/k', '--context', 'c']);
     expect(connect.targets.at(-1)).toEqual({ kubeconfig: '/k', context: 'c' });

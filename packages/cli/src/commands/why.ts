@@ -102,7 +102,10 @@ not there; 2 usage error.
       if (pod !== undefined) {
         const report = explainPod(read, pod, deps.solve);
         if (report === undefined) {
-          writeErrors(io.stderr, [`nodewright why: pod ${pod.namespace}/${pod.name} not found`]);
+          // A pod the schemas refused was read but left out: say why rather than "not found".
+          const refused = read.snapshot.notes.find((n) => n.startsWith(`Pod/${pod.name} left out: `));
+          const why = refused === undefined ? 'not found' : `cannot be explained: ${refused}`;
+          writeErrors(io.stderr, [`nodewright why: pod ${pod.namespace}/${pod.name} ${why}`]);
           return 1;
         }
         const withEvents = await addEvents(read, report, { kind: 'Pod', ...pod });

@@ -86,15 +86,19 @@ export async function readClusterSnapshot(
     fs: services.fs,
     cwd: io.cwd,
   });
+  const liveFile = fromCluster?.sourceName;
+  // The API server admitted the cluster's objects: one nodewright's schemas refuse is left out
+  // with a note, as the controller leaves it out, rather than stopping the whole answer.
+  const fromFiles = errors.filter((e) => e.file !== liveFile);
+  liveNotes.push(...leftOut(errors.filter((e) => e.file === liveFile)));
   const problems = [
     ...input.errors,
     ...(fromCluster?.errors ?? []),
     ...(expansion?.errors ?? []),
-    ...errors,
+    ...fromFiles,
     ...catalogs.errors,
   ];
   const empty = fromCluster === undefined ? noObjectsError(input) : undefined;
-  const liveFile = fromCluster?.sourceName;
   if (problems.length > 0 || empty !== undefined) {
     writeErrors(io.stderr, empty === undefined ? problems.map((e) => formatError(e, liveFile)) : [empty]);
     return undefined;
@@ -115,6 +119,20 @@ export async function readClusterSnapshot(
 }
 
 const isCatalog = (m: Manifest) => m.kind === InstanceTypeCatalogKind;
+
+/** One note per cluster object the schemas refuse: its first problem, and how many more. */
+function leftOut(errors: readonly ManifestError[]): string[] {
+  const byObject = new Map<string, ManifestError[]>();
+  for (const e of errors) {
+    const key = e.object ?? e.message;
+    byObject.set(key, [...(byObject.get(key) ?? []), e]);
+  }
+  return [...byObject].map(([object, all]) => {
+    const first = all[0]!;
+    const more = all.length > 1 ? ` (and ${all.length - 1} more)` : '';
+    return `${object} left out: ${first.path ? `${first.path}: ` : ''}${first.message}${more}`;
+  });
+}
 
 /** Objects read from a cluster have no lines: their errors name the cluster and the object only. */
 function formatError(error: ManifestError, liveFile: string | undefined): string {
