@@ -9,7 +9,7 @@ import { explainLowerBound, podRequests, solve } from '@nodewright/core/scheduli
 import { kwokCatalogProvider, kwokNodeClassKind } from '@nodewright/kwok';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../args.js';
-import type { Command } from '../command.js';
+import { type Command, UsageError } from '../command.js';
 import { createCliServices } from '../compose.js';
 import { nodeClassCatalogsOf } from '../live/default-catalogs.js';
 import type { ClusterConnector } from '../live/live-cluster.js';
@@ -113,6 +113,18 @@ describe('schedule and disrupt --kubeconfig', () => {
     expect(code).toBe(0);
     expect(JSON.parse(out).notes).toContain(
       "no --catalog given: using the kwok catalog, of the NodePools' NodeClass provider",
+    );
+  });
+
+  it('asks for -f or a cluster when given neither', async () => {
+    const schedule = createScheduleCommand({
+      catalogs,
+      solve,
+      report: { podRequests, lowerBound: explainLowerBound },
+      live: live(connect),
+    });
+    await expect(run(schedule, ['--catalog', 'kwok'], dir)).rejects.toThrow(
+      new UsageError('-f FILE is required (or --kubeconfig FILE or --context NAME to read a cluster)'),
     );
   });
 

@@ -6,7 +6,7 @@ import {
   type ManifestError,
   type ParsedManifest,
 } from '@nodewright/core/manifests';
-import type { CommandContext, OptionValues } from '../command.js';
+import { type CommandContext, type OptionValues, UsageError } from '../command.js';
 import { type Inputs, noObjectsError, parseInputs, readInputs, skippedLine } from '../inputs.js';
 import { writeErrors } from '../io.js';
 import { type ClusterTarget, clusterTargetOf } from '../live/cluster-target.js';
@@ -51,6 +51,8 @@ export async function readClusterSnapshot(
   const target: ClusterTarget | undefined =
     live === undefined ? undefined : (clusterTargetOf(values) ?? (live.always === true ? {} : undefined));
   const hasFiles = Array.isArray(values.filename) && values.filename.length > 0;
+  if (live !== undefined && target === undefined && !hasFiles)
+    throw new UsageError('-f FILE is required (or --kubeconfig FILE or --context NAME to read a cluster)');
   const input: Inputs =
     target !== undefined && !hasFiles
       ? { manifests: [], errors: [], files: [] }
