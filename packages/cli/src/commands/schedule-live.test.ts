@@ -58,6 +58,14 @@ const live = (connect: ClusterConnector) => ({
   nodeClassCatalogs: nodeClassCatalogsOf(InTreeProviders),
 });
 
+const scheduleOver = (connect: ClusterConnector) =>
+  createScheduleCommand({
+    catalogs,
+    solve,
+    report: { podRequests, lowerBound: explainLowerBound },
+    live: live(connect),
+  });
+
 async function run(command: Command, argv: string[], cwd: string) {
   const io = fakeIo(cwd);
   const code = await command.run(parseCommandArgs(argv, command.options, command.positionals), {
@@ -88,12 +96,7 @@ describe('schedule and disrupt --kubeconfig', () => {
   afterEach(() => remove());
 
   it('schedule decides over the cluster exactly as over a file of the same objects', async () => {
-    const schedule = createScheduleCommand({
-      catalogs,
-      solve,
-      report: { podRequests, lowerBound: explainLowerBound },
-      live: live(connect),
-    });
+    const schedule = scheduleOver(connect);
     const fromFile = await run(schedule, ['-f', 'objects.yaml', '--catalog', 'kwok', '-o', 'json'], dir);
     const fromCluster = await run(schedule, ['--kubeconfig', 'kc', '--catalog', 'kwok', '-o', 'json'], dir);
     expect(fromFile.code).toBe(0);
@@ -103,12 +106,7 @@ describe('schedule and disrupt --kubeconfig', () => {
   });
 
   it("without --catalog, uses the NodePools' NodeClass provider catalog and says so", async () => {
-    const schedule = createScheduleCommand({
-      catalogs,
-      solve,
-      report: { podRequests, lowerBound: explainLowerBound },
-      live: live(connect),
-    });
+    const schedule = scheduleOver(connect);
     const { code, out } = await run(schedule, ['--context', 'x', '-o', 'json'], dir);
     expect(code).toBe(0);
     expect(JSON.parse(out).notes).toContain(
@@ -117,12 +115,7 @@ describe('schedule and disrupt --kubeconfig', () => {
   });
 
   it('asks for -f or a cluster when given neither', async () => {
-    const schedule = createScheduleCommand({
-      catalogs,
-      solve,
-      report: { podRequests, lowerBound: explainLowerBound },
-      live: live(connect),
-    });
+    const schedule = scheduleOver(connect);
     await expect(run(schedule, ['--catalog', 'kwok'], dir)).rejects.toThrow(
       new UsageError('-f FILE is required (or --kubeconfig FILE or --context NAME to read a cluster)'),
     );
