@@ -334,7 +334,7 @@ describe("nodewright why against a real API server, with a viewer's RBAC", () =>
     const forbidden = await cli(['why', 'node', NODE, '--kubeconfig', kubeconfig, '--context', 'view-only']);
     expect(forbidden.code).toBe(1);
     expect(forbidden.err).toMatch(
-      /^nodewright: forbidden: cannot list (nodes|nodepools\.karpenter\.sh) in context view-only: .*; grant list on \S+ \(see "RBAC" in docs\/cli\.md\)\n$/,
+      /^nodewright: forbidden: cannot list nodepools\.karpenter\.sh in context view-only: .*; grant list on nodepools\.karpenter\.sh \(see "RBAC" in docs\/cli\.md\)\n$/,
     );
     const context = await cli(['why', 'node', NODE, '--kubeconfig', kubeconfig, '--context', 'prod']);
     expect(context.code).toBe(1);

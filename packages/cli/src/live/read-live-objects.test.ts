@@ -42,8 +42,10 @@ spec: {containers: [{name: a, image: a}]}
     ]);
   });
 
-  it('fails on a refused kind it cannot do without, naming the verb and resource', async () => {
-    const connect = memoryConnector(memoryCluster(), { forbidden: ['nodepools.karpenter.sh'] });
+  it('fails on a refused kind it cannot do without, naming the verb and resource (the first in order)', async () => {
+    const connect = memoryConnector(memoryCluster(), {
+      forbidden: ['pods', 'nodes', 'nodepools.karpenter.sh'],
+    });
     await expect(readLiveObjects(await connect({}), registry)).rejects.toThrow(
       /^forbidden: cannot list nodepools\.karpenter\.sh in context memory: .*; grant list on nodepools\.karpenter\.sh/,
     );

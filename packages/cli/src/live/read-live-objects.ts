@@ -63,7 +63,7 @@ const NoVolumes = 'volume topology of bound claims is not honoured';
 export async function readLiveObjects(cluster: LiveCluster, registry: KindRegistry): Promise<LiveObjects> {
   const notes: string[] = [];
   const noCrds = 'the karpenter.sh CRDs are not installed (nodewright crds | kubectl apply -f -)';
-  const listed = await Promise.all(
+  const listed = await inOrder(
     [
       { type: resourceTypeOf(nodePoolKind), ifNotServed: `no NodePools: ${noCrds}` },
       { type: resourceTypeOf(nodeClaimKind), ifNotServed: `no NodeClaims: ${noCrds}` },
@@ -74,20 +74,21 @@ export async function readLiveObjects(cluster: LiveCluster, registry: KindRegist
       { type: PersistentVolumeClaims },
       { type: PersistentVolumes, ifForbidden: NoVolumes },
       { type: StorageClasses, ifForbidden: NoVolumes },
-    ].map((kind) => listKind(cluster, kind, notes)),
+    ].map((kind) => () => listKind(cluster, kind, notes)),
   );
   const nodePools = listed[0]! as NodePool[];
-  const nodeClasses = await Promise.all(
-    nodeClassTypes(nodePools, registry).map((type) =>
-      listKind(
-        cluster,
-        {
-          type,
-          ifForbidden: `NodeClasses of kind ${type.kind} were not read`,
-          ifNotServed: `NodeClasses of kind ${type.kind} were not read: its CRD is not installed`,
-        },
-        notes,
-      ),
+  const nodeClasses = await inOrder(
+    nodeClassTypes(nodePools, registry).map(
+      (type) => () =>
+        listKind(
+          cluster,
+          {
+            type,
+            ifForbidden: `NodeClasses of kind ${type.kind} were not read`,
+            ifNotServed: `NodeClasses of kind ${type.kind} were not read: its CRD is not installed`,
+          },
+          notes,
+        ),
     ),
   );
   const sourceName = clusterSourceName(cluster);
@@ -103,6 +104,17 @@ export async function readLiveObjects(cluster: LiveCluster, registry: KindRegist
     else errors.push(...made.errors);
   }
   return { manifests, notes: [...new Set(notes)].sort(), errors, sourceName };
+}
+
+/**
+ * Runs the reads together and, when some fail, throws the failure of the first in order, so a
+ * user missing several permissions is told the same one each time.
+ */
+async function inOrder<T>(reads: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  const settled = await Promise.allSettled(reads.map((read) => read()));
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
 async function listKind(cluster: LiveCluster, kind: KindToRead, notes: string[]): Promise<KubeObject[]> {
