@@ -21,11 +21,14 @@ const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdi
 if (argv[0] === 'controller') {
   // The controller talks to a cluster through client-node's KubeConfig, which would otherwise
   // load every generated API client with it (see clientNodeSubsetHooks); registered before
-  // anything loads it. No other command reads a kubeconfig, so they skip the import.
+  // anything loads it. Commands that read no kubeconfig skip the import.
   registerHooks((await import('@nodewright/core/kube')).clientNodeSubsetHooks());
   // It loads only its own command and the chosen provider's package (controller-main).
   process.exitCode = await (await import('./controller-main.js')).controllerMain(argv.slice(1), io);
 } else {
+  // A command reading a live cluster loads client-node's KubeConfig too (see above).
+  if ((await import('./live/cluster-target.js')).mayReadCluster(argv))
+    registerHooks((await import('@nodewright/core/kube')).clientNodeSubsetHooks());
   // Each other command line loads only what its command needs (see main and LazyCommands).
   process.exitCode = await (await import('./main.js')).main(argv, io);
 }

@@ -1,20 +1,19 @@
-import { isDateTime, type NodePool, nodePoolKind, type PodDisruptionBudget } from '@nodewright/core/apis';
+import { isDateTime } from '@nodewright/core/apis';
 import type { CatalogProviders } from '@nodewright/core/catalog';
 import type { Clock } from '@nodewright/core/clock';
 import {
   type DisruptionResult,
   type DisruptionSnapshot,
-  disruptionSnapshotOf,
   UnlimitedDisruptions,
 } from '@nodewright/core/disruption';
-import type { ParsedManifest } from '@nodewright/core/manifests';
 import { podKey } from '@nodewright/core/scheduling';
-import { type Command, InputOptions, InputOptionsHelp, UsageError } from '../command.js';
+import { type Command, InputOptions, InputOptionsHelp, type OptionValues, UsageError } from '../command.js';
 import { formatPerHour, plural } from '../format/index.js';
+import { ClusterOptions, ClusterOptionsHelp } from '../live/cluster-target.js';
 import type { IgnoredPod } from '../snapshot/build-snapshot.js';
-import { asCatalog, catalogInstanceTypes, type SourcedCatalog } from '../snapshot/catalogs.js';
 import { type NodeClaimJson, nodeClaimJson } from '../snapshot/claim-json.js';
-import { readClusterSnapshot } from '../snapshot/read-cluster.js';
+import { disruptionInput } from '../snapshot/disruption-input.js';
+import { type LiveInputs, readClusterSnapshot } from '../snapshot/read-cluster.js';
 import { CommandSummaries } from './summaries.js';
 
 /** What `disrupt` is built from; the composition root passes the real ones. */
@@ -25,6 +24,8 @@ export interface DisruptDependencies {
   readonly clock: Clock;
   /** One disruption pass (core's computeDisruption). */
   readonly computeDisruption: (snapshot: DisruptionSnapshot, now: number) => DisruptionResult;
+  /** Reading a live cluster (`--kubeconfig`, `--context`); without it only `-f` is read. */
+  readonly live?: LiveInputs;
 }
 
 /** `nodewright disrupt -o json`: the CLI contract's object, plus budgets, now, ignored and notes. */
@@ -166,7 +167,14 @@ export function renderDisruptText(report: DisruptReport): string {
 
 const OutputFormats = ['json', 'text'] as const;
 
-const kindOf = (p: ParsedManifest) => `${p.manifest.apiVersion}/${p.manifest.kind}`;
+/** The time of a disruption pass: `--now` (RFC 3339), else the clock's. */
+export function passTime(values: OptionValues, clock: Clock): number {
+  if (values.now === undefined) return clock.now();
+  const text = String(values.now);
+  if (!isDateTime(text))
+    throw new UsageError(`--now must be an RFC 3339 time such as 2024-05-01T12:00:00Z, not '${text}'`);
+  return Date.parse(text);
+}
 
 /**
  * `nodewright disrupt`: one pass of the disruption controller over the given manifests, at
@@ -179,7 +187,8 @@ export function createDisruptCommand(deps: DisruptDependencies): Command {
     known.length === 0
       ? '                       (no catalogs are built in)'
       : known.map((c) => `                       ${c.name}: ${c.description}`).join('\n');
-  const usage = 'nodewright disrupt -f FILE... [-R] [--catalog NAME|FILE]... [--now RFC3339] [-o json|text]';
+  const usage =
+    'nodewright disrupt (-f FILE... [-R] | --kubeconfig FILE | --context NAME) [--catalog NAME|FILE]... [--now RFC3339] [-o json|text]';
   return {
     name: 'disrupt',
     summary: CommandSummaries.disrupt,
@@ -198,8 +207,12 @@ WhenEmpty, a disruption budget (count or percentage, cron windows in UTC, reason
 unknown price. NodeClaims (drift conditions and hashes, lastPodEventTime) and PDBs in the
 input are honoured.
 
+With --kubeconfig or --context, the objects are read from that cluster, together with any
+-f files; without --catalog, the catalogs of the NodePools' NodeClass providers are used.
+
 Options:
 ${InputOptionsHelp}
+${ClusterOptionsHelp}
       --catalog C      Instance types: a built-in catalog name or a file of
                        InstanceTypeCatalog objects; repeatable. Catalogs among the -f
                        objects are used too. Built in:
@@ -215,6 +228,7 @@ invalid; 2 usage error.
 `,
     options: {
       ...InputOptions,
+      ...ClusterOptions,
       catalog: { type: 'string', multiple: true },
       now: { type: 'string' },
       output: { type: 'string', short: 'o' },
@@ -225,39 +239,12 @@ invalid; 2 usage error.
       if (!(OutputFormats as readonly string[]).includes(output)) {
         throw new UsageError(`-o must be json or text, not '${output}'`);
       }
-      let now = deps.clock.now();
-      if (values.now !== undefined) {
-        const text = String(values.now);
-        if (!isDateTime(text))
-          throw new UsageError(`--now must be an RFC 3339 time such as 2024-05-01T12:00:00Z, not '${text}'`);
-        now = Date.parse(text);
-      }
-      const read = await readClusterSnapshot(values, context, deps.catalogs);
+      const now = passTime(values, deps.clock);
+      const read = await readClusterSnapshot(values, context, deps.catalogs, deps.live);
       if (read === undefined) return 1;
-      const { snapshot, parsed } = read;
-
-      // Nodes of NodePools that cannot launch are still judged and priced, so disruption takes
-      // every NodePool and gives each the instance types of every catalog.
-      const sourced: SourcedCatalog[] = [...read.catalogs];
-      for (const p of parsed) {
-        const catalog = asCatalog(p);
-        if (catalog !== undefined)
-          sourced.push({ catalog, file: p.manifest.source.file, source: p.manifest.source });
-      }
-      const types = catalogInstanceTypes(sourced).instanceTypes;
-      const nodePools = parsed
-        .filter((p) => kindOf(p) === `${nodePoolKind.apiVersion}/${nodePoolKind.kind}`)
-        .map((p) => p.value as NodePool);
-      const pdbs = parsed
-        .filter((p) => kindOf(p) === 'policy/v1/PodDisruptionBudget')
-        .map((p) => p.value as PodDisruptionBudget);
-      const disruption = disruptionSnapshotOf(snapshot.input, {
-        nodePools,
-        podDisruptionBudgets: pdbs,
-        instanceTypes: new Map(nodePools.map((p) => [p.metadata.name ?? '', types])),
-      });
+      const disruption = disruptionInput(read);
       const result = deps.computeDisruption(disruption, now);
-      const report = disruptReport(result, now, snapshot);
+      const report = disruptReport(result, now, read.snapshot);
       io.stdout.write(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderDisruptText(report));
       return 0;
     },

@@ -26,29 +26,62 @@ export const LazyCommands: readonly LazyCommand[] = [
   entry('convert', async () => (await import('./convert.js')).convertCommand),
   entry('crds', async () => (await import('./crds.js')).crdsCommand),
   entry('schedule', async (providers) => {
-    const [{ createScheduleCommand }, scheduling, { catalogsOf }] = await Promise.all([
+    const [{ createScheduleCommand }, scheduling, { catalogsOf }, { liveInputsOf }] = await Promise.all([
       import('./schedule.js'),
       import('@nodewright/core/scheduling'),
       import('./catalogs-of.js'),
+      import('../live/live-inputs.js'),
     ]);
     return createScheduleCommand({
       catalogs: catalogsOf(providers),
       solve: scheduling.solve,
       report: { podRequests: scheduling.podRequests, lowerBound: scheduling.explainLowerBound },
+      live: liveInputsOf(providers),
     });
   }),
   entry('disrupt', async (providers) => {
-    const [{ createDisruptCommand }, { computeDisruption }, { SystemClock }, { catalogsOf }] =
-      await Promise.all([
-        import('./disrupt.js'),
-        import('@nodewright/core/disruption'),
-        import('@nodewright/core/clock'),
-        import('./catalogs-of.js'),
-      ]);
+    const [
+      { createDisruptCommand },
+      { computeDisruption },
+      { SystemClock },
+      { catalogsOf },
+      { liveInputsOf },
+    ] = await Promise.all([
+      import('./disrupt.js'),
+      import('@nodewright/core/disruption'),
+      import('@nodewright/core/clock'),
+      import('./catalogs-of.js'),
+      import('../live/live-inputs.js'),
+    ]);
     return createDisruptCommand({
       catalogs: catalogsOf(providers),
       clock: new SystemClock(),
       computeDisruption,
+      live: liveInputsOf(providers),
+    });
+  }),
+  entry('why', async (providers) => {
+    const [
+      { createWhyCommand },
+      { solve },
+      { computeDisruption },
+      { SystemClock },
+      { catalogsOf },
+      { liveInputsOf },
+    ] = await Promise.all([
+      import('./why.js'),
+      import('@nodewright/core/scheduling'),
+      import('@nodewright/core/disruption'),
+      import('@nodewright/core/clock'),
+      import('./catalogs-of.js'),
+      import('../live/live-inputs.js'),
+    ]);
+    return createWhyCommand({
+      catalogs: catalogsOf(providers),
+      solve,
+      clock: new SystemClock(),
+      computeDisruption,
+      live: liveInputsOf(providers),
     });
   }),
   entry('simulate', async (providers) => {

@@ -1,7 +1,8 @@
 import type { CatalogProviders } from '@nodewright/core/catalog';
 import type { SolverInput, SolverResult } from '@nodewright/core/scheduling';
 import { type Command, InputOptions, InputOptionsHelp, UsageError } from '../command.js';
-import { readClusterSnapshot } from '../snapshot/read-cluster.js';
+import { ClusterOptions, ClusterOptionsHelp } from '../live/cluster-target.js';
+import { type LiveInputs, readClusterSnapshot } from '../snapshot/read-cluster.js';
 import { type ReportFunctions, renderScheduleText, scheduleReport } from '../snapshot/schedule-report.js';
 import { CommandSummaries } from './summaries.js';
 
@@ -13,9 +14,14 @@ export interface ScheduleDependencies {
   readonly solve: (input: SolverInput) => SolverResult;
   /** Pod requests and the lower bound, for the summary's lowerBoundPerHour. */
   readonly report: ReportFunctions;
+  /** Reading a live cluster (`--kubeconfig`, `--context`); without it only `-f` is read. */
+  readonly live?: LiveInputs;
 }
 
 const OutputFormats = ['json', 'text'] as const;
+
+const Synopsis =
+  '(-f FILE... [-R] | --kubeconfig FILE | --context NAME) [--catalog NAME|FILE]... [--expand-workloads] [-o json|text]';
 
 /**
  * `nodewright schedule`: one provisioning decision over the given manifests, exactly as the
@@ -31,8 +37,8 @@ export function createScheduleCommand(deps: ScheduleDependencies): Command {
   return {
     name: 'schedule',
     summary: CommandSummaries.schedule,
-    usage: 'nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [--expand-workloads] [-o json|text]',
-    help: `usage: nodewright schedule -f FILE... [-R] [--catalog NAME|FILE]... [--expand-workloads] [-o json|text]
+    usage: `nodewright schedule ${Synopsis}`,
+    help: `usage: nodewright schedule ${Synopsis}
 
 Makes one provisioning decision, as the controller would: the pending pods (Pods without
 spec.nodeName) go onto existing Nodes and in-flight NodeClaims where they fit, otherwise
@@ -44,8 +50,13 @@ Pods owned by a DaemonSet or a Node, pods of another scheduler, finished pods an
 being deleted are left out, each listed with the reason. Every NodePool may launch the
 types of every catalog given; its requirements narrow them.
 
+With --kubeconfig or --context, the objects are read from that cluster (Pods, Nodes,
+NodePools, NodeClaims, NodeClasses, DaemonSets, PDBs, volumes), together with any -f files;
+without --catalog, the catalogs of the NodePools' NodeClass providers are used.
+
 Options:
 ${InputOptionsHelp}
+${ClusterOptionsHelp}
       --catalog C      Instance types: a built-in catalog name or a file of
                        InstanceTypeCatalog objects; repeatable. Catalogs among the -f
                        objects are used too. Built in:
@@ -64,6 +75,7 @@ their reasons); 1 an input is unreadable or invalid; 2 usage error.
 `,
     options: {
       ...InputOptions,
+      ...ClusterOptions,
       catalog: { type: 'string', multiple: true },
       'expand-workloads': { type: 'boolean' },
       output: { type: 'string', short: 'o' },
@@ -74,7 +86,7 @@ their reasons); 1 an input is unreadable or invalid; 2 usage error.
       if (!(OutputFormats as readonly string[]).includes(output)) {
         throw new UsageError(`-o must be json or text, not '${output}'`);
       }
-      const read = await readClusterSnapshot(values, context, deps.catalogs);
+      const read = await readClusterSnapshot(values, context, deps.catalogs, deps.live);
       if (read === undefined) return 1;
       const { snapshot } = read;
       const result = deps.solve(snapshot.input);

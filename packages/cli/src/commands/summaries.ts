@@ -8,6 +8,7 @@ export const CommandSummaries = {
   crds: 'Print or write the CustomResourceDefinitions',
   schedule: 'Show where pending pods would go: existing nodes or new NodeClaims, and why not',
   disrupt: 'Show what one disruption pass would do, and why each node is or is not disrupted',
+  why: 'Explain one pod or node of a live cluster: why it is pending, or not consolidated or drifted',
   simulate: 'Run a scenario through the controllers on a simulated cluster, cloud and clock',
   controller: 'Run the operator (leader-elected controllers, health and metrics)',
   new: 'Write a new provider package that passes the conformance suites as generated',

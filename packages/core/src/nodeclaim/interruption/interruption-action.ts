@@ -5,13 +5,13 @@ export const InterruptionEventReasons = {
   /** The cloud reclaims a spot instance; the claim is deleted. */
   SpotInterrupted: 'SpotInterrupted',
   /** The cloud scheduled maintenance that takes the instance; the claim is deleted. */
-  ScheduledMaintenance: 'ScheduledMaintenance',
+  ScheduledMaintenance: 'InstanceUnhealthy',
   /** The instance is stopping; the claim is deleted. */
   InstanceStopping: 'InstanceStopping',
   /** The instance is terminating or terminated; the claim is deleted. */
   InstanceTerminating: 'InstanceTerminating',
   /** The cloud advises moving off the instance; informational only. */
-  RebalanceRecommendation: 'RebalanceRecommendation',
+  RebalanceRecommendation: 'SpotRebalanceRecommendation',
 } as const;
 
 /** The `karpenter_nodeclaims_disrupted_total` reason for claims deleted on a notice. */
