@@ -55,6 +55,18 @@ export function isOwnedBy(pod: WithMetadata, kind: string): boolean {
   return (pod.metadata.ownerReferences ?? []).some((o) => o.kind === kind);
 }
 
+/** The name of the pod's owner of `kind` (matched as isOwnedBy does), if it has one. */
+export function ownerName(
+  pod: {
+    readonly metadata: {
+      readonly ownerReferences?: readonly { readonly kind: string; readonly name: string }[];
+    };
+  },
+  kind: string,
+): string | undefined {
+  return (pod.metadata.ownerReferences ?? []).find((o) => o.kind === kind)?.name;
+}
+
 /** A DaemonSet's pod: one runs on every node, so it never needs a new home. */
 export function isOwnedByDaemonSet(pod: WithMetadata): boolean {
   return isOwnedBy(pod, 'DaemonSet');

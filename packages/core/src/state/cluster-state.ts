@@ -14,6 +14,7 @@ import { type NodePool, nodePoolSchema } from '../apis/v1/nodepool.js';
 import type { Clock } from '../clock/clock.js';
 import type { InstanceType } from '../cloudprovider/instance-type.js';
 import type { KubeObject } from '../kube/object.js';
+import { isPodTerminal, isPodTerminating } from '../kube/pod.js';
 import type { ClusterPort } from '../kube/port.js';
 import { NodeClaims, Nodes } from '../lifecycle/resource-types.js';
 import type { InformerEvent } from '../operator/runtime/informer.js';
@@ -362,14 +363,13 @@ export class ClusterState {
     this.#invalidPods.delete(key);
     this.#pods.set(key, pod);
     const nodeName = pod.spec.nodeName;
-    const phase = pod.status?.phase;
     if (nodeName !== undefined && nodeName !== '') {
       this.#boundTo.set(key, nodeName);
       const set = this.#bound.get(nodeName) ?? new Set<string>();
       set.add(key);
       this.#bound.set(nodeName, set);
       this.#nominations.release(pod);
-    } else if (phase === 'Succeeded' || phase === 'Failed' || pod.metadata.deletionTimestamp !== undefined) {
+    } else if (isPodTerminal(pod) || isPodTerminating(pod)) {
       this.#nominations.release(pod);
     }
   }

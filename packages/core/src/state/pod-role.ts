@@ -1,4 +1,5 @@
 import { DefaultSchedulerName, type Pod } from '../apis/kubernetes/pod.js';
+import { isPodTerminal, ownerName } from '../kube/pod.js';
 
 /** What a pod means to one provisioning decision. */
 export type PodRole =
@@ -37,9 +38,8 @@ export function isMarkedUnschedulable(pod: Pick<Pod, 'status'>): boolean {
  * must be placed.
  */
 export function podRole(pod: Pod, options: PodRoleOptions = {}): PodRole {
-  const phase = pod.status?.phase;
-  if (phase === 'Succeeded' || phase === 'Failed') {
-    return { role: 'ignored', reason: `phase ${phase}: a finished pod holds no resources` };
+  if (isPodTerminal(pod)) {
+    return { role: 'ignored', reason: `phase ${pod.status?.phase}: a finished pod holds no resources` };
   }
   if (pod.spec.nodeName !== undefined && pod.spec.nodeName !== '') {
     return { role: 'bound', nodeName: pod.spec.nodeName };
@@ -47,16 +47,16 @@ export function podRole(pod: Pod, options: PodRoleOptions = {}): PodRole {
   if (pod.metadata.deletionTimestamp !== undefined) {
     return { role: 'ignored', reason: 'being deleted: it will not be scheduled' };
   }
-  for (const owner of pod.metadata.ownerReferences ?? []) {
-    if (owner.kind === 'DaemonSet') {
-      return {
-        role: 'ignored',
-        reason: `owned by DaemonSet ${pod.metadata.namespace}/${owner.name}: its requests count as DaemonSet overhead on new nodes`,
-      };
-    }
-    if (owner.kind === 'Node') {
-      return { role: 'ignored', reason: `a static pod of Node ${owner.name}: it runs only there` };
-    }
+  const daemonSet = ownerName(pod, 'DaemonSet');
+  if (daemonSet !== undefined) {
+    return {
+      role: 'ignored',
+      reason: `owned by DaemonSet ${pod.metadata.namespace}/${daemonSet}: its requests count as DaemonSet overhead on new nodes`,
+    };
+  }
+  const node = ownerName(pod, 'Node');
+  if (node !== undefined) {
+    return { role: 'ignored', reason: `a static pod of Node ${node}: it runs only there` };
   }
   const scheduler = pod.spec.schedulerName ?? DefaultSchedulerName;
   if (scheduler !== DefaultSchedulerName) {

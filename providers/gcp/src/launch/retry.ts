@@ -1,4 +1,4 @@
-import { sleep, type Timers } from '@nodewright/core/clock';
+import { backoffDelay, sleep, type Timers } from '@nodewright/core/clock';
 import { GceApiError } from '../sdk/compute-api.js';
 
 /** How calls are retried when Compute Engine throttles or fails. */
@@ -18,9 +18,9 @@ export function isRetryable(err: unknown): boolean {
   return err.status === 403 && /rateLimitExceeded$/i.test(err.reason ?? '');
 }
 
-/** The wait before retry `n` (1-based): base x 2^(n-1), capped. */
+/** The wait before retry `n` (1-based): base x 2^(n-1), capped (core's one backoff rule). */
 export function retryDelayMs(policy: RetryPolicy, n: number): number {
-  return Math.min(policy.baseDelayMs * 2 ** (n - 1), policy.maxDelayMs);
+  return backoffDelay({ baseMs: policy.baseDelayMs, maxMs: policy.maxDelayMs }, n);
 }
 
 /**

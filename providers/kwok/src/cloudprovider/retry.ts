@@ -1,4 +1,4 @@
-import { sleep, type Timers } from '@nodewright/core/clock';
+import { backoffDelay, sleep, type Timers } from '@nodewright/core/clock';
 import { isKubeError, isTooManyRequests } from '@nodewright/core/kube';
 
 /** How cluster calls are retried when the API server throttles or fails. */
@@ -20,7 +20,7 @@ export function isRetryable(err: unknown): boolean {
 
 /** The delay before retry `n` (1-based): the base doubled per retry, at most max; a server's Retry-After wins when longer. */
 export function retryDelay(options: Required<RetryOptions>, n: number, err: unknown): number {
-  const backoff = Math.min(options.maxMs, options.baseMs * 2 ** (n - 1));
+  const backoff = backoffDelay({ baseMs: options.baseMs, maxMs: options.maxMs }, n);
   const retryAfter = isKubeError(err) ? (err.details?.retryAfterSeconds ?? 0) * 1000 : 0;
   return Math.min(options.maxMs, Math.max(backoff, retryAfter));
 }

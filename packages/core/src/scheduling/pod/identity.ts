@@ -1,6 +1,6 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
-import { isOwnedByDaemonSet, isPodTerminal, isPodTerminating } from '../../kube/pod.js';
+import { isOwnedByDaemonSet, isPodTerminal, isPodTerminating, ownerName } from '../../kube/pod.js';
 import { type ResourceList, ResourceNames } from '../resources/resource-list.js';
 
 /** `namespace/name`, the way pods are named in reasons and output. */
@@ -27,7 +27,7 @@ export const isDaemonSetPod: (pod: Pick<Pod, 'metadata'>) => boolean = isOwnedBy
 
 /** The DaemonSet owning the pod (by name), if any. */
 export function daemonSetOwner(pod: Pick<Pod, 'metadata'>): string | undefined {
-  return (pod.metadata.ownerReferences ?? []).find((o) => o.kind === 'DaemonSet')?.name;
+  return ownerName(pod, 'DaemonSet');
 }
 
 function cmpQuantity(a: ResourceList, b: ResourceList, name: string): number {

@@ -9,6 +9,7 @@ import type { Cancel, Timers } from '../../clock/timers.js';
 import { isInsufficientCapacity } from '../../cloudprovider/errors.js';
 import { Nodes, PodDisruptionBudgets, Pods } from '../../kube/builtin-types.js';
 import { isNotFound, isTooManyRequests } from '../../kube/errors.js';
+import { isOwnedByDaemonSet, isPodTerminal } from '../../kube/pod.js';
 import type { ClusterPort } from '../../kube/port.js';
 import type { WatchEvent } from '../../kube/watch.js';
 import { asPatch } from '../../lifecycle/patch.js';
@@ -103,7 +104,6 @@ const isActive = (p: Pod) =>
   p.status?.phase !== 'Succeeded' &&
   p.status?.phase !== 'Failed' &&
   p.metadata.deletionTimestamp === undefined;
-const isDaemon = (p: Pod) => (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
 const isUnschedulable = (p: Pod) =>
   !p.spec.nodeName &&
   p.metadata.deletionTimestamp === undefined &&
@@ -251,7 +251,7 @@ export class ClusterAutoscalerSimulator {
       infos.set(n.metadata.name, info);
     }
     for (const p of pods) {
-      if (!p.spec.nodeName || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+      if (!p.spec.nodeName || isPodTerminal(p)) continue;
       infos.get(p.spec.nodeName)?.add(podInfoOf(p));
     }
     const pending = pods.filter(isUnschedulable).map(podInfoOf);
@@ -429,7 +429,7 @@ export class ClusterAutoscalerSimulator {
       const name = node.metadata.name;
       const group = this.#members.get(name)!;
       if (this.#size(group) <= group.minSize) continue;
-      const moving = pods.filter((p) => p.spec.nodeName === name && isActive(p) && !isDaemon(p));
+      const moving = pods.filter((p) => p.spec.nodeName === name && isActive(p) && !isOwnedByDaemonSet(p));
       if (moving.some((p) => blocksScaleDown(p, pdbs))) {
         this.#count('scale-down-blocked');
         continue;
@@ -481,7 +481,7 @@ export class ClusterAutoscalerSimulator {
     const left = pods.some(
       (p) =>
         p.spec.nodeName === drain.node &&
-        !isDaemon(p) &&
+        !isOwnedByDaemonSet(p) &&
         p.status?.phase !== 'Succeeded' &&
         p.status?.phase !== 'Failed',
     );

@@ -2,6 +2,7 @@ import type { Node } from '../../apis/kubernetes/node.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
+import { isOwnedByDaemonSet } from '../../kube/pod.js';
 import { lowerBoundPerHour } from '../../scheduling/lower-bound/lower-bound.js';
 import { podRequests } from '../../scheduling/pod/requests.js';
 import { parseResourceList, type ResourceList } from '../../scheduling/resources/resource-list.js';
@@ -35,7 +36,6 @@ export interface FleetSample {
 }
 
 const active = (p: Pod) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
-const isDaemon = (p: Pod) => (p.metadata.ownerReferences ?? []).some((o) => o.kind === 'DaemonSet');
 
 /**
  * Counts nodes by capacity type, pods by state and requests against allocatable, and bounds the
@@ -71,7 +71,7 @@ export function sampleFleet(
   for (const p of pods) {
     if (!active(p)) continue;
     const requests = podRequests(p);
-    if (p.metadata.deletionTimestamp === undefined && !isDaemon(p)) requested.push(requests);
+    if (p.metadata.deletionTimestamp === undefined && !isOwnedByDaemonSet(p)) requested.push(requests);
     const node = p.spec.nodeName;
     if (node === undefined || node === '') {
       if (p.metadata.deletionTimestamp === undefined) pending++;

@@ -1,4 +1,4 @@
-import { sleep, type Timers } from '@nodewright/core/clock';
+import { backoffDelay, sleep, type Timers } from '@nodewright/core/clock';
 import type {
   InstancesResponse,
   InstanceTypesResponse,
@@ -36,9 +36,9 @@ export interface RetryOptions {
 
 export const DefaultRetry: RetryOptions = { attempts: 6, baseMs: 200, maxMs: 10_000 };
 
-/** The wait before retry `n` (1-based): the base doubled per retry, at most `maxMs`. */
+/** The wait before retry `n` (1-based): the base doubled per retry, at most `maxMs` (core's backoff rule). */
 export function retryDelayMs(options: RetryOptions, n: number): number {
-  return Math.min(options.maxMs, options.baseMs * 2 ** (n - 1));
+  return backoffDelay(options, n);
 }
 
 export interface CloudClientOptions {

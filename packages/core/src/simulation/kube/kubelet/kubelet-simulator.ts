@@ -9,6 +9,7 @@ import type { MemoryClusterPlugin } from '../../../kube/memory/extensions.js';
 import type { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
 import type { MergePatch } from '../../../kube/merge-patch.js';
 import { formatTime, type ObjectKey, parseTime } from '../../../kube/object.js';
+import { isPodTerminal } from '../../../kube/pod.js';
 import type { Watch } from '../../../kube/watch.js';
 import { type LatencySpec, sampleLatency } from '../../latency/latency.js';
 import type { Random } from '../../random/random.js';
@@ -46,10 +47,6 @@ interface Condition {
   reason?: string;
   lastProbeTime?: string | null;
   lastTransitionTime?: string;
-}
-
-function isTerminal(pod: Pod): boolean {
-  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 }
 
 function keyOfPod(pod: Pod): ObjectKey {
@@ -135,7 +132,7 @@ class KubeletRun {
       this.#once(uid, 'shutdown', this.#shutdownDelay(pod), () => this.#delete(pod));
       return;
     }
-    if (isTerminal(pod)) return;
+    if (isPodTerminal(pod)) return;
     if (this.#nodes.get(nodeName) === undefined) {
       this.#once(uid, 'orphan', this.#o.orphanGracePeriodMs ?? 40_000, () => this.#collectOrphan(pod));
       return;
