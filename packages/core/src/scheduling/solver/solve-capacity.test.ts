@@ -41,7 +41,7 @@ function inFlight(name: string, allocatable: Record<string, string>, zone = 'zon
     kind: 'NodeClaim',
     metadata: { name, labels: { 'karpenter.sh/nodepool': 'default' } },
     spec: {
-      nodeClassRef: { group: 'example.com', kind: 'ExampleNodeClass', name: 'default' },
+      nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
       requirements: [
         { key: 'karpenter.sh/nodepool', operator: 'In', values: ['default'] },
         { key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] },

@@ -121,7 +121,7 @@ describe('solve: more capacity cases', () => {
       kind: 'NodeClaim',
       metadata: { name: 'inflight', labels: { 'karpenter.sh/nodepool': 'default' } },
       spec: {
-        nodeClassRef: { group: 'example.com', kind: 'ExampleNodeClass', name: 'default' },
+        nodeClassRef: { group: 'karpenter.test.sh', kind: 'TestNodeClass', name: 'default' },
         requirements: [{ key: ZONE, operator: 'In', values: ['zone-a', 'zone-b'] }],
       },
       status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } },

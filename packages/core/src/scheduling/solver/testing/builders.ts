@@ -3,20 +3,22 @@ import { daemonSetSchema } from '../../../apis/kubernetes/daemon-set.js';
 import type { Node } from '../../../apis/kubernetes/node.js';
 import { nodeSchema } from '../../../apis/kubernetes/node.js';
 import type { Pod } from '../../../apis/kubernetes/pod.js';
-import { podSchema } from '../../../apis/kubernetes/pod.js';
 import { Labels } from '../../../apis/labels.js';
 import type { NodePool } from '../../../apis/v1/nodepool.js';
-import { nodePoolSchema } from '../../../apis/v1/nodepool.js';
 import { type InstanceType, newInstanceType } from '../../../cloudprovider/instance-type.js';
 import { newOffering } from '../../../cloudprovider/offering.js';
+import { TestNodeClassRef } from '../../../testing/node-class.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
+import { aPod } from '../../../testing/pod-builder.js';
 import { Requirement } from '../../requirements/requirement.js';
 import { Requirements } from '../../requirements/requirements.js';
 import { parseResourceList } from '../../resources/resource-list.js';
 import type { ExistingCapacity, SolverInput, SolverOptions } from '../types.js';
 
 /**
- * Builders for solver tests and examples: each returns a valid, parsed object with small
- * defaults, and takes the fields a test cares about. Not used by the solver itself.
+ * Builders for solver tests and examples: shorthand over the test kit's (aPod, aNodePool, with
+ * its NodeClass reference) taking the fields a solver test cares about. Not used by the solver
+ * itself.
  */
 
 export interface PodOptions {
@@ -34,9 +36,7 @@ export interface PodOptions {
 /** A pending pod with one container requesting `cpu` (default 1) and `memory` (default 1Gi). */
 export function pod(name: string, o: PodOptions = {}): Pod {
   const requests = o.requests ?? { cpu: o.cpu ?? '1', memory: o.memory ?? '1Gi' };
-  return podSchema.parse({
-    apiVersion: 'v1',
-    kind: 'Pod',
+  return aPod({
     metadata: {
       name,
       namespace: o.namespace ?? 'default',
@@ -48,7 +48,7 @@ export function pod(name: string, o: PodOptions = {}): Pod {
       containers: [{ name: 'app', resources: { requests } }],
       ...(o.nodeSelector === undefined ? {} : { nodeSelector: o.nodeSelector }),
       ...o.spec,
-    },
+    } as never,
   });
 }
 
@@ -68,15 +68,13 @@ export interface NodePoolOptions {
 
 /** A NodePool with no requirements unless given. */
 export function nodePool(name: string, o: NodePoolOptions = {}): NodePool {
-  return nodePoolSchema.parse({
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
+  return aNodePool({
     metadata: { name },
     spec: {
       template: {
         ...(o.labels === undefined ? {} : { metadata: { labels: o.labels } }),
         spec: {
-          nodeClassRef: { group: 'example.com', kind: 'ExampleNodeClass', name: 'default' },
+          nodeClassRef: { ...TestNodeClassRef },
           requirements: o.requirements ?? [],
           ...(o.taints === undefined ? {} : { taints: o.taints }),
           ...(o.startupTaints === undefined ? {} : { startupTaints: o.startupTaints }),
@@ -85,7 +83,8 @@ export function nodePool(name: string, o: NodePoolOptions = {}): NodePool {
       ...(o.limits === undefined ? {} : { limits: o.limits }),
       ...(o.weight === undefined ? {} : { weight: o.weight }),
     },
-  });
+    // The options take plain strings (effects, operators); the schema checks them on parse.
+  } as never);
 }
 
 export interface InstanceTypeOptions {
