@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { AKSNodeClasses } from '@nodewright/azure';
 import { type AzureMock, startAzureMock } from '@nodewright/conformance/mocks';
-import { Deployments, type ResourceType } from '@nodewright/core/kube';
+import { Deployments, type MergePatch, Nodes, type ResourceType } from '@nodewright/core/kube';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   conditionIsTrue,
@@ -144,5 +144,70 @@ describe.skipIf(provided.external)('azure examples and spot eviction on the mock
       (p) => p.filter(isRunningPod).length === 2,
     );
     expect(mock.state.vms.has(`${mock.resourceGroup.toLowerCase()}/${name}`)).toBe(false);
+  });
+
+  it('a Preempt scheduled event on a Spot node drains and replaces it ahead of the eviction, off the preempted offering', async () => {
+    const [claim] = (await c.claimsOf('aks-arm64-batch')).filter(isLive);
+    expect(claim, 'a live aks-arm64-batch NodeClaim').toBeDefined();
+    const labels = claim!.metadata.labels ?? {};
+    const offering = {
+      instanceType: labels['node.kubernetes.io/instance-type'],
+      zone: labels['topology.kubernetes.io/zone'],
+      capacityType: labels['karpenter.sh/capacity-type'],
+    };
+    const nodeName = String((claim!.status as { nodeName?: string } | undefined)?.nodeName);
+    const others = (await c.claimsOf('aks-arm64-batch')).map((o) => o.metadata.name);
+    // Plays AKS's node problem detector, which turns the VM's Scheduled Events into conditions.
+    await c.env.cluster.patchStatus(Nodes, { name: nodeName }, {
+      status: {
+        conditions: [
+          {
+            type: 'PreemptScheduled',
+            status: 'True',
+            reason: 'Preempt',
+            message: 'Scheduled event Preempt, NotBefore in 30s',
+            lastHeartbeatTime: new Date().toISOString(),
+            lastTransitionTime: new Date().toISOString(),
+          },
+        ],
+      },
+    } as unknown as MergePatch);
+    await c.wait(
+      `NodeClaim ${claim!.metadata.name} to be removed after the Preempt`,
+      120_000,
+      () => c.claimsOf('aks-arm64-batch'),
+      (cs) => cs.every((o) => o.metadata.name !== claim!.metadata.name),
+    );
+    const replacements = await c.wait(
+      'a replacement aks-arm64-batch NodeClaim',
+      120_000,
+      async () => (await c.claimsOf('aks-arm64-batch')).filter((o) => !others.includes(o.metadata.name)),
+      (cs) => cs.length > 0,
+    );
+    for (const r of replacements) {
+      const l = r.metadata.labels ?? {};
+      expect({
+        instanceType: l['node.kubernetes.io/instance-type'],
+        zone: l['topology.kubernetes.io/zone'],
+        capacityType: l['karpenter.sh/capacity-type'],
+      }).not.toEqual(offering);
+    }
+    await c.wait(
+      'aks-arm64-batch pods Running again',
+      180_000,
+      () => c.podsOf('aks-arm64-batch'),
+      (p) => p.filter(isRunningPod).length === 2,
+    );
+    expect(
+      c.controller
+        .entries()
+        .some(
+          (e) =>
+            e.message === 'disrupting nodeclaim: interruption' &&
+            e.kind === 'SpotInterruption' &&
+            (e.NodeClaim as { name?: string } | undefined)?.name === claim!.metadata.name,
+        ),
+      'the controller logs the interruption of the NodeClaim',
+    ).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { azureCatalogProviders } from '../catalog/catalog.js';
 import { Instances } from '../instance/instances.js';
 import { InstanceTypeProvider } from '../instancetype/provider.js';
 import { EvictionWatcher } from '../interruption/eviction-watcher.js';
+import { InterruptionSources, ScheduledEventWatcher } from '../interruption/scheduled-events.js';
 import { Launcher } from '../launch/launcher.js';
 import { AKSNodeClasses, NodeClassReader } from '../nodeclass/reader.js';
 import { AKSNodeClassStatusController } from '../nodeclass/status-controller.js';
@@ -70,7 +71,12 @@ export function createAzureProvider(
     placement,
     logger,
     unavailableOfferings,
-    interruptions: new EvictionWatcher(instances, placement),
+    // Scheduled events give warning (a Preempt's NotBefore is at least 30 s away); the
+    // eviction watcher catches the VMs that go without one.
+    interruptions: new InterruptionSources([
+      new ScheduledEventWatcher(context.cluster),
+      new EvictionWatcher(instances, placement),
+    ]),
   });
   const statusController = new AKSNodeClassStatusController({
     cluster: context.cluster,
