@@ -8,6 +8,7 @@ import { InstanceTypeProvider } from '../instancetype/provider.js';
 import { EvictionWatcher } from '../interruption/eviction-watcher.js';
 import { InterruptionSources, ScheduledEventWatcher } from '../interruption/scheduled-events.js';
 import { Launcher } from '../launch/launcher.js';
+import { unusableSshPublicKey } from '../launch/ssh-key.js';
 import { AKSNodeClasses, NodeClassReader } from '../nodeclass/reader.js';
 import { AKSNodeClassStatusController } from '../nodeclass/status-controller.js';
 import { PricingProvider } from '../pricing/provider.js';
@@ -59,7 +60,7 @@ export function createAzureProvider(
     clusterName,
     clusterEndpoint: settings.clusterEndpoint,
     defaultSubnetID: settings.subnetID,
-    sshPublicKey: settings.sshPublicKey,
+    sshPublicKey: settings.sshPublicKey ?? unusableSshPublicKey(),
     skuFact: (size) => instanceTypes.offered().find((s) => s.fact.name === size)?.fact,
     maxAttempts: settings.maxLaunchAttempts,
   });
