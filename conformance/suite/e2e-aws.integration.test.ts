@@ -1,36 +1,23 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EC2NodeClasses } from '@nodewright/aws';
-import { KubeletHarness } from '@nodewright/conformance/harness';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
-import { SystemTimers } from '@nodewright/core/clock';
-import {
-  Deployments,
-  Nodes,
-  Pods,
-  type ResourceType,
-  resourceType,
-  type UntypedObject,
-} from '@nodewright/core/kube';
-import { decodeManifests } from '@nodewright/core/manifests';
+import { Deployments, type ResourceType, type UntypedObject } from '@nodewright/core/kube';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  AppLabel,
-  ControllerProcess,
   conditionIsTrue,
-  deploymentManifest,
   describeClusterE2E,
-  type E2EEnvironment,
+  type ExampleCluster,
+  ExampleManager,
   hasTaint,
   isLive,
   isRunningPod,
+  NodePoolType,
   type Observed,
-  startE2EEnvironment,
+  startExampleCluster,
 } from './src/e2e/index.js';
 import { awsE2ETarget, awsMockCloud } from './src/providers/aws-e2e-target.js';
 import { repositoryE2EOptions } from './src/providers/report-dir.js';
-import { waitUntil } from './src/wait-until.js';
 
 // The cluster end-to-end suite for the AWS provider against the EC2/Pricing/SQS mock started in
 // this process: the built `nodewright controller --provider aws --set endpoint=<mock> ...` talks
@@ -48,19 +35,6 @@ describeClusterE2E(awsE2ETarget(), {
   ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
 });
 
-const NodePoolType = resourceType({
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodePool',
-  namespaced: false,
-  statusSubresource: true,
-});
-const NodeClaimType = resourceType({
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodeClaim',
-  namespaced: false,
-  statusSubresource: true,
-});
-const Manager = { fieldManager: 'nodewright-e2e', force: true } as const;
 /**
  * The example files launched here: the mock's seed satisfies each one's EC2NodeClass (its AMI
  * alias, subnet and security group selectors) and has instance types its NodePool allows.
@@ -76,111 +50,46 @@ const GpuDriverLoadMs = 2_000;
 const GpuFamilies = ['g5', 'g6', 'p4d', 'p5'];
 
 describe.skipIf(provided.external)('aws examples and interruption on the mock', () => {
-  let env: E2EEnvironment;
   let mock: AwsMock;
-  let harness: KubeletHarness;
-  let controller: ControllerProcess;
+  let c: ExampleCluster;
 
   const wait = <T>(what: string, timeoutMs: number, probe: () => Promise<T>, done: (value: T) => boolean) =>
-    waitUntil(probe, done, { what, timeoutMs, intervalMs: 500 });
-  const list = async (type: ResourceType, selector: string, namespace?: string) =>
-    (await env.cluster.list<Observed>(type, { labelSelector: selector, ...(namespace ? { namespace } : {}) }))
-      .items;
-  const podsOf = (app: string) => list(Pods, `${AppLabel}=${app}`, env.namespace);
-  const claimsOf = (pool: string) => list(NodeClaimType, `karpenter.sh/nodepool=${pool}`);
-  const nodeOf = async (pod: Observed) =>
-    await env.cluster.get<Observed>(Nodes, { name: String((pod.spec as { nodeName?: string })?.nodeName) });
-
-  /**
-   * A Deployment of the example pool with the given tolerations (default: every NoSchedule
-   * taint) and extra resources, requested and limited alike (an extended resource must be).
-   */
-  const exampleDeployment = (
-    pool: string,
-    replicas: number,
-    extra: { tolerations?: readonly object[]; resources?: Record<string, string> } = {},
-  ): UntypedObject => {
-    const d = deploymentManifest({
-      name: pool,
-      namespace: env.namespace,
-      replicas,
-      nodePool: pool,
-      requests: { cpu: '500m', memory: '512Mi', ...extra.resources },
-      // One pod per node: an interrupted node's pod then needs a new node, never a neighbour.
-      onePodPerNode: true,
-    }) as unknown as {
-      spec: { template: { spec: { tolerations?: unknown; containers: { resources: object }[] } } };
-    };
-    const spec = d.spec.template.spec;
-    spec.tolerations = extra.tolerations ?? [{ operator: 'Exists', effect: 'NoSchedule' }];
-    if (extra.resources) {
-      for (const c of spec.containers) c.resources = { ...c.resources, limits: { ...extra.resources } };
-    }
-    return d as unknown as UntypedObject;
-  };
+    c.wait(what, timeoutMs, probe, done);
+  const podsOf = (app: string) => c.podsOf(app);
+  const claimsOf = (pool: string) => c.claimsOf(pool);
+  const nodeOf = (pod: Observed) => c.nodeOf(pod);
 
   beforeAll(async () => {
-    env = await startE2EEnvironment({ name: 'aws-examples' });
     mock = await startAwsMock({ cluster: 'my-cluster' });
-    const cloud = awsMockCloud(mock);
-    harness = new KubeletHarness({
-      cluster: env.cluster,
-      source: cloud.source,
-      timers: new SystemTimers(),
-      bootDelayMs: cloud.bootDelayMs,
+    c = await startExampleCluster({
+      name: 'aws-examples',
+      provider: 'aws',
+      cloud: awsMockCloud(mock),
+      repoRoot: RepoRoot,
       startupTaintRemoval: { keys: [GpuDriverTaint], afterMs: GpuDriverLoadMs },
     });
-    await harness.start();
-    controller = ControllerProcess.start({
-      binPath: join(RepoRoot, 'packages/cli/dist/bin.js'),
-      provider: 'aws',
-      kubeconfigPath: env.kubeconfigPath,
-      identity: 'aws-examples',
-      leaderElectionId: 'nodewright-e2e-aws-examples',
-      settings: cloud.settings,
-      logFile: join(env.workDir, 'aws-examples.log'),
-      registry: env.processes,
-    });
-    await controller.waitForLog((e) => e.message === 'became leader', 'the controller to lead', 60_000);
-    await wait(
-      'the controller ready (CRDs installed, caches synced)',
-      60_000,
-      () => controller.http('health', '/readyz').catch(() => ({ status: 0, body: '' })),
-      (r) => r.status === 200,
-    );
   });
 
   afterAll(async () => {
-    await controller?.stop();
-    harness?.stop();
-    await mock?.close();
-    await env?.stop();
+    await c?.stop();
   });
 
   it('the NodePools and EC2NodeClass of examples/nodepools/aws launch on the mock: pods Running on their Nodes', async () => {
+    // Both files name EC2NodeClass `default`; the first applied wins, as in a real cluster.
     for (const file of ExampleFiles) {
-      const path = join('examples/nodepools/aws', file);
-      const set = decodeManifests(path, await readFile(join(RepoRoot, path), 'utf8'));
-      expect(set.errors).toEqual([]);
-      for (const m of set.manifests) {
-        const type = m.kind === 'NodePool' ? NodePoolType : (EC2NodeClasses as unknown as ResourceType);
-        // Both files name EC2NodeClass `default`; the first applied wins, as in a real cluster.
-        const name = (m.object as UntypedObject).metadata?.name;
-        if (m.kind !== 'EC2NodeClass' || (await list(type, '')).every((o) => o.metadata.name !== name)) {
-          await env.cluster.apply(type, m.object as UntypedObject, Manager);
-        }
-      }
+      await c.applyExample(join('examples/nodepools/aws', file), EC2NodeClasses as unknown as ResourceType);
     }
     for (const nodeClass of ['default', 'gpu']) {
       await wait(
         `EC2NodeClass ${nodeClass} Ready`,
         60_000,
-        () => env.cluster.get<Observed>(EC2NodeClasses as unknown as ResourceType, { name: nodeClass }),
+        () => c.env.cluster.get<Observed>(EC2NodeClasses as unknown as ResourceType, { name: nodeClass }),
         (nc) => conditionIsTrue(nc, 'Ready'),
       );
     }
     const pools = ['general-purpose', 'arm64-batch'];
-    for (const pool of pools) await env.cluster.apply(Deployments, exampleDeployment(pool, 2), Manager);
+    for (const pool of pools)
+      await c.env.cluster.apply(Deployments, c.exampleDeployment(pool, 2), ExampleManager);
     for (const pool of pools) {
       const pods = await wait(
         `${pool} pods Running`,
@@ -204,20 +113,20 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
   });
 
   it('gpu.yaml launches: a pod requesting nvidia.com/gpu runs on a GPU Node once the driver DaemonSet lifted the startup taint', async () => {
-    const pool = await env.cluster.get<UntypedObject>(NodePoolType, { name: 'gpu' });
+    const pool = await c.env.cluster.get<UntypedObject>(NodePoolType, { name: 'gpu' });
     const template = (pool.spec as { template: { spec: { startupTaints?: { key: string }[] } } }).template;
     expect(
       template.spec.startupTaints?.map((t) => t.key),
       'the harness lifts the taint gpu.yaml starts its nodes with',
     ).toEqual([GpuDriverTaint]);
     // Tolerates the pool's own taint only: the pod can run once the driver taint is gone.
-    await env.cluster.apply(
+    await c.env.cluster.apply(
       Deployments,
-      exampleDeployment('gpu', 1, {
+      c.exampleDeployment('gpu', 1, {
         tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
         resources: { 'nvidia.com/gpu': '1' },
       }),
-      Manager,
+      ExampleManager,
     );
     const [pod] = await wait(
       'the gpu pod Running',
@@ -292,7 +201,7 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
     for (const pod of pods) expect((await nodeOf(pod)).metadata.labels?.['kubernetes.io/arch']).toBe('arm64');
     expect(pods.map(nodeNameOf)).not.toContain(oldNode);
     expect(
-      controller
+      c.controller
         .entries()
         .some(
           (e) =>

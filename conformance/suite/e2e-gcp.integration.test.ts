@@ -1,36 +1,22 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KubeletHarness } from '@nodewright/conformance/harness';
 import * as gcp from '@nodewright/conformance/mocks/gcp';
-import { SystemTimers } from '@nodewright/core/clock';
-import {
-  Deployments,
-  Nodes,
-  Pods,
-  type ResourceType,
-  resourceType,
-  type UntypedObject,
-} from '@nodewright/core/kube';
-import { decodeManifests } from '@nodewright/core/manifests';
+import { Deployments, type ResourceType } from '@nodewright/core/kube';
 import { GCENodeClasses } from '@nodewright/gcp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  AppLabel,
-  ControllerProcess,
   conditionIsTrue,
-  deploymentManifest,
   describeClusterE2E,
-  type E2EEnvironment,
+  type ExampleCluster,
+  ExampleManager,
   hasTaint,
   isLive,
   isRunningPod,
   type Observed,
-  startE2EEnvironment,
+  startExampleCluster,
 } from './src/e2e/index.js';
 import { gcpE2ETarget, gcpMockCloud } from './src/providers/gcp-e2e-target.js';
 import { repositoryE2EOptions } from './src/providers/report-dir.js';
-import { waitUntil } from './src/wait-until.js';
 
 // The cluster end-to-end suite for the GCP provider against the Compute Engine mock started in
 // this process: the built `nodewright controller --provider gcp --set endpoint=<mock> ...` talks
@@ -47,120 +33,54 @@ describeClusterE2E(gcpE2ETarget(), {
   ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
 });
 
-const NodePoolType = resourceType({
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodePool',
-  namespaced: false,
-  statusSubresource: true,
-});
-const NodeClaimType = resourceType({
-  apiVersion: 'karpenter.sh/v1',
-  kind: 'NodeClaim',
-  namespaced: false,
-  statusSubresource: true,
-});
-const Manager = { fieldManager: 'nodewright-e2e', force: true } as const;
 const ExampleFiles = ['general-purpose.yaml', 'arm64-batch.yaml', 'gpu.yaml'] as const;
 
 describe.skipIf(provided.external)('gcp examples and preemption on the mock', () => {
-  let env: E2EEnvironment;
   let mock: gcp.GcpMock;
-  let harness: KubeletHarness;
-  let controller: ControllerProcess;
+  let c: ExampleCluster;
 
   const wait = <T>(what: string, timeoutMs: number, probe: () => Promise<T>, done: (value: T) => boolean) =>
-    waitUntil(probe, done, { what, timeoutMs, intervalMs: 500 });
-  const list = async (type: ResourceType, selector: string, namespace?: string) =>
-    (await env.cluster.list<Observed>(type, { labelSelector: selector, ...(namespace ? { namespace } : {}) }))
-      .items;
-  const podsOf = (app: string) => list(Pods, `${AppLabel}=${app}`, env.namespace);
-  const claimsOf = (pool: string) => list(NodeClaimType, `karpenter.sh/nodepool=${pool}`);
-  const nodeOf = async (pod: Observed) =>
-    await env.cluster.get<Observed>(Nodes, { name: String((pod.spec as { nodeName?: string })?.nodeName) });
-
-  /** A Deployment of the example pool tolerating its taints, one pod per node, with extra resources requested and limited. */
-  const exampleDeployment = (
-    pool: string,
-    replicas: number,
-    resources: Record<string, string> = {},
-  ): UntypedObject => {
-    const d = deploymentManifest({
-      name: pool,
-      namespace: env.namespace,
-      replicas,
-      nodePool: pool,
-      requests: { cpu: '500m', memory: '512Mi', ...resources },
-      onePodPerNode: true,
-    }) as unknown as {
-      spec: { template: { spec: { tolerations?: unknown; containers: { resources: object }[] } } };
-    };
-    const spec = d.spec.template.spec;
-    spec.tolerations = [{ operator: 'Exists', effect: 'NoSchedule' }];
-    if (Object.keys(resources).length > 0) {
-      for (const c of spec.containers) c.resources = { ...c.resources, limits: { ...resources } };
-    }
-    return d as unknown as UntypedObject;
-  };
+    c.wait(what, timeoutMs, probe, done);
+  const podsOf = (app: string) => c.podsOf(app);
+  const claimsOf = (pool: string) => c.claimsOf(pool);
+  const nodeOf = (pod: Observed) => c.nodeOf(pod);
+  const exampleDeployment = (pool: string, replicas: number, resources: Record<string, string> = {}) =>
+    c.exampleDeployment(pool, replicas, { resources });
 
   beforeAll(async () => {
-    env = await startE2EEnvironment({ name: 'gcp-examples' });
     // A preempted VM stops 30 s after GCE records the preemption, as GCE gives it.
     mock = await gcp.startGcpMock({ project: 'contract-project', timings: { stopMs: 30_000 } });
-    const cloud = gcpMockCloud(mock);
-    harness = new KubeletHarness({
-      cluster: env.cluster,
-      source: cloud.source,
-      timers: new SystemTimers(),
-      bootDelayMs: cloud.bootDelayMs,
-    });
-    await harness.start();
-    controller = ControllerProcess.start({
-      binPath: join(RepoRoot, 'packages/cli/dist/bin.js'),
+    c = await startExampleCluster({
+      name: 'gcp-examples',
       provider: 'gcp',
-      kubeconfigPath: env.kubeconfigPath,
-      identity: 'gcp-examples',
-      leaderElectionId: 'nodewright-e2e-gcp-examples',
-      settings: cloud.settings,
-      logFile: join(env.workDir, 'gcp-examples.log'),
-      registry: env.processes,
+      cloud: gcpMockCloud(mock),
+      repoRoot: RepoRoot,
     });
-    await controller.waitForLog((e) => e.message === 'became leader', 'the controller to lead', 60_000);
-    await wait(
-      'the controller ready (CRDs installed, caches synced)',
-      60_000,
-      () => controller.http('health', '/readyz').catch(() => ({ status: 0, body: '' })),
-      (r) => r.status === 200,
-    );
   });
 
   afterAll(async () => {
-    await controller?.stop();
-    harness?.stop();
-    await mock?.close();
-    await env?.stop();
+    await c?.stop();
   });
 
   it('the NodePools and GCENodeClasses of examples/nodepools/gcp launch on the mock, the GPU pool included', async () => {
     for (const file of ExampleFiles) {
-      const path = join('examples/nodepools/gcp', file);
-      const set = decodeManifests(path, await readFile(join(RepoRoot, path), 'utf8'));
-      expect(set.errors).toEqual([]);
-      for (const m of set.manifests) {
-        const type = m.kind === 'NodePool' ? NodePoolType : (GCENodeClasses as unknown as ResourceType);
-        await env.cluster.apply(type, m.object as UntypedObject, Manager);
-      }
+      await c.applyExample(join('examples/nodepools/gcp', file), GCENodeClasses as unknown as ResourceType);
     }
     for (const nodeClass of ['default', 'arm64', 'gpu']) {
       await wait(
         `GCENodeClass ${nodeClass} Ready`,
         60_000,
-        () => env.cluster.get<Observed>(GCENodeClasses as unknown as ResourceType, { name: nodeClass }),
+        () => c.env.cluster.get<Observed>(GCENodeClasses as unknown as ResourceType, { name: nodeClass }),
         (nc) => conditionIsTrue(nc, 'Ready'),
       );
     }
-    await env.cluster.apply(Deployments, exampleDeployment('general-purpose', 2), Manager);
-    await env.cluster.apply(Deployments, exampleDeployment('arm64-batch', 2), Manager);
-    await env.cluster.apply(Deployments, exampleDeployment('gpu', 1, { 'nvidia.com/gpu': '1' }), Manager);
+    await c.env.cluster.apply(Deployments, exampleDeployment('general-purpose', 2), ExampleManager);
+    await c.env.cluster.apply(Deployments, exampleDeployment('arm64-batch', 2), ExampleManager);
+    await c.env.cluster.apply(
+      Deployments,
+      exampleDeployment('gpu', 1, { 'nvidia.com/gpu': '1' }),
+      ExampleManager,
+    );
     for (const [pool, replicas] of [
       ['general-purpose', 2],
       ['arm64-batch', 2],
@@ -239,7 +159,7 @@ describe.skipIf(provided.external)('gcp examples and preemption on the mock', ()
       (p) => p.filter(isRunningPod).length === 2,
     );
     expect(
-      controller
+      c.controller
         .entries()
         .some((e) => e.message === 'disrupting nodeclaim: interruption' && e.kind === 'SpotInterruption'),
       'the controller logs the interruption',

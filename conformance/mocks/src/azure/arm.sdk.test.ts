@@ -17,6 +17,7 @@ let mock: AzureMock;
 let compute: ComputeManagementClient;
 let network: NetworkManagementClient;
 const poll = { updateIntervalInMs: 5 };
+const TestSshKey = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBvH3xhQ0m6oZbqF8T7yQk2pY4m0v1a9qWcJ8rN5sT2L test';
 
 beforeAll(async () => {
   mock = await startAzureMock({ pollsPerOperation: 2, skuPageSize: 7, pricePageSize: 25 });
@@ -70,7 +71,10 @@ function vmBody(nicId: string, extra: Partial<VirtualMachine> = {}): VirtualMach
       computerName: 'aks-node',
       adminUsername: 'azureuser',
       customData: Buffer.from('#cloud-config\n').toString('base64'),
-      linuxConfiguration: { disablePasswordAuthentication: true },
+      linuxConfiguration: {
+        disablePasswordAuthentication: true,
+        ssh: { publicKeys: [{ path: '/home/azureuser/.ssh/authorized_keys', keyData: TestSshKey }] },
+      },
     },
     networkProfile: { networkInterfaces: [{ id: nicId, primary: true, deleteOption: 'Delete' }] },
     ...extra,
@@ -110,6 +114,16 @@ describe('Resource SKUs', () => {
 });
 
 describe('network interfaces and virtual machines', () => {
+  test('a Linux VM with password login disabled and no SSH key is refused, as ARM does', async () => {
+    const made = await nic('vm-nokey-nic');
+    const body = vmBody(made.id!);
+    body.osProfile = { ...body.osProfile, linuxConfiguration: { disablePasswordAuthentication: true } };
+    await expect(
+      compute.virtualMachines.createOrUpdate(rg(), 'vm-nokey', body, poll).pollUntilDone(),
+    ).rejects.toMatchObject({ code: 'InvalidParameter', statusCode: 400 });
+    expect(mock.state.vms.size).toBe(0);
+  });
+
   test('NIC then VM: both long-running operations are polled to their end; delete takes NIC and disk', async () => {
     const polls = mock.operations.polls;
     const made = await nic('vm-a-nic');

@@ -1,11 +1,14 @@
 import { Agent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SKU_FACTS, type SkuFact, STATIC_PRICES } from '@nodewright/azure';
+import type { MockInstanceSource } from '@nodewright/conformance/harness';
+import { SystemTimers, type Timers } from '@nodewright/core/clock';
 import type { ArmContext } from './arm/context.js';
 import { AsyncOperations } from './arm/operations.js';
 import { ArmState } from './arm/state.js';
 import { removeVm } from './compute/virtual-machines.js';
 import { AzureFaults } from './faults/faults.js';
+import { ArmMockInstanceSource } from './instances/mock-instances.js';
 import { nonVmSkus, type ResourceSku, resourceSku, type SkuRestriction } from './seed/resource-skus.js';
 import { type RetailPriceItem, retailPriceItems } from './seed/retail-prices.js';
 import { createArmServer } from './server/https.js';
@@ -24,6 +27,8 @@ export interface AzureMockOptions {
   readonly pollsPerOperation?: number;
   readonly skuPageSize?: number;
   readonly pricePageSize?: number;
+  /** Paces the instance source's polls (default: system timers). */
+  readonly timers?: Timers;
 }
 
 /** A running ARM mock on loopback over TLS, with handles to its state and faults. */
@@ -42,6 +47,8 @@ export interface AzureMock {
   readonly state: ArmState;
   readonly faults: AzureFaults;
   readonly operations: AsyncOperations;
+  /** The VMs as the kubelet harness boots them into Nodes. */
+  readonly instances: MockInstanceSource;
   /** The SKUs the mock lists, restrictions included. */
   skus(): readonly ResourceSku[];
   /** Restricts a size for the subscription: in the whole location, or in some zones. */
@@ -106,6 +113,11 @@ export async function startAzureMock(options: AzureMockOptions = {}): Promise<Az
     state,
     faults,
     operations,
+    instances: new ArmMockInstanceSource({
+      state,
+      timers: options.timers ?? new SystemTimers(),
+      subscriptionId,
+    }),
     skus,
     restrictSku(size, zones) {
       const list = restrictions.get(size) ?? [];

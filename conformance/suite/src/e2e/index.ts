@@ -4,6 +4,7 @@ export * from './cluster-choice.js';
 export * from './controller-process.js';
 export * from './describe-cluster-e2e.js';
 export * from './environment.js';
+export * from './example-cluster.js';
 export * from './example-nodepools.js';
 export * from './failover.js';
 export * from './invalid-variants.js';

@@ -1,5 +1,7 @@
+import { AKSNodeClassAnnotations, AKSNodeClasses } from '@nodewright/azure';
 import { CapacityTypes, Labels } from '@nodewright/core/apis';
 import { isCreateError, isInsufficientCapacity } from '@nodewright/core/cloudprovider';
+import type { MergePatch } from '@nodewright/core/kube';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ContractClaims } from '../provider-contract/contract-claims.js';
 import { type AzureWorld, startAzureWorld } from './azure-harness.js';
@@ -149,5 +151,15 @@ describe('the Azure launcher on the ARM mock', () => {
       },
     });
     expect(await source.receive()).toEqual([]);
+  });
+
+  it('stamps the Kubernetes version a node launched with, and drifts it once the cluster is upgraded', async () => {
+    const created = await world.instance.cloudProvider.create(claims.claim(onDemandD2));
+    expect(created.metadata.annotations?.[AKSNodeClassAnnotations.KubernetesVersion]).toBe('1.33.2');
+    expect(await world.instance.cloudProvider.isDrifted(created)).toBeUndefined();
+    await world.cluster.patchStatus(AKSNodeClasses, { name: world.nodeClassName }, {
+      status: { kubernetesVersion: '1.34.1' },
+    } as unknown as MergePatch);
+    expect(await world.instance.cloudProvider.isDrifted(created)).toBe('KubernetesVersionDrift');
   });
 });

@@ -5,6 +5,8 @@ export const AKSNodeClassAnnotations = {
   /** On NodeClaims: the hash of the AKSNodeClass they were launched from. */
   Hash: 'karpenter.azure.com/aksnodeclass-hash',
   HashVersion: 'karpenter.azure.com/aksnodeclass-hash-version',
+  /** On NodeClaims: the AKSNodeClass status's Kubernetes version when they were launched. */
+  KubernetesVersion: 'karpenter.azure.com/kubernetes-version',
 } as const;
 
 /** Version of {@link aksNodeClassHash}; a change re-stamps NodeClaims instead of drifting them. */

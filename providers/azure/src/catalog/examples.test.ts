@@ -54,12 +54,28 @@ describe('examples/nodepools/azure with --catalog azure', () => {
       instanceTypes: new Map(nodePools.map((n) => [n.metadata.name ?? '', instanceTypes])),
     });
 
-  it('finds both example pools', () => {
-    expect(nodePools.map((n) => n.metadata.name)).toEqual(['aks-general-purpose', 'aks-gpu']);
+  const pool = (name: string) => nodePools.find((n) => n.metadata.name === name)!;
+
+  it('finds the example pools', () => {
+    expect(nodePools.map((n) => n.metadata.name)).toEqual([
+      'aks-arm64-batch',
+      'aks-general-purpose',
+      'aks-gpu',
+    ]);
+  });
+
+  it('the arm64 batch pool plans spot Arm sizes only', () => {
+    const result = plan(pool('aks-arm64-batch'));
+    expect(result.unschedulable.map((u) => u.reason)).toEqual([]);
+    const names = result.newClaims[0]!.instanceTypes.map((t) => t.name);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.every((n) => /^Standard_D\d+p/.test(n))).toBe(true);
+    // Spot only: the cheapest Arm size's spot price, a ninth of its on-demand one (0.077).
+    expect(result.newClaims[0]!.price).toBe(0.0086);
   });
 
   it('the general-purpose pool plans spot D/E v5+ sizes, the cheapest first', () => {
-    const result = plan(nodePools[0]!);
+    const result = plan(pool('aks-general-purpose'));
     expect(result.unschedulable.map((u) => u.reason)).toEqual([]);
     const claim = result.newClaims[0]!;
     expect(claim.nodePool).toBe('aks-general-purpose');
@@ -71,7 +87,7 @@ describe('examples/nodepools/azure with --catalog azure', () => {
   });
 
   it('the GPU pool plans on-demand NVIDIA sizes only', () => {
-    const result = plan(nodePools[1]!);
+    const result = plan(pool('aks-gpu'));
     expect(result.unschedulable.map((u) => u.reason)).toEqual([]);
     const names = result.newClaims[0]!.instanceTypes.map((t) => t.name);
     expect(names.length).toBeGreaterThan(0);

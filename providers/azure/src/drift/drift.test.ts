@@ -54,4 +54,16 @@ describe('driftReason', () => {
     claim.metadata.annotations![AKSNodeClassAnnotations.HashVersion] = 'old';
     expect(driftReason(claim, nodeClass({ osDiskSizeGB: 256 }))).toBeUndefined();
   });
+
+  it('KubernetesVersionDrift when the status names another Kubernetes version than the claim was launched with', () => {
+    const nc = nodeClass({ osDiskSizeGB: 128 });
+    const claim = claimOf(nc);
+    claim.metadata.annotations![AKSNodeClassAnnotations.KubernetesVersion] = '1.33.2';
+    const at = (v: string) => ({ ...nc, status: { ...nc.status, kubernetesVersion: v } }) as AKSNodeClass;
+    expect(driftReason(claim, at('1.33.2'))).toBeUndefined();
+    expect(driftReason(claim, at('1.34.0'))).toBe('KubernetesVersionDrift');
+    // A claim launched before the version was stamped is not compared.
+    delete claim.metadata.annotations![AKSNodeClassAnnotations.KubernetesVersion];
+    expect(driftReason(claim, at('1.34.0'))).toBeUndefined();
+  });
 });

@@ -32,13 +32,18 @@ export function imageIdOf(vm: VirtualMachine): string | undefined {
 
 /**
  * The NodeClaim create returns: providerID, the size's labels with zone and capacity type,
- * capacity and allocatable, the image, and the AKSNodeClass hash annotations. The claim's own
- * labels win.
+ * capacity and allocatable, the image, and the AKSNodeClass hash and Kubernetes version
+ * annotations. The claim's own labels win.
  */
 export function hydrateNodeClaim(
   claim: NodeClaim,
   vm: VirtualMachine,
-  o: VmPlacement & { instanceType: InstanceType | undefined; nodeClassHash: string },
+  o: VmPlacement & {
+    instanceType: InstanceType | undefined;
+    nodeClassHash: string;
+    /** The NodeClass status's Kubernetes version the VM boots into; unset when it has none. */
+    kubernetesVersion?: string | undefined;
+  },
 ): NodeClaim {
   const out = structuredClone(claim);
   out.metadata.labels = {
@@ -52,6 +57,7 @@ export function hydrateNodeClaim(
     ...claim.metadata.annotations,
     [AKSNodeClassAnnotations.Hash]: o.nodeClassHash,
     [AKSNodeClassAnnotations.HashVersion]: AKSNodeClassHashVersion,
+    ...(o.kubernetesVersion ? { [AKSNodeClassAnnotations.KubernetesVersion]: o.kubernetesVersion } : {}),
   };
   const image = imageIdOf(vm);
   out.status = {

@@ -14,8 +14,8 @@ export interface WatchedInstances {
  * Spot evictions noticed from ARM: a Spot VM (eviction policy Delete) that was listed and is
  * gone without nodewright deleting it was evicted, and becomes a SpotInterruption notice with
  * its offering, so core drains the claim and marks the offering unavailable. Each `receive`
- * lists the VMs once; the first call only learns what runs. Scheduled events (`Preempt` ahead of
- * the eviction) are not read yet: this notices the eviction itself.
+ * lists the VMs once; the first call only learns what runs. Warnings ahead of the eviction
+ * (`Preempt` scheduled events) are ScheduledEventWatcher's; this notices the eviction itself.
  */
 export class EvictionWatcher implements InterruptionSource {
   readonly #seen = new Map<string, { providerID: string; offering: OfferingKey }>();

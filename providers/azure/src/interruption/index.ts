@@ -1,1 +1,2 @@
 export * from './eviction-watcher.js';
+export * from './scheduled-events.js';

@@ -71,6 +71,7 @@ export class AzureCloudProvider implements CloudProvider {
         ...this.d.placement,
         instanceType: type,
         nodeClassHash: hash,
+        kubernetesVersion: nodeClass.status?.kubernetesVersion,
       });
     }
     if (existing !== undefined) {
@@ -84,6 +85,7 @@ export class AzureCloudProvider implements CloudProvider {
       ...this.d.placement,
       instanceType: launched.candidate.instanceType,
       nodeClassHash: hash,
+      kubernetesVersion: nodeClass.status?.kubernetesVersion,
     });
   }
 

@@ -6,7 +6,9 @@ import { azureCatalogProviders } from '../catalog/catalog.js';
 import { Instances } from '../instance/instances.js';
 import { InstanceTypeProvider } from '../instancetype/provider.js';
 import { EvictionWatcher } from '../interruption/eviction-watcher.js';
+import { InterruptionSources, ScheduledEventWatcher } from '../interruption/scheduled-events.js';
 import { Launcher } from '../launch/launcher.js';
+import { unusableSshPublicKey } from '../launch/ssh-key.js';
 import { AKSNodeClasses, NodeClassReader } from '../nodeclass/reader.js';
 import { AKSNodeClassStatusController } from '../nodeclass/status-controller.js';
 import { PricingProvider } from '../pricing/provider.js';
@@ -58,7 +60,7 @@ export function createAzureProvider(
     clusterName,
     clusterEndpoint: settings.clusterEndpoint,
     defaultSubnetID: settings.subnetID,
-    sshPublicKey: settings.sshPublicKey,
+    sshPublicKey: settings.sshPublicKey ?? unusableSshPublicKey(),
     skuFact: (size) => instanceTypes.offered().find((s) => s.fact.name === size)?.fact,
     maxAttempts: settings.maxLaunchAttempts,
   });
@@ -70,7 +72,12 @@ export function createAzureProvider(
     placement,
     logger,
     unavailableOfferings,
-    interruptions: new EvictionWatcher(instances, placement),
+    // Scheduled events give warning (a Preempt's NotBefore is at least 30 s away); the
+    // eviction watcher catches the VMs that go without one.
+    interruptions: new InterruptionSources([
+      new ScheduledEventWatcher(context.cluster),
+      new EvictionWatcher(instances, placement),
+    ]),
   });
   const statusController = new AKSNodeClassStatusController({
     cluster: context.cluster,

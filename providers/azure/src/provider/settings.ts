@@ -12,7 +12,8 @@ export const AzureSettingKeys = {
   clusterEndpoint: 'The API server URL nodes join (custom data).',
   kubernetesVersion: 'Kubernetes version of the cluster (required), e.g. 1.33.2.',
   nodeImageVersion: 'AKS node image version for NodeClasses that pin none; default 202511.07.0.',
-  sshPublicKey: 'SSH public key for the azureuser account of nodes (OpenSSH format).',
+  sshPublicKey:
+    'SSH public key for the azureuser account of nodes (OpenSSH format); unset = a throwaway key, no SSH login.',
   clientId: 'Client ID of the workload identity (or user-assigned managed identity); unset = the default.',
   tenantId: 'Tenant of the workload identity; unset = the default.',
   armEndpoint: "ARM's base URL (a mock, a proxy or a sovereign cloud); unset = Azure public cloud.",

@@ -19,7 +19,15 @@ interface VmBody {
     priority?: VmPriority | 'Low';
     evictionPolicy?: 'Delete' | 'Deallocate';
     billingProfile?: { maxPrice?: number };
-    osProfile?: { computerName?: string; customData?: string };
+    osProfile?: {
+      computerName?: string;
+      customData?: string;
+      adminPassword?: string;
+      linuxConfiguration?: {
+        disablePasswordAuthentication?: boolean;
+        ssh?: { publicKeys?: { path?: string; keyData?: string }[] };
+      };
+    };
     storageProfile?: { osDisk?: { name?: string; diskSizeGB?: number; deleteOption?: string } };
     networkProfile?: { networkInterfaces?: { id?: string; properties?: { deleteOption?: string } }[] };
   };
@@ -80,6 +88,19 @@ export function putVm(req: ArmRequest, ctx: ArmContext): ArmReply {
   }
   if (priority === 'Spot' && body.properties?.evictionPolicy === undefined) {
     throw new ArmError(400, 'InvalidParameter', 'evictionPolicy is required for a Spot VM.');
+  }
+  const os = body.properties?.osProfile;
+  const keys = os?.linuxConfiguration?.ssh?.publicKeys ?? [];
+  const passwordLogin = os?.linuxConfiguration?.disablePasswordAuthentication !== true && os?.adminPassword;
+  if (
+    !passwordLogin &&
+    !keys.some((k) => /^(ssh-(rsa|ed25519)|ecdsa-sha2-\S+) [A-Za-z0-9+/=]+/.test(k.keyData ?? ''))
+  ) {
+    throw new ArmError(
+      400,
+      'InvalidParameter',
+      'Authentication using either SSH or by user name and password must be enabled in Linux profile.',
+    );
   }
   const nicRefs = body.properties?.networkProfile?.networkInterfaces ?? [];
   if (nicRefs.length === 0) {
