@@ -1,4 +1,5 @@
 import type { PipelinePolicy, PipelineResponse } from '@azure/core-rest-pipeline';
+import { backoffDelay } from '@nodewright/core/clock';
 
 /** How ARM calls are retried. */
 export interface ArmRetryOptions {
@@ -39,7 +40,8 @@ export function retryDelayMs(
   retryAfter: number | undefined,
   o: Pick<ArmRetryOptions, 'baseDelayMs' | 'maxDelayMs'>,
 ): number {
-  return (retryAfter ?? 0) + Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** attempt);
+  // attempt counts from 0; core's backoff counts failures from 1.
+  return (retryAfter ?? 0) + backoffDelay({ baseMs: o.baseDelayMs, maxMs: o.maxDelayMs }, attempt + 1);
 }
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
