@@ -3,6 +3,7 @@ import { parseCommandArgs } from './args.js';
 import { UsageError } from './command.js';
 import { type ControllerCommandDependencies, createControllerCommand } from './commands/controller.js';
 import type { CliIo } from './io.js';
+import { ControllerFlagEnv } from './operator/flag-environment.js';
 import { ControllerOptions } from './operator/flags.js';
 import { processControllerRuntime } from './operator/process-runtime.js';
 import { BuiltinProviders, type ProviderSource } from './providers/builtin-providers.js';
@@ -61,7 +62,9 @@ export async function controllerMain(
   const builtins =
     deps.providers === undefined ? (deps.builtins ?? BuiltinProviders).filter((b) => !given.has(b.name)) : [];
   const defaultProvider = extra.length === 1 ? extra[0]!.name : undefined;
-  const chosen = chosenProvider(split.rest) ?? defaultProvider;
+  const runtime = deps.runtime ?? processControllerRuntime;
+  const chosen =
+    chosenProvider(split.rest) ?? runtime().variable?.(ControllerFlagEnv.provider) ?? defaultProvider;
   const known = chosen !== undefined && (given.has(chosen) || builtins.some((b) => b.name === chosen));
   const load = known ? builtins.filter((b) => b.name === chosen) : builtins;
   const { loaded, notInstalled } = await loadInstalled(load);
@@ -71,7 +74,7 @@ export async function controllerMain(
     providerNames: [...builtins.map((b) => b.name).filter((n) => !notInstalled.includes(n)), ...given],
     notInstalled,
     ...(defaultProvider === undefined ? {} : { defaultProvider }),
-    runtime: deps.runtime ?? processControllerRuntime,
+    runtime,
   });
   return runCommand(command, split.rest, io, noServices);
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { killOnProcessEnd, type ProcessEvents, type ProcessRegistry } from '@nodewright/conformance/cluster';
+import { settingVariable } from '@nodewright/core/operator';
 import { JsonLineSplitter, type LogEntry } from './json-lines.js';
 import { type ProcessMemory, parseProcStatCpuSeconds, parseProcStatus } from './proc-status.js';
 
@@ -19,7 +20,7 @@ export interface ControllerSpec {
   readonly identity: string;
   /** `--leader-election-id`: give each cluster's suite its own Lease. */
   readonly leaderElectionId: string;
-  /** `--set key=value` provider settings. */
+  /** Provider settings, passed as `NODEWRIGHT_SETTING_*` environment variables. */
   readonly settings?: Readonly<Record<string, string>>;
   /** Further flags, e.g. `['--log-level', 'debug']`. */
   readonly extraArgs?: readonly string[];
@@ -61,9 +62,18 @@ export function controllerArgs(spec: ControllerSpec): string[] {
     '--leader-election-id',
     spec.leaderElectionId,
   ];
-  for (const [key, value] of Object.entries(spec.settings ?? {})) args.push('--set', `${key}=${value}`);
   args.push(...(spec.extraArgs ?? []));
   return args;
+}
+
+/**
+ * The provider settings as the process's environment (`NODEWRIGHT_SETTING_*`), as the Helm
+ * chart passes them: credentials among them are refused on the command line.
+ */
+export function controllerEnvironment(spec: ControllerSpec): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(spec.settings ?? {}).map(([key, value]) => [settingVariable(key), value]),
+  );
 }
 
 /**
@@ -107,7 +117,7 @@ export class ControllerProcess {
     const node = spec.nodePath ?? process.execPath;
     this.#child = spawn(node, [spec.binPath, ...controllerArgs(spec)], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: '' },
+      env: { ...process.env, NODE_OPTIONS: '', ...controllerEnvironment(spec) },
     });
     // The controller dies with this process: an interrupted test run must not leave it acting
     // on a cluster (and holding its Lease) with nobody to stop it.

@@ -69,7 +69,10 @@ interface Run {
 }
 
 /** Runs `nodewright controller ARGS` with the counting API server and the taken metrics port. */
-function controller(args: readonly string[], options: { kubeconfig?: string } = {}): Promise<Run> {
+function controller(
+  args: readonly string[],
+  options: { kubeconfig?: string; env?: Record<string, string> } = {},
+): Promise<Run> {
   if (!existsSync(bin)) throw new Error(`${bin} does not exist: run pnpm build first`);
   const argv = [
     bin,
@@ -84,7 +87,11 @@ function controller(args: readonly string[], options: { kubeconfig?: string } = 
   ];
   return new Promise((resolve, reject) => {
     // Asynchronous, so the counting server in this process can answer while it runs.
-    const child = spawn(process.execPath, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -131,9 +138,34 @@ describe('nodewright controller refuses bad settings before anything starts', ()
 
   it('aws with half of the static credentials', async () => {
     expectRefusedAtOnce(
-      await controller(['--provider', 'aws', '--set', 'region=us-east-1', '--set', 'accessKeyId=AKIA']),
+      await controller(['--provider', 'aws', '--set', 'region=us-east-1'], {
+        env: { NODEWRIGHT_SETTING_ACCESS_KEY_ID: 'AKIA' },
+      }),
       'aws provider: settings accessKeyId and secretAccessKey go together; set both or neither',
     );
+  });
+
+  it('a credential on the command line is a usage error saying which variable to use', async () => {
+    const run = await controller([
+      '--provider',
+      'aws',
+      '--set',
+      'region=us-east-1',
+      '--set',
+      'secretAccessKey=s3cr3t',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.err.split('\n')[0]).toBe(
+      'nodewright controller: aws setting secretAccessKey holds a credential: set it in the environment (NODEWRIGHT_SETTING_SECRET_ACCESS_KEY for secretAccessKey), never with --set, where any process on the node can read it',
+    );
+    expect(run.out).toBe('');
+    expect(connections).toBe(0);
+  });
+
+  it("takes Karpenter's variables for flags not given (LOG_FORMAT=text, LOG_LEVEL)", async () => {
+    const run = await controller(['--provider', 'aws'], { env: { LOG_FORMAT: 'text', LOG_LEVEL: 'warn' } });
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/^\S+Z ERROR start-up failed reason="aws provider: setting region is required/);
   });
 
   it('kwok with a malformed number and a malformed duration', async () => {

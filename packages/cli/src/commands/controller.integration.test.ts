@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { ClientNodeCluster, kubeConfigFromFile } from '@nodewright/core/kube';
-import { createLogger, Leases } from '@nodewright/core/operator';
+import { createLogger, Leases, microTime } from '@nodewright/core/operator';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ControllerNodeFlags } from '../operator/node-flags.js';
 
@@ -163,5 +163,51 @@ describe('nodewright controller (built bin.js, kwok provider)', () => {
     expect(await line(second, 'became leader', 15_000)).toMatchObject({ identity: `${id}-2` });
     second.child.kill('SIGINT');
     expect(await second.exit).toEqual({ code: 0, signal: null });
+  });
+
+  it('refuses to start beside a live Karpenter, and starts when told to, from environment variables alone', async () => {
+    const karpenterLease = `${id}-karpenter`;
+    await cluster.create(Leases, {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: karpenterLease, namespace: 'kube-system' },
+      spec: {
+        holderIdentity: 'karpenter-5d8f7-abcde',
+        leaseDurationSeconds: 60,
+        renewTime: microTime(Date.now()),
+      },
+    });
+    try {
+      const env = {
+        ...process.env,
+        KUBECONFIG: kubeconfig,
+        METRICS_PORT: '0',
+        HEALTH_PROBE_PORT: '0',
+        LEADER_ELECTION_NAME: id,
+        NODEWRIGHT_KARPENTER_LEASE: `kube-system/${karpenterLease}`,
+      };
+      const refused = start(['--provider', 'kwok', '--identity', `${id}-k1`], env);
+      children.push(refused);
+      expect(await refused.exit).toEqual({ code: 1, signal: null });
+      expect(refused.stderr()).toMatch(
+        new RegExp(
+          `an active Karpenter controller holds Lease kube-system/${karpenterLease} \\(holder karpenter-5d8f7-abcde, renewed \\d+ s ago\\)`,
+        ),
+      );
+      expect(refused.lines.some((l) => l.message === 'became leader')).toBe(false);
+
+      const beside = start(['--provider', 'kwok', '--identity', `${id}-k2`, '--bind-address', '127.0.0.1'], {
+        ...env,
+        NODEWRIGHT_RUN_BESIDE_KARPENTER: 'true',
+      });
+      children.push(beside);
+      const health = Number((await line(beside, 'serving health', 30_000)).port);
+      await line(beside, 'became leader', 30_000);
+      expect((await fetch(`http://127.0.0.1:${health}/healthz`)).status).toBe(200);
+      beside.child.kill('SIGTERM');
+      expect(await beside.exit).toEqual({ code: 0, signal: null });
+    } finally {
+      await cluster.delete(Leases, { namespace: 'kube-system', name: karpenterLease }).catch(() => undefined);
+    }
   });
 });

@@ -2,7 +2,13 @@ import { closestName } from '@nodewright/core/apis';
 import type { Clock, Timers } from '@nodewright/core/clock';
 import type { kubeConfigFromFile } from '@nodewright/core/kube';
 import { systemErrorReason } from '@nodewright/core/manifests';
-import { createLogger, Operator, type OperatorConfig, type ProviderPlugin } from '@nodewright/core/operator';
+import {
+  createLogger,
+  Operator,
+  type OperatorConfig,
+  type ProviderPlugin,
+  settingVariable,
+} from '@nodewright/core/operator';
 import { type Command, UsageError } from '../command.js';
 import { writeLines } from '../io.js';
 import { ControllerOptions, parseControllerFlags } from '../operator/flags.js';
@@ -20,6 +26,8 @@ export interface ControllerRuntime {
   readonly timers: Timers;
   /** `$KUBECONFIG`, read when the command runs. */
   kubeconfigEnv(): string | undefined;
+  /** An environment variable standing for a flag not given (operator/flag-environment.ts). */
+  variable?(name: string): string | undefined;
   /** `<hostname>_<random 8 hex>`. */
   defaultIdentity(): string;
   /** The file's KubeConfig, or the in-cluster one when `path` is undefined. */
@@ -81,18 +89,40 @@ ${ProviderModuleHelp}
   --kubeconfig FILE                 Default: $KUBECONFIG, else ~/.kube/config, else the in-cluster config.
   --cluster-name NAME               Default "nodewright".
   --metrics-port N                  /metrics; default 8080 (0 = any free port).
-  --health-port N                   /healthz and /readyz; default 8081 (0 = any free port).
+  --health-probe-port N             /healthz and /readyz; default 8081 (0 = any free port).
+                                    --health-port is the same flag.
+  --bind-address ADDRESS            The interface both listeners bind; default all.
   --leader-elect true|false         Default true.
+  --disable-leader-election true|false
+                                    Karpenter's spelling of --leader-elect=false.
   --leader-election-namespace NS    Default "kube-system".
-  --leader-election-id NAME         The Lease's name; default "nodewright-leader-election".
+  --leader-election-name NAME       The Lease's name; default "nodewright-leader-election".
+                                    --leader-election-id is the same flag.
   --identity ID                     Default "<hostname>_<random 8 hex>".
   --install-crds true|false         true (default): server-side apply the CRDs at start;
                                     false: check they exist.
-  --set KEY=VALUE                   A provider setting; repeatable.
+  --set KEY=VALUE                   A provider setting; repeatable. Each may come from
+                                    NODEWRIGHT_SETTING_<KEY> instead (upper snake case:
+                                    accessKeyId -> NODEWRIGHT_SETTING_ACCESS_KEY_ID); settings
+                                    holding credentials only from there, never from --set.
   --log-level debug|info|warn|error Default info.
+  --log-format json|text            json (default): one JSON object per line; text: readable lines.
   --batch-idle-duration DURATION    Default 1s.
   --batch-max-duration DURATION     Default 10s.
+  --karpenter-lease NS/NAME         Karpenter's leader election Lease; default
+                                    kube-system/karpenter-leader-election. Start-up fails while
+                                    a live Karpenter holds it (both would act on the same
+                                    karpenter.sh objects).
+  --run-beside-karpenter true|false Skip that check; default false.
   -h, --help                        Show this help.
+
+Every flag can be given as an environment variable instead (the flag wins): Karpenter's
+names where Karpenter has the setting (METRICS_PORT, HEALTH_PROBE_PORT, LEADER_ELECT,
+DISABLE_LEADER_ELECTION, LEADER_ELECTION_NAME, LEADER_ELECTION_NAMESPACE, LOG_LEVEL,
+LOG_FORMAT, CLUSTER_NAME, BATCH_IDLE_DURATION, BATCH_MAX_DURATION, KUBECONFIG), else
+NODEWRIGHT_<FLAG> (NODEWRIGHT_PROVIDER, NODEWRIGHT_BIND_ADDRESS, NODEWRIGHT_IDENTITY,
+NODEWRIGHT_INSTALL_CRDS, NODEWRIGHT_KARPENTER_LEASE, NODEWRIGHT_RUN_BESIDE_KARPENTER).
+Credentials are never flags: each provider reads its cloud SDK's environment and files.
 
 Provider settings:
 ${settingsHelp || '  (no providers registered)'}
@@ -107,6 +137,7 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
       const runtime = deps.runtime();
       const flags = parseControllerFlags(values, {
         kubeconfig: runtime.kubeconfigEnv(),
+        ...(runtime.variable === undefined ? {} : { variable: (name: string) => runtime.variable?.(name) }),
         ...(deps.defaultProvider === undefined ? {} : { defaultProvider: deps.defaultProvider }),
         defaultIdentity: () => runtime.defaultIdentity(),
       });
@@ -117,6 +148,14 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
           `unknown provider '${flags.provider}' (known: ${names.join(', ') || 'none'})${hint}`,
         );
       }
+      const secrets = Object.keys(flags.settings).filter((k) => plugin.secretSettings?.includes(k));
+      if (secrets.length > 0) {
+        const named = secrets.map((k) => `${settingVariable(k)} for ${k}`).join(', ');
+        throw new UsageError(
+          `${plugin.name} setting ${secrets.join(', ')} holds a credential: set it in the environment (${named}), never with --set, where any process on the node can read it`,
+        );
+      }
+      const settings = { ...settingsFromEnvironment(plugin, runtime), ...flags.settings };
       const unknown = Object.keys(flags.settings).filter((k) => !(k in plugin.settings));
       if (unknown.length > 0) {
         const keys = Object.keys(plugin.settings).sort();
@@ -130,6 +169,7 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
       }
       const logger = createLogger({
         level: flags.logLevel,
+        format: flags.logFormat,
         destination: { write: (line: string) => void io.stdout.write(line) },
       });
       // Start-up failures go to stderr for the person at the terminal and, at ERROR, to the
@@ -142,7 +182,7 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
       // Before any server starts or the cluster is contacted, so a missing region or a
       // malformed value fails at once rather than after the ports and the kubeconfig.
       try {
-        plugin.checkSettings?.(flags.settings);
+        plugin.checkSettings?.(settings);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         const prefix = `${plugin.name} provider: `;
@@ -163,11 +203,12 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
         environment: { clock: runtime.clock, timers: runtime.timers, logger },
         plugin,
         clusterName: flags.clusterName,
-        settings: flags.settings,
+        settings,
         kubeConfig,
         metricsPort: flags.metricsPort,
         healthPort: flags.healthPort,
-        ...(deps.host === undefined ? {} : { host: deps.host }),
+        ...((flags.bindAddress ?? deps.host) === undefined ? {} : { host: flags.bindAddress ?? deps.host }),
+        ...(flags.karpenterLease === undefined ? {} : { karpenterLease: flags.karpenterLease }),
         crds: flags.installCrds ? 'install' : 'check',
         ...(flags.leaderElection === undefined
           ? {}
@@ -199,4 +240,14 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
       return exit.code;
     },
   };
+}
+
+/** The provider's settings carried by `NODEWRIGHT_SETTING_*` variables; `--set` overrides them. */
+function settingsFromEnvironment(plugin: ProviderPlugin, runtime: ControllerRuntime): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(plugin.settings)) {
+    const value = runtime.variable?.(settingVariable(key));
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }

@@ -18,8 +18,11 @@ describe('parseControllerFlags', () => {
       installCrds: true,
       settings: {},
       logLevel: 'info',
+      logFormat: 'json',
+      bindAddress: undefined,
       batchIdleMs: 1_000,
       batchMaxMs: 10_000,
+      karpenterLease: { namespace: 'kube-system', name: 'karpenter-leader-election' },
     });
   });
 
@@ -84,12 +87,100 @@ describe('parseControllerFlags', () => {
     ],
     [{ 'batch-idle-duration': '20s' }, '--batch-idle-duration must not be longer than --batch-max-duration'],
     [{ identity: '' }, '--identity must not be empty'],
+    [{ 'log-format': 'yaml' }, "--log-format must be json or text, not 'yaml'"],
+    [{ 'bind-address': '' }, '--bind-address must not be empty'],
+    [
+      { 'health-port': '1', 'health-probe-port': '2' },
+      "--health-port and --health-probe-port disagree ('1' vs '2')",
+    ],
+    [
+      { 'leader-elect': 'true', 'disable-leader-election': 'true' },
+      '--leader-elect and --disable-leader-election disagree; give one of them',
+    ],
+    [{ 'karpenter-lease': 'lease-only' }, "--karpenter-lease must be NAMESPACE/NAME, not 'lease-only'"],
+    [{ 'run-beside-karpenter': 'maybe' }, "--run-beside-karpenter must be true or false, not 'maybe'"],
   ])('refuses %j', (values, message) => {
     const withProvider =
       'provider' in values || Object.keys(values).length === 0 ? values : { provider: 'kwok', ...values };
     const call = () => parseControllerFlags(withProvider, env);
     expect(call).toThrow(UsageError);
     expect(call).toThrow(message);
+  });
+});
+
+describe('parseControllerFlags, Karpenter spellings and environment variables', () => {
+  const variables = (vars: Record<string, string>) => ({ ...env, variable: (name: string) => vars[name] });
+
+  it('takes Karpenter flag names as aliases of its own', () => {
+    const flags = parseControllerFlags(
+      {
+        provider: 'kwok',
+        'health-probe-port': '9443',
+        'leader-election-name': 'karpenter-lock',
+        'disable-leader-election': 'false',
+        'log-format': 'text',
+        'bind-address': '127.0.0.1',
+        'run-beside-karpenter': 'true',
+      },
+      env,
+    );
+    expect(flags).toMatchObject({
+      healthPort: 9443,
+      leaderElection: { namespace: 'kube-system', name: 'karpenter-lock' },
+      logFormat: 'text',
+      bindAddress: '127.0.0.1',
+      karpenterLease: undefined,
+    });
+    expect(
+      parseControllerFlags({ provider: 'kwok', 'disable-leader-election': 'true' }, env).leaderElection,
+    ).toBe(undefined);
+  });
+
+  it("reads a flag not given from its variable, Karpenter's name where Karpenter has one", () => {
+    const flags = parseControllerFlags(
+      {},
+      variables({
+        NODEWRIGHT_PROVIDER: 'aws',
+        CLUSTER_NAME: 'prod',
+        METRICS_PORT: '8000',
+        HEALTH_PROBE_PORT: '8001',
+        DISABLE_LEADER_ELECTION: 'true',
+        LOG_LEVEL: 'debug',
+        LOG_FORMAT: 'text',
+        BATCH_IDLE_DURATION: '2s',
+        BATCH_MAX_DURATION: '20s',
+        NODEWRIGHT_BIND_ADDRESS: '0.0.0.0',
+        NODEWRIGHT_INSTALL_CRDS: 'false',
+        NODEWRIGHT_KARPENTER_LEASE: 'karpenter/karpenter-leader-election',
+      }),
+    );
+    expect(flags).toMatchObject({
+      provider: 'aws',
+      clusterName: 'prod',
+      metricsPort: 8000,
+      healthPort: 8001,
+      leaderElection: undefined,
+      logLevel: 'debug',
+      logFormat: 'text',
+      batchIdleMs: 2_000,
+      batchMaxMs: 20_000,
+      bindAddress: '0.0.0.0',
+      installCrds: false,
+      karpenterLease: { namespace: 'karpenter', name: 'karpenter-leader-election' },
+    });
+  });
+
+  it('lets the flag win over its variable, and names the variable when its value is wrong', () => {
+    const vars = variables({ METRICS_PORT: '8000', LOG_LEVEL: 'verbose' });
+    expect(
+      parseControllerFlags({ provider: 'kwok', 'metrics-port': '9', 'log-level': 'warn' }, vars),
+    ).toMatchObject({
+      metricsPort: 9,
+      logLevel: 'warn',
+    });
+    expect(() => parseControllerFlags({ provider: 'kwok' }, vars)).toThrow(
+      "LOG_LEVEL must be debug, info, warn or error, not 'verbose'",
+    );
   });
 });
 

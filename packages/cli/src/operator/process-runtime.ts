@@ -16,6 +16,7 @@ export function processControllerRuntime(): ControllerRuntime {
     clock: new SystemClock(),
     timers: new SystemTimers(),
     kubeconfigEnv: () => process.env.KUBECONFIG,
+    variable: (name) => process.env[name],
     defaultIdentity: () => `${hostname()}_${randomBytes(4).toString('hex')}`,
     // Without a file, loadFromDefault finds the in-cluster service account in a pod; it also
     // merges a $KUBECONFIG list (a:b), which a single-file load cannot read.

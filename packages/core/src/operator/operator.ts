@@ -2,11 +2,13 @@ import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { coreCrdKinds } from '../apis/v1/kinds.js';
+import type { ObjectKey } from '../kube/object.js';
 import type { ClusterPort } from '../kube/port.js';
 import { type OperatorConfig, type OperatorEnvironment, operatorContainer, Tokens } from './container.js';
 import { ensureCrds } from './crds/install-crds.js';
 import { type HttpEndpoint, serveHttp } from './http/http-server.js';
 import { type CheckResult, healthRoutes, metricsRoutes } from './http/routes.js';
+import { checkKarpenter, karpenterRefusal } from './karpenter-guard/karpenter-guard.js';
 import type { LeaderElector } from './leader-election/leader-elector.js';
 import { Leases } from './leader-election/lease.js';
 import type { ProviderInstance } from './plugin/provider-plugin.js';
@@ -25,6 +27,11 @@ export interface OperatorOptions extends OperatorConfig {
   readonly crds?: 'install' | 'check';
   /** Longest wait for running reconciles at stop; default 30 s. */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * Karpenter's leader election Lease: start-up fails while a live Karpenter holds it, since
+   * both would act on the same `karpenter.sh` objects. Unset skips the check.
+   */
+  readonly karpenterLease?: ObjectKey;
 }
 
 /** Why an operator ended: stopped on request (0) or failed after starting (1). */
@@ -140,6 +147,15 @@ export class Operator {
       { cluster, clock: env.clock, timers: env.timers, logger: this.#logger },
       { kinds: [...coreCrdKinds, ...o.plugin.kinds], mode },
     );
+
+    if (o.karpenterLease !== undefined) {
+      this.#notReady = 'checking for a running Karpenter';
+      const check = await checkKarpenter(cluster, o.karpenterLease, env.clock.now());
+      if (check.state === 'active') throw new Error(karpenterRefusal(o.karpenterLease, check.karpenter));
+      if (check.state === 'unknown') {
+        this.#logger.warn({ reason: check.reason }, 'cannot tell whether Karpenter runs; starting anyway');
+      }
+    }
 
     this.#notReady = `building the ${o.plugin.name} provider`;
     this.#assertStarting();

@@ -14,6 +14,7 @@ export const awsProviderPlugin: ProviderPlugin = {
   name: 'aws',
   kinds: [ec2NodeClassKind as KindDefinition],
   settings: AwsSettingKeys,
+  secretSettings: ['accessKeyId', 'secretAccessKey', 'sessionToken'],
   checkSettings(settings) {
     parseAwsSettings(settings);
   },

@@ -111,6 +111,7 @@ export const azureProviderPlugin: ProviderPlugin = {
   name: 'azure',
   kinds: [aksNodeClassKind as KindDefinition],
   settings: AzureSettingKeys,
+  secretSettings: ['staticAccessToken'],
   catalogs: azureCatalogProviders,
   async create(context) {
     const settings = parseAzureSettings(context.settings);

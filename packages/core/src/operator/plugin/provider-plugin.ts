@@ -69,8 +69,18 @@ export interface ProviderPlugin {
   readonly name: string;
   /** NodeClass kinds the provider contributes; their CRDs are installed or checked at start. */
   readonly kinds: readonly KindDefinition[];
-  /** Settings keys the provider accepts, with a one-line description each (for `--help`). */
+  /**
+   * Settings keys the provider accepts, with a one-line description each (for `--help`). Each
+   * comes from `--set key=value` or, when not given there, from the environment variable
+   * `settingVariable(key)` (`NODEWRIGHT_SETTING_<KEY>`).
+   */
   readonly settings: Readonly<Record<string, string>>;
+  /**
+   * The settings that hold credentials (static keys for a mock, a token). The controller takes
+   * them from the environment only and refuses them on the command line, where any process on
+   * the node can read them. Default none.
+   */
+  readonly secretSettings?: readonly string[];
   /**
    * Checks the settings before anything starts (servers, the cluster connection, the cloud):
    * a required setting missing, a value malformed, an unknown key. Throws an Error whose
@@ -88,4 +98,13 @@ export interface ProviderPlugin {
   readonly converters?: readonly Converter[];
   /** Builds the provider. May call the cloud (initial instance types, prices) before returning. */
   create(context: ProviderContext): Promise<ProviderInstance>;
+}
+
+/**
+ * The environment variable that carries provider setting `key`: `NODEWRIGHT_SETTING_` and the
+ * key in upper snake case (`accessKeyId` -> `NODEWRIGHT_SETTING_ACCESS_KEY_ID`), as the Helm
+ * chart names them.
+ */
+export function settingVariable(key: string): string {
+  return `NODEWRIGHT_SETTING_${key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}`;
 }

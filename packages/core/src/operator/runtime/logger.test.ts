@@ -69,3 +69,50 @@ describe('ClusterEventRecorder', () => {
     });
   });
 });
+
+describe('createLogger, secrets and text', () => {
+  it('redacts credentials an error or object carries, at any of three levels', () => {
+    const { lines, destination } = capture();
+    const logger = createLogger({ destination });
+    const err = Object.assign(new Error('401'), {
+      request: { headers: { authorization: 'Bearer eyJhbGciOi.secret', host: 'management.azure.com' } },
+    });
+    logger.error(
+      { err, credentials: { clientSecret: 's3cr3t', clientId: 'app' }, token: 't0k' },
+      'call failed',
+    );
+    const line = JSON.stringify(lines[0]);
+    expect(line).not.toContain('eyJhbGciOi');
+    expect(line).not.toContain('s3cr3t');
+    expect(line).not.toContain('t0k');
+    expect(lines[0]).toMatchObject({
+      err: { request: { headers: { authorization: '[REDACTED]', host: 'management.azure.com' } } },
+      credentials: { clientSecret: '[REDACTED]', clientId: 'app' },
+      token: '[REDACTED]',
+    });
+  });
+
+  it('writes readable text lines with every field when asked', () => {
+    const text: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        text.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger({
+      destination,
+      format: 'text',
+      now: () => Date.parse('2026-03-02T09:00:00Z'),
+    });
+    logger
+      .child({ controller: 'disruption' })
+      .info(
+        { Node: objectRef({ metadata: { name: 'n-1' } }), reason: 'pdb blocks eviction', savings: 0.12 },
+        'not disrupted',
+      );
+    expect(text.join('')).toBe(
+      '2026-03-02T09:00:00.000Z INFO  [disruption] not disrupted Node=n-1 reason="pdb blocks eviction" savings=0.12\n',
+    );
+  });
+});

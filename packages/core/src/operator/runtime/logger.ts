@@ -1,4 +1,5 @@
 import { type DestinationStream, type Level, type Logger, pino } from 'pino';
+import { textLogLine } from './text-log-line.js';
 
 /** How to build the operator's logger. */
 export interface LoggerOptions {
@@ -10,6 +11,32 @@ export interface LoggerOptions {
   readonly name?: string;
   /** Time source for the `time` field (ms since epoch); the injected clock in simulations. */
   readonly now?: () => number;
+  /** `json` (default): one JSON object per line; `text`: the same fields as readable text. */
+  readonly format?: LogFormat;
+}
+
+export type LogFormat = 'json' | 'text';
+
+/**
+ * Field names that hold secrets wherever they appear in a logged object, up to three levels
+ * deep (an SDK error's `request.headers.authorization`). Credentials reach the process from the
+ * environment or files only; these keep them out of the logs when an error carries them.
+ */
+const SecretKeys = [
+  'authorization',
+  'Authorization',
+  'password',
+  'token',
+  'accessToken',
+  'sessionToken',
+  'secret',
+  'clientSecret',
+  'secretAccessKey',
+  'apiKey',
+];
+
+function redactPaths(): string[] {
+  return SecretKeys.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]);
 }
 
 /**
@@ -20,6 +47,7 @@ export interface LoggerOptions {
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const now = options.now ?? Date.now;
+  const destination = options.destination ?? pino.destination({ sync: false });
   return pino(
     {
       level: options.level ?? 'info',
@@ -29,9 +57,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: { logger: options.name ?? 'controller' },
       timestamp: () => `,"time":"${new Date(now()).toISOString()}"`,
       formatters: { level: (label) => ({ level: label.toUpperCase() }) },
+      redact: { paths: redactPaths(), censor: '[REDACTED]' },
     },
-    options.destination ?? pino.destination({ sync: false }),
+    options.format === 'text' ? textDestination(destination) : destination,
   );
+}
+
+function textDestination(destination: DestinationStream): DestinationStream {
+  return { write: (line: string) => destination.write(textLogLine(line)) };
 }
 
 /** `{name, namespace?}`, the form objects take in log lines (`{NodeClaim: objectRef(claim)}`). */

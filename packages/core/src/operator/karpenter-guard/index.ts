@@ -1,0 +1,1 @@
+export * from './karpenter-guard.js';
