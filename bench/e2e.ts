@@ -14,8 +14,7 @@ import { isLive, isRunningPod, type Observed } from '../conformance/suite/dist/e
 import { percentile } from '../conformance/suite/dist/e2e/proc-status.js';
 import { escapeHtml, lineChart } from '../packages/cli/dist/commands/simulate-svg.js';
 import { SystemTimers } from '../packages/core/dist/clock/index.js';
-import { Deployments, Nodes, Pods } from '../packages/core/dist/kube/index.js';
-import { NodePools } from '../packages/core/dist/lifecycle/index.js';
+import { Deployments, NodePools, Nodes, Pods } from '../packages/core/dist/kube/index.js';
 import { Quantity } from '../packages/core/dist/scheduling/index.js';
 import { KWOKNodeClasses } from '../providers/kwok/dist/index.js';
 

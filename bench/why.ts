@@ -16,10 +16,10 @@ import {
   ClientNodeCluster,
   kubeConfigFromFile,
   Namespaces,
+  NodePools,
   Pods,
   silentLogger,
 } from '../packages/core/dist/kube/index.js';
-import { NodePools } from '../packages/core/dist/lifecycle/index.js';
 import { createLogger, ensureCrds } from '../packages/core/dist/operator/index.js';
 import { KWOKNodeClasses, kwokNodeClassKind } from '../providers/kwok/dist/index.js';
 

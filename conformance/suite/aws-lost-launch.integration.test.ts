@@ -2,8 +2,8 @@ import { awsClients, createAwsProvider, EC2NodeClasses, parseAwsSettings } from 
 import { KubeletHarness } from '@nodewright/conformance/harness';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
 import type { Node, NodeClaim, NodePool } from '@nodewright/core/apis';
-import { type KubeObject, Nodes, type ResourceType } from '@nodewright/core/kube';
-import { lifecycleControllers, lifecycleMetrics, NodeClaims, NodePools } from '@nodewright/core/lifecycle';
+import { type KubeObject, NodeClaims, NodePools, Nodes, type ResourceType } from '@nodewright/core/kube';
+import { lifecycleControllers, lifecycleMetrics } from '@nodewright/core/lifecycle';
 import type { ProviderInstance } from '@nodewright/core/operator';
 import { ControllerEnv } from '@nodewright/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';

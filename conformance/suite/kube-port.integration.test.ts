@@ -24,21 +24,25 @@ import {
   kubeConfigFromFile,
   MemoryCluster,
   Namespaces,
-  Nodes,
   type ObjectKey,
   type OwnerReference,
   PodDisruptionBudgetStatusController,
   PodDisruptionBudgets,
   type PodLike,
-  Pods,
   type ResourceType,
   referenceTo,
   resourceType,
   resourceTypeOf,
+  Nodes as TypedNodes,
+  Pods as TypedPods,
   type WatchEvent,
 } from '@nodewright/core/kube';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KWOK_NODE_ANNOTATION, KWOK_NODE_ANNOTATION_VALUE } from '../cluster/src/index.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Nodes: ResourceType = TypedNodes;
+const Pods: ResourceType = TypedPods;
 
 /*
  * One table of ClusterPort behaviours, run against the in-memory adapter and against

@@ -1,8 +1,16 @@
 import { FakeClock, ManualTimers } from '@nodewright/core/clock';
-import { type KubeObject, MemoryCluster, Nodes } from '@nodewright/core/kube';
+import {
+  type KubeObject,
+  MemoryCluster,
+  type ResourceType,
+  Nodes as TypedNodes,
+} from '@nodewright/core/kube';
 import { describe, expect, it } from 'vitest';
 import type { MockInstance, MockInstanceSource } from '../mock-instance.js';
 import { KubeletHarness, type KubeletHarnessDeps } from './kubelet-harness.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Nodes: ResourceType = TypedNodes;
 
 /** A mock cloud in a Map: `put` changes an instance and tells every watcher. */
 class FakeSource implements MockInstanceSource {

@@ -215,7 +215,7 @@ export class KubeletHarness {
     const { cluster } = this.#deps;
     const key = { name: node.metadata.name };
     try {
-      await cluster.create(Nodes, node, { fieldManager: this.#manager });
+      await cluster.create<KubeObject>(Nodes, node, { fieldManager: this.#manager });
     } catch (error) {
       if (!isAlreadyExists(error)) throw error;
       // A Node of that name exists (a restarted harness, or our own create whose status

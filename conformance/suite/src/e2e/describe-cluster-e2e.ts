@@ -9,6 +9,7 @@ import {
   Nodes,
   PodDisruptionBudgets,
   Pods,
+  type ResourceType,
   resourceType,
   type UntypedObject,
 } from '@nodewright/core/kube';
@@ -198,7 +199,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
       requirements: target.singleType.requirements,
       ...extra,
     });
-    const list = async (type: typeof Pods, selector: Record<string, string>, namespace?: string) =>
+    const list = async (type: ResourceType, selector: Record<string, string>, namespace?: string) =>
       (
         await env.cluster.list<Observed>(type, {
           labelSelector: Object.entries(selector)
@@ -263,7 +264,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         controllers.map((c) => ({ identity: c.spec.identity, entries: c.entries() })),
         subject,
       );
-    const deleteQuietly = async (type: typeof Pods, name: string, namespace?: string) => {
+    const deleteQuietly = async (type: ResourceType, name: string, namespace?: string) => {
       try {
         await env.cluster.delete(
           type,

@@ -1,11 +1,11 @@
 import type { NodeClaim } from '@nodewright/core/apis';
 import type { CloudProvider } from '@nodewright/core/cloudprovider';
+import { NodeClaims } from '@nodewright/core/kube';
 import {
   ConditionTypes,
   GarbageCollectionController,
   type GarbageCollectionOptions,
   lifecycleMetrics,
-  NodeClaims,
 } from '@nodewright/core/lifecycle';
 import { createLogger, type ReconcileContext } from '@nodewright/core/operator';
 import { ControllerEnv } from '@nodewright/core/testing';

@@ -114,7 +114,7 @@ export function kwokHarness(options: KwokHarnessOptions): ProviderContractHarnes
           },
           async launchOrphan() {
             const name = `${clusterName}-orphan-${++orphans}`;
-            await base.create(Nodes, {
+            await base.create<KubeObject>(Nodes, {
               apiVersion: 'v1',
               kind: 'Node',
               metadata: {

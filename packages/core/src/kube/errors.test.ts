@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { Pods } from './builtin-types.js';
 import {
   ConflictError,
   errorFromStatus,
@@ -17,6 +16,7 @@ import {
   TooManyRequestsError,
 } from './errors.js';
 import { resourceType } from './resource-type.js';
+import { Pods } from './resource-types.js';
 
 describe('KubeError', () => {
   it('carries code, reason and a Status body', () => {

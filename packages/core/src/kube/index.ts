@@ -1,4 +1,3 @@
-export * from './builtin-types.js';
 export * from './client-node/index.js';
 export * from './disruption-budget.js';
 export * from './errors.js';
@@ -14,6 +13,7 @@ export * from './object.js';
 export * from './pod.js';
 export * from './port.js';
 export * from './resource-type.js';
+export * from './resource-types.js';
 export * from './server-side-apply.js';
 export * from './watch.js';
 export * from './without-managed-fields.js';

@@ -23,4 +23,3 @@ export * from './dependencies.js';
 export * from './events.js';
 export * from './lookup.js';
 export * from './metrics.js';
-export * from './resource-types.js';

@@ -2,9 +2,9 @@ import type { Node } from '../apis/kubernetes/node.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { CloudProvider } from '../cloudprovider/cloud-provider.js';
 import type { KubeObject, ObjectKey } from '../kube/object.js';
+import { NodeClaims, Nodes } from '../kube/resource-types.js';
 import type { ControllerCache } from '../operator/runtime/controller-cache.js';
 import type { InformerEvent } from '../operator/runtime/informer.js';
-import { NodeClaims, Nodes } from './resource-types.js';
 
 /** Whether this provider launches the claim's NodeClass (Karpenter's IsManaged). */
 export function isManaged(claim: Pick<NodeClaim, 'spec'>, cloudProvider: CloudProvider): boolean {

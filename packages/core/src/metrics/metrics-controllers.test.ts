@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../apis/labels.js';
-import { DaemonSets, ReplicaSets } from '../kube/builtin-types.js';
 import type { KubeObject } from '../kube/object.js';
 import type { ResourceType } from '../kube/resource-type.js';
-import { NodePools, Nodes, Pods } from '../lifecycle/resource-types.js';
+import { DaemonSets, NodePools, Nodes, Pods, ReplicaSets } from '../kube/resource-types.js';
 import { metricsControllers } from '../operator/controllers.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { clusterStateController } from '../state/cluster-state-controller.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NodeClaims, NodePools } from '../lifecycle/resource-types.js';
+import { NodeClaims, NodePools } from '../kube/resource-types.js';
 import { ControllerEnv } from '../testing/controller-env.js';
 import { aNodeClaimFor } from '../testing/nodeclaim-builder.js';
 import { aNodePool } from '../testing/nodepool-builder.js';

@@ -3,12 +3,12 @@ import type { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { SystemClock, SystemTimers } from '../clock/index.js';
-import { Events, Namespaces, Pods as UntypedPods } from '../kube/builtin-types.js';
 import { ClientNodeCluster } from '../kube/client-node/client-node-cluster.js';
 import { kubeConfigFromFile } from '../kube/client-node/kube-config.js';
 import { isNotFound } from '../kube/errors.js';
 import type { UntypedObject } from '../kube/object.js';
-import { NodeClaims, NodePools, Pods } from '../lifecycle/resource-types.js';
+import type { ResourceType } from '../kube/resource-type.js';
+import { Events, Namespaces, NodeClaims, NodePools, Pods } from '../kube/resource-types.js';
 import { alwaysReady } from '../nodepool/readiness/node-class-readiness.js';
 import { FakeCloudProvider } from '../testing/fake-cloud-provider.js';
 import { aNodePool } from '../testing/nodepool-builder.js';
@@ -16,6 +16,9 @@ import { Leases } from './leader-election/lease.js';
 import { Operator } from './operator.js';
 import type { ProviderPlugin } from './plugin/provider-plugin.js';
 import { createLogger } from './runtime/logger.js';
+
+// A pod written with only the fields at stake, as a kind-agnostic object.
+const UntypedPods: ResourceType = Pods;
 
 /*
  * Two operators in this process against the real control plane, contending for one Lease, with

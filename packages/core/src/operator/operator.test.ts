@@ -6,7 +6,7 @@ import { SystemTimers } from '../clock/timers.js';
 import { UnreachableError } from '../kube/client-node/response-errors.js';
 import { MemoryCluster } from '../kube/memory/memory-cluster.js';
 import type { ClusterPort } from '../kube/port.js';
-import { NodeClaims, NodePools } from '../lifecycle/resource-types.js';
+import { NodeClaims, NodePools } from '../kube/resource-types.js';
 import { alwaysReady } from '../nodepool/readiness/node-class-readiness.js';
 import { FakeCloudProvider } from '../testing/fake-cloud-provider.js';
 import { CustomResourceDefinitions } from './crds/crd-type.js';

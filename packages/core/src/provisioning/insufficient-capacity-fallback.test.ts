@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../apis/labels.js';
 import { hasDisruptedTaint, startControllerHarness } from '../disruption/testing/controller-harness.js';
+import { Pods } from '../kube/resource-types.js';
 import { EventReasons } from '../lifecycle/events.js';
-import { Pods } from '../lifecycle/resource-types.js';
 
 const Cheapest = { capacityType: 'on-demand', instanceType: 'fake-small', zone: 'test-zone-a' };
 

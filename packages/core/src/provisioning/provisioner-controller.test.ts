@@ -3,7 +3,7 @@ import type { Pod } from '../apis/kubernetes/pod.js';
 import { Labels } from '../apis/labels.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { parseTime } from '../kube/object.js';
-import { NodeClaims, NodePools, Nodes, Pods } from '../lifecycle/resource-types.js';
+import { NodeClaims, NodePools, Nodes, Pods } from '../kube/resource-types.js';
 import { MetricNames } from '../metrics/names.js';
 import type { NodeClassReadinessCheck } from '../nodepool/readiness/node-class-readiness.js';
 import {

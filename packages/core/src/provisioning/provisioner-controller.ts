@@ -2,7 +2,7 @@ import type { Pod } from '../apis/kubernetes/pod.js';
 import type { Clock } from '../clock/clock.js';
 import type { ObjectKey } from '../kube/object.js';
 import type { ClusterPort } from '../kube/port.js';
-import { Pods } from '../lifecycle/resource-types.js';
+import { Pods } from '../kube/resource-types.js';
 import {
   type Controller,
   type ReconcileContext,

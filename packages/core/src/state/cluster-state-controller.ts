@@ -1,11 +1,14 @@
+import type { ResourceType } from '../kube/resource-type.js';
 import {
   DaemonSets,
+  NodeClaims,
+  NodePools,
+  Nodes,
   PersistentVolumeClaims,
   PersistentVolumes,
+  Pods,
   StorageClasses,
-} from '../kube/builtin-types.js';
-import type { ResourceType } from '../kube/resource-type.js';
-import { NodeClaims, NodePools, Nodes, Pods } from '../lifecycle/resource-types.js';
+} from '../kube/resource-types.js';
 import { type Controller, watchMapped } from '../operator/runtime/controller.js';
 import type { ClusterState, StateKind } from './cluster-state.js';
 

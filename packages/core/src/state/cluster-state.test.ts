@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Pod, podSchema } from '../apis/kubernetes/pod.js';
 import { Labels } from '../apis/labels.js';
-import { NodeClaims, NodePools, Nodes, Pods } from '../lifecycle/resource-types.js';
+import { NodeClaims, NodePools, Nodes, Pods } from '../kube/resource-types.js';
 import { MetricNames } from '../metrics/names.js';
 import { ControllerEnv } from '../testing/controller-env.js';
 import { fakeInstanceTypes } from '../testing/fake-instance-types.js';

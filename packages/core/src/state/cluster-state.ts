@@ -16,7 +16,7 @@ import type { InstanceType } from '../cloudprovider/instance-type.js';
 import type { KubeObject } from '../kube/object.js';
 import { isPodTerminal, isPodTerminating } from '../kube/pod.js';
 import type { ClusterPort } from '../kube/port.js';
-import { NodeClaims, Nodes } from '../lifecycle/resource-types.js';
+import { NodeClaims, Nodes } from '../kube/resource-types.js';
 import type { InformerEvent } from '../operator/runtime/informer.js';
 import { keyString } from '../operator/runtime/keys.js';
 import { isInitializedNode } from './capacity.js';

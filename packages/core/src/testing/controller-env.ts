@@ -7,7 +7,7 @@ import { isNotFound } from '../kube/errors.js';
 import { MemoryCluster } from '../kube/memory/memory-cluster.js';
 import type { KubeObject } from '../kube/object.js';
 import type { ResourceType } from '../kube/resource-type.js';
-import { NodeClaims, NodePools } from '../lifecycle/resource-types.js';
+import { NodeClaims, NodePools } from '../kube/resource-types.js';
 import type { ProviderContext } from '../operator/plugin/provider-plugin.js';
 import type { Controller } from '../operator/runtime/controller.js';
 import { RecordingEventRecorder } from '../operator/runtime/event-recorder.js';

@@ -10,8 +10,9 @@ import {
   type ClusterPort,
   InternalError,
   MemoryCluster,
-  Nodes,
+  type ResourceType,
   TooManyRequestsError,
+  Nodes as TypedNodes,
 } from '@nodewright/core/kube';
 import { aNodeClaim } from '@nodewright/core/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -21,6 +22,9 @@ import { KwokNodeClassStatusController } from '../controllers/nodeclass-status-c
 import { KwokCloudProvider, NodeClassDrift } from './kwok-cloud-provider.js';
 import type { KwokNode } from './kwok-node.js';
 import { KwokNodeLabels } from './labels.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Nodes: ResourceType = TypedNodes;
 
 const CLUSTER = 'test-cluster';
 

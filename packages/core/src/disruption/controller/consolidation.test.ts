@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Annotations, Labels } from '../../apis/labels.js';
-import { NodeClaims, NodePools, Nodes, Pods } from '../../lifecycle/resource-types.js';
+import { NodeClaims, NodePools, Nodes, Pods } from '../../kube/resource-types.js';
 import {
   type ControllerHarness,
   hasDisruptedTaint,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
+import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import { hasDisruptedTaint, startControllerHarness } from '../testing/controller-harness.js';
 import type { DisruptionControllerOptions } from './disruption-controller.js';
 import { DisruptionEventReasons } from './events.js';

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Condition } from '../../apis/common/condition.js';
 import type { Node } from '../../apis/kubernetes/node.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import { ConditionTypes, getCondition } from '../../lifecycle/conditions.js';
 import { EventReasons } from '../../lifecycle/events.js';
-import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
 import type { SimulationEnvironment } from '../../simulation/environment/simulation-environment.js';
 import { hasDisruptedTaint, isInitialized, startControllerHarness } from '../testing/controller-harness.js';
 

@@ -3,6 +3,7 @@ import { Taints } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { ClusterPort } from '../../kube/port.js';
+import { NodeClaims, Nodes } from '../../kube/resource-types.js';
 import { isConditionTrue } from '../../lifecycle/conditions.js';
 import {
   type LifecycleMetrics,
@@ -10,7 +11,6 @@ import {
   recordNodeClaimDisrupted,
 } from '../../lifecycle/metrics.js';
 import { asPatch } from '../../lifecycle/patch.js';
-import { NodeClaims, Nodes } from '../../lifecycle/resource-types.js';
 import type { ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
 import { newNodeClaim } from '../../provisioning/new-nodeclaim.js';

@@ -3,14 +3,18 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../clock/clock.js';
 import { ManualTimers } from '../../clock/timers.js';
-import { Events, Nodes, Pods } from '../builtin-types.js';
 import { isBadRequest, isConflict, isNotFound, isTooManyRequests } from '../errors.js';
 import type { KubeObject } from '../object.js';
+import type { ResourceType } from '../resource-type.js';
 import { resourceType } from '../resource-type.js';
+import { Events, Nodes, Pods as TypedPods } from '../resource-types.js';
 import { ClientNodeCluster } from './client-node-cluster.js';
 import { type KubeLogger, silentLogger } from './logger.js';
 import type { QueryParams } from './resource-path.js';
 import type { KubeRequest, KubeResponse, KubeTransport, StreamEvent } from './transport.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Pods: ResourceType = TypedPods;
 
 const Widgets = resourceType({
   apiVersion: 'example.com/v1',

@@ -2,7 +2,6 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { type BackoffPolicy, WatchBackoff } from '../../clock/backoff.js';
 import type { Clock } from '../../clock/clock.js';
 import type { Timers } from '../../clock/timers.js';
-import { Events, Pods } from '../builtin-types.js';
 import { BadRequestError, isGone, isNotFound } from '../errors.js';
 import { EventAggregator, type EventInput } from '../event.js';
 import { isJsonObject, type JsonObject } from '../json.js';
@@ -27,6 +26,7 @@ import type {
   WriteOptions,
 } from '../port.js';
 import type { ResourceType } from '../resource-type.js';
+import { Events, Pods } from '../resource-types.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
 import { withoutManagedFields } from '../without-managed-fields.js';
 import { ClientNodeTransport } from './client-node-transport.js';

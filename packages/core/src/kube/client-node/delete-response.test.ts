@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Namespaces, Pods } from '../builtin-types.js';
 import { resourceType } from '../resource-type.js';
+import { Namespaces, Pods } from '../resource-types.js';
 import { readDeleteResponse } from './delete-response.js';
 
 const Widgets = resourceType({ apiVersion: 'example.com/v1', kind: 'Widget', namespaced: false });

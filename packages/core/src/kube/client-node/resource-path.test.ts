@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Nodes, Pods } from '../builtin-types.js';
 import { resourceType } from '../resource-type.js';
+import { Nodes, Pods } from '../resource-types.js';
 import { apiPrefix, collectionPath, objectPath, queryString } from './resource-path.js';
 
 const NodeClaims = resourceType({ apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', namespaced: false });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Pods } from '../builtin-types.js';
 import { isBadRequest, isConflict, isInvalid, isNotFound, type KubeError } from '../errors.js';
 import type { KubeObject } from '../object.js';
+import { Pods } from '../resource-types.js';
 import { newCluster, type Widget, Widgets, widget } from './test-fixtures.js';
 
 async function failure(promise: Promise<unknown>): Promise<KubeError> {

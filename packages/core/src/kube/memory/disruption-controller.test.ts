@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { PodDisruptionBudgets, Pods } from '../builtin-types.js';
 import type { PodDisruptionBudgetLike } from '../disruption-budget.js';
 import type { KubeObject } from '../object.js';
+import type { ResourceType } from '../resource-type.js';
+import { PodDisruptionBudgets, Pods as TypedPods } from '../resource-types.js';
 import { PodDisruptionBudgetStatusController } from './disruption-controller.js';
 import { newCluster, podObject } from './test-fixtures.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Pods: ResourceType = TypedPods;
 
 describe('PodDisruptionBudgetStatusController', () => {
   it('keeps PDB status current as pods come, become ready and go', async () => {

@@ -1,10 +1,10 @@
-import { Deployments, PodDisruptionBudgets, Pods, ReplicaSets, StatefulSets } from '../builtin-types.js';
 import type { PodDisruptionBudgetLike } from '../disruption-budget.js';
 import { DISRUPTED_POD_TIMEOUT_MS } from '../disruption-budget.js';
 import { isConflict, isNotFound } from '../errors.js';
 import { jsonEqual } from '../json.js';
 import type { KubeObject } from '../object.js';
 import { formatTime, parseTime } from '../object.js';
+import { Deployments, PodDisruptionBudgets, Pods, ReplicaSets, StatefulSets } from '../resource-types.js';
 import type { Watch } from '../watch.js';
 import type { MemoryClusterPlugin } from './extensions.js';
 import type { MemoryCluster } from './memory-cluster.js';

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Events, Nodes } from '../builtin-types.js';
 import type { CoreEvent, EventInput } from '../event.js';
 import { referenceTo } from '../object.js';
+import type { ResourceType } from '../resource-type.js';
+import { Events, Nodes as TypedNodes } from '../resource-types.js';
 import { newCluster } from './test-fixtures.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Nodes: ResourceType = TypedNodes;
 
 describe('createEvent', () => {
   it('stores a core/v1 Event and aggregates identical ones into a count', async () => {

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { Deployments, Namespaces, PodDisruptionBudgets, Pods, ReplicaSets } from '../builtin-types.js';
 import type { PodDisruptionBudgetLike } from '../disruption-budget.js';
 import { isConflict, isInternalError, isNotFound, isTooManyRequests, type KubeError } from '../errors.js';
 import type { KubeObject, OwnerReference } from '../object.js';
 import type { PodLike } from '../pod.js';
+import type { ResourceType } from '../resource-type.js';
+import {
+  Deployments,
+  Namespaces,
+  PodDisruptionBudgets,
+  ReplicaSets,
+  Pods as TypedPods,
+} from '../resource-types.js';
 import type { MemoryCluster } from './memory-cluster.js';
 import { newCluster, podObject } from './test-fixtures.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Pods: ResourceType = TypedPods;
 
 async function failure(promise: Promise<unknown>): Promise<KubeError> {
   try {

@@ -1,5 +1,4 @@
 import { matchesLabelSelector } from '../../apis/kubernetes/label-selector.js';
-import { Deployments, PodDisruptionBudgets, Pods, ReplicaSets } from '../builtin-types.js';
 import {
   type ControllerScale,
   computeDisruptionBudgetStatus,
@@ -12,6 +11,7 @@ import { controllerOf, DEFAULT_NAMESPACE, formatTime, type KubeObject, type Obje
 import { isPodReady, isPodTerminal, type PodLike } from '../pod.js';
 import type { DeleteOptions, EvictOptions } from '../port.js';
 import { typeKey } from '../resource-type.js';
+import { Deployments, PodDisruptionBudgets, Pods, ReplicaSets } from '../resource-types.js';
 import type { ClusterInternals } from './internals.js';
 import { storeKey } from './object-store.js';
 import { checkPreconditions } from './preconditions.js';

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Pods } from '../builtin-types.js';
 import { invalid, isInvalid, type KubeError } from '../errors.js';
 import type { KubeObject } from '../object.js';
+import type { ResourceType } from '../resource-type.js';
+import { Pods as TypedPods } from '../resource-types.js';
 import type { MemoryClusterPlugin } from './extensions.js';
 import { newCluster, podObject, type Widget, Widgets, widget } from './test-fixtures.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Pods: ResourceType = TypedPods;
 
 async function failure(promise: Promise<unknown>): Promise<KubeError> {
   try {

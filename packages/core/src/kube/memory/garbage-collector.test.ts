@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ReplicaSets } from '../builtin-types.js';
 import { isNotFound, type KubeError } from '../errors.js';
 import type { KubeObject, OwnerReference } from '../object.js';
+import { ReplicaSets } from '../resource-types.js';
 import { newCluster, type Widget, Widgets, widget } from './test-fixtures.js';
 
 function ownedBy(owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference {

@@ -1,7 +1,7 @@
-import { BUILTIN_TYPES } from '../builtin-types.js';
 import { NotFoundError } from '../errors.js';
 import { getPath, type JsonObject } from '../json.js';
 import { groupOf, type ResourceType, typeKey } from '../resource-type.js';
+import { BUILTIN_TYPES } from '../resource-types.js';
 
 /** How the emulated API server treats one kind beyond the generic object rules. */
 export interface KindPolicy {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { Namespaces, Nodes, Pods } from '../builtin-types.js';
 import {
   isAlreadyExists,
   isBadRequest,
@@ -10,8 +9,14 @@ import {
   type KubeError,
 } from '../errors.js';
 import type { KubeObject } from '../object.js';
+import type { ResourceType } from '../resource-type.js';
 import { resourceType } from '../resource-type.js';
+import { Namespaces, Nodes as TypedNodes, Pods as TypedPods } from '../resource-types.js';
 import { Gadgets, newCluster, podObject, type Widget, Widgets, widget } from './test-fixtures.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Nodes: ResourceType = TypedNodes;
+const Pods: ResourceType = TypedPods;
 
 async function failure(promise: Promise<unknown>): Promise<KubeError> {
   try {

@@ -1,5 +1,4 @@
 import type { Clock } from '../../clock/clock.js';
-import { Events, Namespaces } from '../builtin-types.js';
 import type { DisruptionBudgetStatus, PodDisruptionBudgetLike } from '../disruption-budget.js';
 import {
   alreadyExists,
@@ -48,6 +47,7 @@ import type {
   WriteOptions,
 } from '../port.js';
 import { type ResourceType, typeKey } from '../resource-type.js';
+import { Events, Namespaces } from '../resource-types.js';
 import { applyConfiguration, type ManagerContext, recordUpdate } from '../server-side-apply.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
 import { disruptionStatusOf, evictPod } from './eviction.js';

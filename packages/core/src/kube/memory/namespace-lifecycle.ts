@@ -1,7 +1,7 @@
-import { Namespaces } from '../builtin-types.js';
 import { isNotFound } from '../errors.js';
 import { cloneJson } from '../json.js';
 import { typeKey } from '../resource-type.js';
+import { Namespaces } from '../resource-types.js';
 import type { ClusterInternals } from './internals.js';
 import { CONTROLLER_MANAGER } from './internals.js';
 import type { Change } from './object-store.js';

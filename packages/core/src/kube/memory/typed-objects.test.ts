@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Pod, podSchema } from '../../apis/kubernetes/index.js';
-import { Pods } from '../builtin-types.js';
 import { resourceType } from '../resource-type.js';
+import { Pods } from '../resource-types.js';
 import { newCluster } from './test-fixtures.js';
 
 describe('objects typed by the apis schemas', () => {

@@ -1,6 +1,6 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { ObjectKey } from '../../kube/object.js';
-import { Nodes, Pods } from '../../lifecycle/resource-types.js';
+import { Nodes, Pods } from '../../kube/resource-types.js';
 import {
   type Controller,
   type ReconcileContext,

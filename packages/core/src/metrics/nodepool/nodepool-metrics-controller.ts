@@ -2,7 +2,7 @@ import { Labels } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { Clock } from '../../clock/clock.js';
 import type { KubeObject, ObjectKey } from '../../kube/object.js';
-import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
+import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import {
   type Controller,
   type ReconcileContext,

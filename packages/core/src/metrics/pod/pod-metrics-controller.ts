@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock/clock.js';
 import type { KubeObject, ObjectKey } from '../../kube/object.js';
 import { isPodTerminal } from '../../kube/pod.js';
-import { Nodes, Pods } from '../../lifecycle/resource-types.js';
+import { Nodes, Pods } from '../../kube/resource-types.js';
 import {
   type Controller,
   type ReconcileResult,

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { Annotations, Taints } from '../../apis/labels.js';
-import { DaemonSets } from '../../kube/builtin-types.js';
-import { getCondition } from '../../lifecycle/conditions.js';
-import { EventReasons } from '../../lifecycle/events.js';
 import {
+  DaemonSets,
   NodeClaims,
   NodePools,
   Nodes,
   PodDisruptionBudgets,
   Pods,
   VolumeAttachments,
-} from '../../lifecycle/resource-types.js';
+} from '../../kube/resource-types.js';
+import { getCondition } from '../../lifecycle/conditions.js';
+import { EventReasons } from '../../lifecycle/events.js';
 import { MetricNames } from '../../metrics/names.js';
 import { NodeClaimLifecycleController } from '../../nodeclaim/lifecycle/nodeclaim-lifecycle-controller.js';
 import { ControllerEnv, type ControllerEnvOptions } from '../../testing/controller-env.js';

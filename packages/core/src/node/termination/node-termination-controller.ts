@@ -13,18 +13,18 @@ import {
   isTooManyRequests,
 } from '../../kube/errors.js';
 import { formatTime, type ObjectKey } from '../../kube/object.js';
-import { ConditionTypes, type ConditionUpdate, setCondition } from '../../lifecycle/conditions.js';
-import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
-import { EventReasons } from '../../lifecycle/events.js';
-import { claimsForProviderID, nodeKeysForClaim } from '../../lifecycle/lookup.js';
-import { asPatch } from '../../lifecycle/patch.js';
 import {
   NodeClaims,
   Nodes,
   PodDisruptionBudgets,
   Pods,
   VolumeAttachments,
-} from '../../lifecycle/resource-types.js';
+} from '../../kube/resource-types.js';
+import { ConditionTypes, type ConditionUpdate, setCondition } from '../../lifecycle/conditions.js';
+import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
+import { EventReasons } from '../../lifecycle/events.js';
+import { claimsForProviderID, nodeKeysForClaim } from '../../lifecycle/lookup.js';
+import { asPatch } from '../../lifecycle/patch.js';
 import {
   annotatedTerminationTime,
   InstanceTerminationPollMs,

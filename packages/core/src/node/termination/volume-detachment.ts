@@ -5,7 +5,7 @@ import {
   PersistentVolumeClaims,
   type VolumeAttachment,
   VolumeAttachments,
-} from '../../lifecycle/resource-types.js';
+} from '../../kube/resource-types.js';
 import { isWaitingEviction } from './drain.js';
 
 /**

@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
+import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import { getCondition } from '../../lifecycle/conditions.js';
 import { EventReasons } from '../../lifecycle/events.js';
-import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
 import { ControllerEnv } from '../../testing/controller-env.js';
 import { lifecycleDependencies } from '../../testing/lifecycle-env.js';
 import { aNodeFor } from '../../testing/node-builder.js';

@@ -6,6 +6,7 @@ import { nodePoolSchema } from '../../apis/v1/nodepool.js';
 import type { BackoffPolicy } from '../../clock/backoff.js';
 import { isConflict, isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
+import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import { ConditionTypes, getCondition } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
@@ -15,7 +16,6 @@ import {
   isManaged,
   nodeKeysForClaim,
 } from '../../lifecycle/lookup.js';
-import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
 import {
   type Controller,
   type ReconcileContext,

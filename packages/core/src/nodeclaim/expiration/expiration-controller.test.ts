@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { NodeClaims, NodePools } from '../../kube/resource-types.js';
 import { EventReasons } from '../../lifecycle/events.js';
-import { NodeClaims, NodePools } from '../../lifecycle/resource-types.js';
 import { MetricNames } from '../../metrics/names.js';
 import { ControllerEnv } from '../../testing/controller-env.js';
 import { lifecycleDependencies } from '../../testing/lifecycle-env.js';

@@ -2,10 +2,10 @@ import { durationMs } from '../../apis/common/duration.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { ignoreNotFound, isNotFound } from '../../kube/errors.js';
 import { type ObjectKey, parseTime } from '../../kube/object.js';
+import { NodeClaims } from '../../kube/resource-types.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { DisruptionReasons, recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
-import { NodeClaims } from '../../lifecycle/resource-types.js';
 import {
   type Controller,
   type ReconcileContext,

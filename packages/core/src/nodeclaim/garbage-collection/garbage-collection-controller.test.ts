@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import { EventReasons } from '../../lifecycle/events.js';
-import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
 import { MetricNames } from '../../metrics/names.js';
 import { NodeTerminationController } from '../../node/termination/node-termination-controller.js';
 import { ControllerEnv } from '../../testing/controller-env.js';

@@ -3,12 +3,12 @@ import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { isNodeClaimNotFound } from '../../cloudprovider/errors.js';
 import { ignoreNotFound } from '../../kube/errors.js';
 import { type ObjectKey, parseTime } from '../../kube/object.js';
+import { NodeClaims, Nodes } from '../../kube/resource-types.js';
 import { ConditionTypes, getCondition } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { isManaged } from '../../lifecycle/lookup.js';
 import { DisruptionReasons, recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
-import { NodeClaims, Nodes } from '../../lifecycle/resource-types.js';
 import type { Controller, ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 

@@ -5,7 +5,7 @@ import type {
   InterruptionSource,
 } from '../../cloudprovider/cloud-provider.js';
 import { UnavailableOfferingsCache } from '../../cloudprovider/unavailable-offerings.js';
-import { NodeClaims } from '../../lifecycle/resource-types.js';
+import { NodeClaims } from '../../kube/resource-types.js';
 import { MetricNames } from '../../metrics/names.js';
 import { lifecycleControllers } from '../../operator/controllers.js';
 import { ControllerEnv } from '../../testing/controller-env.js';

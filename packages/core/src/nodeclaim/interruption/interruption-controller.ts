@@ -3,9 +3,9 @@ import type { InterruptionNotice, InterruptionSource } from '../../cloudprovider
 import { UnavailableOfferingsCache } from '../../cloudprovider/unavailable-offerings.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
+import { NodeClaims } from '../../kube/resource-types.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
-import { NodeClaims } from '../../lifecycle/resource-types.js';
 import type { Controller, ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 import {

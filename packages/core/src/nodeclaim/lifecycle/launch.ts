@@ -3,6 +3,7 @@ import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { isCreateError, isInsufficientCapacity, isNodeClassNotReady } from '../../cloudprovider/errors.js';
 import { ignoreNotFound } from '../../kube/errors.js';
 import { keyOf } from '../../kube/object.js';
+import { NodeClaims, NodePools } from '../../kube/resource-types.js';
 import {
   ConditionTypes,
   type ConditionUpdate,
@@ -12,7 +13,6 @@ import {
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { DisruptionReasons, recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
-import { NodeClaims, NodePools } from '../../lifecycle/resource-types.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 import { Requirements } from '../../scheduling/requirements/requirements.js';
 import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';

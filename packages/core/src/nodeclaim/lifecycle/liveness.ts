@@ -1,11 +1,11 @@
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { ignoreNotFound } from '../../kube/errors.js';
 import { keyOf, parseTime } from '../../kube/object.js';
+import { NodeClaims } from '../../kube/resource-types.js';
 import { ConditionTypes, isConditionTrue } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { DisruptionReasons, recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
-import { NodeClaims } from '../../lifecycle/resource-types.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
 

@@ -7,9 +7,9 @@ import {
   NodeClassNotReadyError,
 } from '../../cloudprovider/errors.js';
 import { InternalError } from '../../kube/errors.js';
+import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import { getCondition } from '../../lifecycle/conditions.js';
 import { EventReasons } from '../../lifecycle/events.js';
-import { NodeClaims, NodePools, Nodes } from '../../lifecycle/resource-types.js';
 import { MetricNames } from '../../metrics/names.js';
 import { ControllerEnv } from '../../testing/controller-env.js';
 import { lifecycleDependencies } from '../../testing/lifecycle-env.js';

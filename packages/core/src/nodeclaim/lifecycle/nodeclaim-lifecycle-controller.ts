@@ -3,10 +3,10 @@ import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { BackoffPolicy } from '../../clock/backoff.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
+import { NodeClaims, Nodes } from '../../kube/resource-types.js';
 import { ConditionTypes, rootCondition, setCondition } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { changedBeyondStatus, claimKeysForNode, isManaged } from '../../lifecycle/lookup.js';
-import { NodeClaims, Nodes } from '../../lifecycle/resource-types.js';
 import {
   type Controller,
   type ReconcileContext,

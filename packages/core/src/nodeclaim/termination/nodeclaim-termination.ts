@@ -4,12 +4,12 @@ import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { isNodeClaimNotFound } from '../../cloudprovider/errors.js';
 import { ignoreNotFound } from '../../kube/errors.js';
 import { formatTime, keyOf, parseTime } from '../../kube/object.js';
+import { NodeClaims, Nodes } from '../../kube/resource-types.js';
 import { ConditionTypes, getCondition, setCondition } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { nodesForProviderID } from '../../lifecycle/lookup.js';
 import { claimLabels } from '../../lifecycle/metrics.js';
-import { NodeClaims, Nodes } from '../../lifecycle/resource-types.js';
 import type { ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 

@@ -4,7 +4,7 @@ import type { NodePool } from '../../apis/v1/nodepool.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
-import { NodeClaims, NodePools } from '../../lifecycle/resource-types.js';
+import { NodeClaims, NodePools } from '../../kube/resource-types.js';
 import {
   type Controller,
   type ReconcileResult,

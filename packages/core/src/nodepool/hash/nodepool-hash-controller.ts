@@ -5,7 +5,7 @@ import { NodePoolHashVersion, nodePoolTemplateHash } from '../../apis/v1/nodepoo
 import { ignoreNotFound, isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
-import { NodeClaims, NodePools } from '../../lifecycle/resource-types.js';
+import { NodeClaims, NodePools } from '../../kube/resource-types.js';
 import {
   type Controller,
   type ReconcileContext,

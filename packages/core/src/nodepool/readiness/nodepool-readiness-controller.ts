@@ -6,13 +6,13 @@ import { isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
 import { groupOf, type ResourceType } from '../../kube/resource-type.js';
+import { NodePools } from '../../kube/resource-types.js';
 import {
   ConditionTypes,
   type ConditionUpdate,
   rootCondition,
   setCondition,
 } from '../../lifecycle/conditions.js';
-import { NodePools } from '../../lifecycle/resource-types.js';
 import {
   type Controller,
   type ReconcileResult,

@@ -2,10 +2,10 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../clock/clock.js';
 import { ManualTimers } from '../../clock/timers.js';
-import { Namespaces } from '../../kube/builtin-types.js';
 import { UnreachableError } from '../../kube/client-node/response-errors.js';
 import { MemoryCluster } from '../../kube/memory/memory-cluster.js';
 import type { ClusterPort } from '../../kube/port.js';
+import { Namespaces } from '../../kube/resource-types.js';
 import { LeaderElector } from './leader-elector.js';
 import { Leases } from './lease.js';
 

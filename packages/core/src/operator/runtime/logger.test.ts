@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../clock/clock.js';
-import { Events } from '../../kube/builtin-types.js';
 import { MemoryCluster } from '../../kube/memory/memory-cluster.js';
+import { Events } from '../../kube/resource-types.js';
 import { ClusterEventRecorder } from './event-recorder.js';
 import { createLogger, objectRef } from './logger.js';
 

@@ -1,6 +1,6 @@
 import type { Node } from '../../apis/kubernetes/node.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
-import { Nodes, Pods } from '../../kube/builtin-types.js';
+import { Nodes, Pods } from '../../kube/resource-types.js';
 import { nodePoolOfferings } from '../../scheduling/lower-bound/node-pool-offerings.js';
 import type { SimulatedInstance } from '../cloud/instance.js';
 import type { SimulationEnvironment } from '../environment/simulation-environment.js';

@@ -2,10 +2,10 @@ import { Labels, Taints } from '../../apis/labels.js';
 import type { Taint } from '../../apis/v1/taint.js';
 import type { Clock } from '../../clock/clock.js';
 import type { Cancel, Timers } from '../../clock/timers.js';
-import { Nodes } from '../../kube/builtin-types.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../kube/errors.js';
-import { formatTime, type UntypedObject } from '../../kube/object.js';
+import { formatTime, type KubeObject, type UntypedObject } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
+import { Nodes } from '../../kube/resource-types.js';
 import { type LatencySpec, sampleLatency } from '../latency/latency.js';
 import type { Random } from '../random/random.js';
 import { type ErrorHandler, rethrowUncaught } from '../settle/settle.js';
@@ -132,7 +132,7 @@ export class KubeletNodeRegistrar implements InstanceLifecycleListener {
       unregisteredTaint: this.#o.unregisteredTaint ?? true,
     });
     try {
-      await this.#o.cluster.create(Nodes, node, { fieldManager: SIMULATED_KUBELET_MANAGER });
+      await this.#o.cluster.create<KubeObject>(Nodes, node, { fieldManager: SIMULATED_KUBELET_MANAGER });
     } catch (err) {
       if (isAlreadyExists(err)) return;
       throw err;

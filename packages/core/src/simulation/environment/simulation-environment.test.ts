@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../apis/kubernetes/node.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
-import { Deployments, Nodes, PodDisruptionBudgets, Pods } from '../../kube/builtin-types.js';
+import type { ResourceType } from '../../kube/resource-type.js';
+import { Deployments, Nodes, PodDisruptionBudgets, Pods as TypedPods } from '../../kube/resource-types.js';
 import { testInstanceType, testNodeClaim } from '../cloud/test-fixtures.js';
 import { SimulationEnvironment } from './simulation-environment.js';
+
+// The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
+const Pods: ResourceType = TypedPods;
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 
@@ -100,9 +104,7 @@ describe('SimulationEnvironment disruption controller', () => {
       spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
     });
     await env.settle();
-    const pdb = await env.cluster.get<
-      { status?: { expectedPods?: number; disruptionsAllowed?: number } } & Pod
-    >(PodDisruptionBudgets, { name: 'web', namespace: 'default' });
+    const pdb = await env.cluster.get(PodDisruptionBudgets, { name: 'web', namespace: 'default' });
     // Two pods, neither running (no nodes): none healthy, so no disruption is allowed.
     expect(pdb.status).toMatchObject({ expectedPods: 2, disruptionsAllowed: 0 });
   });

@@ -1,9 +1,9 @@
 import { FakeClock } from '../../clock/clock.js';
 import { ManualTimers } from '../../clock/timers.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
-import { PodDisruptionBudgets } from '../../kube/builtin-types.js';
 import { PodDisruptionBudgetStatusController } from '../../kube/memory/disruption-controller.js';
 import { MemoryCluster, type MemoryClusterOptions } from '../../kube/memory/memory-cluster.js';
+import { PodDisruptionBudgets } from '../../kube/resource-types.js';
 import { KubeletNodeRegistrar, type KubeletNodeRegistrarOptions } from '../cloud/node-registration.js';
 import type { SimulatedCloudProviderOptions } from '../cloud/options.js';
 import { SimulatedCloudProvider } from '../cloud/simulated-cloud-provider.js';

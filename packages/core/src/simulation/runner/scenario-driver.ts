@@ -1,8 +1,7 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
-import { Deployments, Jobs, PodDisruptionBudgets, Pods } from '../../kube/builtin-types.js';
 import type { MergePatch } from '../../kube/merge-patch.js';
 import type { UntypedObject } from '../../kube/object.js';
-import { NodePools } from '../../lifecycle/resource-types.js';
+import { Deployments, Jobs, NodePools, PodDisruptionBudgets, Pods } from '../../kube/resource-types.js';
 import type { SimulationEnvironment } from '../environment/simulation-environment.js';
 import { replicaChanges } from '../scenario/replica-schedule.js';
 import { deploymentObject, jobObject, pdbObject } from '../scenario/scenario-objects.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../apis/kubernetes/pod.js';
 import { FakeClock } from '../../../clock/clock.js';
-import { Events, Nodes, Pods } from '../../../kube/builtin-types.js';
 import { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
+import { Events, Nodes, Pods } from '../../../kube/resource-types.js';
 import { simNode, simPod } from '../test-fixtures.js';
 import { PodBinder } from './pod-binder.js';
 

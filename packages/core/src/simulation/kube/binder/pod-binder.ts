@@ -1,12 +1,12 @@
 import type { Node } from '../../../apis/kubernetes/node.js';
 import { DefaultSchedulerName, type Pod } from '../../../apis/kubernetes/pod.js';
-import { Namespaces, Nodes, Pods } from '../../../kube/builtin-types.js';
 import { isConflict, isNotFound } from '../../../kube/errors.js';
 import { jsonEqual } from '../../../kube/json.js';
 import type { MemoryClusterPlugin } from '../../../kube/memory/extensions.js';
 import type { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
 import type { MergePatch } from '../../../kube/merge-patch.js';
 import { formatTime, type KubeObject, type ObjectKey, referenceTo } from '../../../kube/object.js';
+import { Namespaces, Nodes, Pods } from '../../../kube/resource-types.js';
 import type { Watch, WatchEvent } from '../../../kube/watch.js';
 import { cacheKey, ObjectCache } from '../object-cache.js';
 import { ReconcileQueue } from '../reconcile-queue.js';

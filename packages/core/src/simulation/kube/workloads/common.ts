@@ -1,10 +1,10 @@
 import type { Pod } from '../../../apis/kubernetes/pod.js';
-import { Pods } from '../../../kube/builtin-types.js';
 import { isConflict, isNotFound } from '../../../kube/errors.js';
 import { cloneJson } from '../../../kube/json.js';
 import type { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
 import { controllerOf, type KubeObject, type OwnerReference } from '../../../kube/object.js';
 import type { ResourceType } from '../../../kube/resource-type.js';
+import { Pods } from '../../../kube/resource-types.js';
 import type { Watch } from '../../../kube/watch.js';
 import { ObjectCache } from '../object-cache.js';
 import type { ReconcileQueue } from '../reconcile-queue.js';

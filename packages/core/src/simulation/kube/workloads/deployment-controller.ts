@@ -1,12 +1,12 @@
 import type { LabelSelector } from '../../../apis/kubernetes/label-selector.js';
 import type { IntOrPercent } from '../../../apis/kubernetes/pod-disruption-budget.js';
-import { Deployments, ReplicaSets } from '../../../kube/builtin-types.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../../kube/errors.js';
 import { scaledValue } from '../../../kube/int-or-percent.js';
 import { jsonEqual } from '../../../kube/json.js';
 import type { MemoryClusterPlugin } from '../../../kube/memory/extensions.js';
 import type { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
 import type { KubeObject } from '../../../kube/object.js';
+import { Deployments, ReplicaSets } from '../../../kube/resource-types.js';
 import { cacheKey, ObjectCache } from '../object-cache.js';
 import { ReconcileQueue } from '../reconcile-queue.js';
 import {

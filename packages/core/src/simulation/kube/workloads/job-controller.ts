@@ -1,12 +1,12 @@
 import type { Pod } from '../../../apis/kubernetes/pod.js';
 import type { Clock } from '../../../clock/clock.js';
 import type { Cancel, Timers } from '../../../clock/timers.js';
-import { Jobs, Pods } from '../../../kube/builtin-types.js';
 import { isConflict, isNotFound } from '../../../kube/errors.js';
 import { jsonEqual } from '../../../kube/json.js';
 import type { MemoryClusterPlugin } from '../../../kube/memory/extensions.js';
 import type { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
 import { formatTime, type KubeObject, parseTime } from '../../../kube/object.js';
+import { Jobs, Pods } from '../../../kube/resource-types.js';
 import { type ErrorHandler, rethrowUncaught } from '../../settle/settle.js';
 import { cacheKey, ObjectCache } from '../object-cache.js';
 import { ReconcileQueue } from '../reconcile-queue.js';

@@ -1,10 +1,10 @@
 import type { Pod } from '../../../apis/kubernetes/pod.js';
-import { Pods, ReplicaSets } from '../../../kube/builtin-types.js';
 import { isConflict, isNotFound } from '../../../kube/errors.js';
 import { jsonEqual } from '../../../kube/json.js';
 import type { MemoryClusterPlugin } from '../../../kube/memory/extensions.js';
 import type { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
 import type { KubeObject } from '../../../kube/object.js';
+import { Pods, ReplicaSets } from '../../../kube/resource-types.js';
 import { ObjectCache } from '../object-cache.js';
 import { ReconcileQueue } from '../reconcile-queue.js';
 import {

@@ -1,10 +1,23 @@
-import { resourceType } from './resource-type.js';
+import type { Node } from '../apis/kubernetes/node.js';
+import type { Pod } from '../apis/kubernetes/pod.js';
+import { nodeClaimKind, nodePoolKind } from '../apis/v1/kinds.js';
+import type { NodeClaim } from '../apis/v1/nodeclaim.js';
+import type { NodePool } from '../apis/v1/nodepool.js';
+import type { PodDisruptionBudgetLike } from './disruption-budget.js';
+import type { KubeObject } from './object.js';
+import { type ResourceType, resourceType, resourceTypeOf } from './resource-type.js';
 
 /*
- * The built-in kinds nodewright's controllers read or write, described once so every adapter
- * addresses them the same way. Typed loosely (KubeObject); callers narrow with a type argument
- * (`get<Pod>(Pods, key)`) or their own descriptor.
+ * The one place every kind nodewright reads or writes is described (its resource handle), so
+ * every adapter addresses it the same way and every caller gets the same type. The kinds the
+ * controllers look inside are typed with the apis schemas' types; the others stay KubeObject,
+ * and callers narrow with a type argument (`get<Deployment>(Deployments, key)`).
  */
+
+/** `karpenter.sh/v1` NodePools. */
+export const NodePools: ResourceType<NodePool> = resourceTypeOf<NodePool>(nodePoolKind);
+/** `karpenter.sh/v1` NodeClaims. */
+export const NodeClaims: ResourceType<NodeClaim> = resourceTypeOf<NodeClaim>(nodeClaimKind);
 
 export const Namespaces = resourceType({
   apiVersion: 'v1',
@@ -12,13 +25,13 @@ export const Namespaces = resourceType({
   namespaced: false,
   statusSubresource: true,
 });
-export const Nodes = resourceType({
+export const Nodes: ResourceType<Node> = resourceType<Node>({
   apiVersion: 'v1',
   kind: 'Node',
   namespaced: false,
   statusSubresource: true,
 });
-export const Pods = resourceType({
+export const Pods: ResourceType<Pod> = resourceType<Pod>({
   apiVersion: 'v1',
   kind: 'Pod',
   namespaced: true,
@@ -40,12 +53,13 @@ export const PersistentVolumes = resourceType({
   namespaced: false,
   statusSubresource: true,
 });
-export const PersistentVolumeClaims = resourceType({
-  apiVersion: 'v1',
-  kind: 'PersistentVolumeClaim',
-  namespaced: true,
-  statusSubresource: true,
-});
+export const PersistentVolumeClaims: ResourceType<KubeObject & { spec?: { volumeName?: string } }> =
+  resourceType({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    namespaced: true,
+    statusSubresource: true,
+  });
 export const ReplicationControllers = resourceType({
   apiVersion: 'v1',
   kind: 'ReplicationController',
@@ -82,20 +96,45 @@ export const Jobs = resourceType({
   namespaced: true,
   statusSubresource: true,
 });
-export const PodDisruptionBudgets = resourceType({
-  apiVersion: 'policy/v1',
-  kind: 'PodDisruptionBudget',
+export const PodDisruptionBudgets: ResourceType<PodDisruptionBudgetLike> =
+  resourceType<PodDisruptionBudgetLike>({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    namespaced: true,
+    statusSubresource: true,
+  });
+/** `coordination.k8s.io/v1` LeaseSpec: who holds the lease and since when. */
+export interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  /** metav1.MicroTime: RFC 3339 with microseconds. */
+  acquireTime?: string;
+  renewTime?: string;
+  leaseTransitions?: number;
+}
+
+/** A `coordination.k8s.io/v1` Lease. */
+export interface Lease extends KubeObject {
+  spec?: LeaseSpec;
+}
+
+export const Leases: ResourceType<Lease> = resourceType<Lease>({
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
   namespaced: true,
-  statusSubresource: true,
 });
-export const Leases = resourceType({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespaced: true });
 export const StorageClasses = resourceType({
   apiVersion: 'storage.k8s.io/v1',
   kind: 'StorageClass',
   namespaced: false,
 });
 export const CSINodes = resourceType({ apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', namespaced: false });
-export const VolumeAttachments = resourceType({
+/** A storage.k8s.io/v1 VolumeAttachment: which volume is attached to which node. */
+export interface VolumeAttachment extends KubeObject {
+  spec?: { attacher?: string; nodeName?: string; source?: { persistentVolumeName?: string } };
+  status?: { attached?: boolean };
+}
+export const VolumeAttachments: ResourceType<VolumeAttachment> = resourceType<VolumeAttachment>({
   apiVersion: 'storage.k8s.io/v1',
   kind: 'VolumeAttachment',
   namespaced: false,
