@@ -15,6 +15,7 @@ import { ControllerOptions, parseControllerFlags } from '../operator/flags.js';
 import { ControllerNodeFlags } from '../operator/node-flags.js';
 import { notInstalledHint } from '../providers/not-installed.js';
 import { ProviderModuleHelp } from '../providers/provider-module-args.js';
+import { packageVersion } from '../version.js';
 import { CommandSummaries } from './summaries.js';
 
 /** A KubeConfig, as core's loaders return it (the CLI does not depend on client-node itself). */
@@ -214,6 +215,7 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
           ? {}
           : { leaderElection: { ...flags.leaderElection, identity: flags.identity } }),
         controllers: { provisioning: { batch: { idleMs: flags.batchIdleMs, maxMs: flags.batchMaxMs } } },
+        build: { version: packageVersion(), nodeVersion: process.versions.node },
         ...(deps.extraControllers === undefined ? {} : { extraControllers: deps.extraControllers }),
       });
       let signalled: string | undefined;

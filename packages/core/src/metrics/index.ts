@@ -10,4 +10,5 @@ export * from './nodepool/nodepool-metrics.js';
 export * from './nodepool/nodepool-metrics-controller.js';
 export * from './pod/pod-metrics.js';
 export * from './pod/pod-metrics-controller.js';
+export * from './reference/metrics-reference.js';
 export * from './series.js';

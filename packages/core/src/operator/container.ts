@@ -16,6 +16,7 @@ import {
 } from './controllers.js';
 import { type LeaderElectionConfig, LeaderElector } from './leader-election/leader-elector.js';
 import type { ProviderInstance, ProviderPlugin } from './plugin/provider-plugin.js';
+import { buildInfo } from './runtime/build-info.js';
 import type { Controller } from './runtime/controller.js';
 import { ClusterEventRecorder, type EventRecorder } from './runtime/event-recorder.js';
 import { Manager } from './runtime/manager.js';
@@ -37,6 +38,8 @@ export interface OperatorConfig {
   readonly controllers?: OperatorControllerOptions;
   /** More controllers, built once the rest is wired (e.g. `metricsControllers(...)`). */
   readonly extraControllers?: (context: ExtraControllerContext) => readonly Controller[];
+  /** The release and Node.js running, exported as `karpenter_build_info`; default `unknown`. */
+  readonly build?: { readonly version: string; readonly nodeVersion: string };
 }
 
 /** What an extra controller factory may use. */
@@ -87,6 +90,7 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
     const registry = new Registry();
     // process_resident_memory_bytes and friends, read at each scrape.
     collectDefaultMetrics({ register: registry });
+    buildInfo(registry, config.build?.version ?? 'unknown', config.build?.nodeVersion ?? 'unknown');
     return registry;
   });
   c.bind(Tokens.Cluster).toResolvedValue(

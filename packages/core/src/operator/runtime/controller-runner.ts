@@ -35,6 +35,8 @@ export class ControllerRunner {
   readonly #logger: Logger;
   readonly #context: ReconcileContext;
   #active = 0;
+  /** Running reconciles: key -> when it started (`elapsed()` seconds). */
+  readonly #startedAt = new Map<string, number>();
   #running = false;
   #pumpScheduled = false;
   #idleWaiters: (() => void)[] = [];
@@ -50,7 +52,11 @@ export class ControllerRunner {
     this.#queue = new WorkQueue(deps.timers, deps.now, {
       added: () => deps.metrics.adds.inc(labels),
       depth: (depth) => deps.metrics.depth.set(labels, depth),
+      waited: (ms) => deps.metrics.queueDuration.observe(labels, ms / 1_000),
     });
+    deps.metrics.inFlight.track(controller.name, () =>
+      [...this.#startedAt.values()].map((started) => Math.max(0, deps.elapsed() - started)),
+    );
     this.#queue.onReady = () => this.#schedulePump();
     deps.metrics.maxConcurrentReconciles.set({ controller: controller.name }, this.#max);
     deps.metrics.activeWorkers.set({ controller: controller.name }, 0);
@@ -118,6 +124,7 @@ export class ControllerRunner {
     const name = this.controller.name;
     const metrics = this.#deps.metrics;
     const started = this.#deps.elapsed();
+    this.#startedAt.set(key, started);
     try {
       const result: ReconcileResult | undefined = await this.controller.reconcile(
         parseKey(key),
@@ -145,7 +152,10 @@ export class ControllerRunner {
       this.#logger[level]({ err, key, retryInMs: delay }, 'Reconciler error');
       this.#queue.addAfter(key, delay);
     } finally {
-      metrics.reconcileTime.observe({ controller: name }, Math.max(0, this.#deps.elapsed() - started));
+      const seconds = Math.max(0, this.#deps.elapsed() - started);
+      this.#startedAt.delete(key);
+      metrics.reconcileTime.observe({ controller: name }, seconds);
+      metrics.workDuration.observe({ name, controller: name }, seconds);
       this.#active--;
       metrics.activeWorkers.set({ controller: name }, this.#active);
       this.#queue.done(key);

@@ -187,6 +187,35 @@ describe('Manager', () => {
     expect(r.calls.map((c) => c.key)).toEqual(['a', 'b', 'a']);
   });
 
+  it('exports how long keys wait and work, and the work still running at scrape time', async () => {
+    const { cluster, manager, settle, clock, registry } = setup();
+    let release: () => void = () => {};
+    const r = recording('widget.stuck', () => new Promise((resolve) => (release = () => resolve(undefined))));
+    manager.register(r.controller).start();
+    await cluster.create(Widgets, widget('a'));
+    await cluster.settled();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    clock.step(90_000);
+    const gauge = async (name: string) =>
+      (await registry.getSingleMetric(name)?.get())?.values.find(
+        (v) => v.labels.controller === 'widget.stuck',
+      )?.value;
+    // Stuck for 90 s: visible while it runs, before any duration is observed.
+    expect(await gauge('workqueue_unfinished_work_seconds')).toBe(90);
+    expect(await gauge('workqueue_longest_running_processor_seconds')).toBe(90);
+    release();
+    await settle();
+    expect(await gauge('workqueue_unfinished_work_seconds')).toBe(0);
+    const histogram = async (name: string) =>
+      (await registry.getSingleMetric(name)?.get())?.values.find(
+        (v) =>
+          v.labels.controller === 'widget.stuck' &&
+          (v as { metricName?: string }).metricName === `${name}_sum`,
+      )?.value;
+    expect(await histogram('workqueue_work_duration_seconds')).toBe(90);
+    expect(await histogram('workqueue_queue_duration_seconds')).toBe(0);
+  });
+
   it('maps events of related kinds to keys and serves the cache', async () => {
     const { cluster, manager, settle } = setup();
     const r = recording('widget.gadgets', async () => undefined, {

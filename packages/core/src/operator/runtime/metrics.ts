@@ -10,7 +10,39 @@ export const RuntimeMetricNames = {
   WorkQueueDepth: 'workqueue_depth',
   WorkQueueAdds: 'workqueue_adds_total',
   WorkQueueRetries: 'workqueue_retries_total',
+  WorkQueueQueueDuration: 'workqueue_queue_duration_seconds',
+  WorkQueueWorkDuration: 'workqueue_work_duration_seconds',
+  WorkQueueUnfinishedWork: 'workqueue_unfinished_work_seconds',
+  WorkQueueLongestRunning: 'workqueue_longest_running_processor_seconds',
 } as const;
+
+/** client-go's workqueue buckets: 10 ns to 1,000 s, a decade apart. */
+const WorkQueueBuckets = Array.from({ length: 12 }, (_, i) => Number((1e-8 * 10 ** i).toPrecision(1)));
+
+/**
+ * The reconciles running now, per controller, read when `/metrics` is scraped: a reconcile stuck
+ * for minutes shows in `workqueue_unfinished_work_seconds` while it runs, not after it ends.
+ */
+export class InFlightWork {
+  readonly #sources = new Map<string, () => readonly number[]>();
+
+  /** `elapsedSeconds` returns how long each of the controller's running reconciles has run. */
+  track(controller: string, elapsedSeconds: () => readonly number[]): void {
+    this.#sources.set(controller, elapsedSeconds);
+  }
+
+  /** Per controller: the sum of running reconciles' seconds and the longest one. */
+  snapshot(): { controller: string; unfinished: number; longest: number }[] {
+    return [...this.#sources].map(([controller, read]) => {
+      const seconds = read();
+      return {
+        controller,
+        unfinished: seconds.reduce((sum, s) => sum + s, 0),
+        longest: seconds.reduce((max, s) => Math.max(max, s), 0),
+      };
+    });
+  }
+}
 
 /** The runtime's metrics in one registry. */
 export interface RuntimeMetrics {
@@ -23,6 +55,12 @@ export interface RuntimeMetrics {
   readonly depth: Gauge<'name' | 'controller'>;
   readonly adds: Counter<'name' | 'controller'>;
   readonly retries: Counter<'name' | 'controller'>;
+  /** Seconds a key waited in the queue before a worker took it. */
+  readonly queueDuration: Histogram<'name' | 'controller'>;
+  /** Seconds a worker spent on a key. */
+  readonly workDuration: Histogram<'name' | 'controller'>;
+  /** Running reconciles, for the unfinished-work and longest-running gauges. */
+  readonly inFlight: InFlightWork;
 }
 
 /**
@@ -120,7 +158,63 @@ export function runtimeMetrics(registry: Registry): RuntimeMetrics {
           registers: [registry],
         }),
     ),
+    queueDuration: reuse(
+      registry,
+      RuntimeMetricNames.WorkQueueQueueDuration,
+      () =>
+        new Histogram({
+          name: RuntimeMetricNames.WorkQueueQueueDuration,
+          help: 'How long in seconds an item stays in workqueue before being requested',
+          labelNames: ['name', 'controller'],
+          buckets: WorkQueueBuckets,
+          registers: [registry],
+        }),
+    ),
+    workDuration: reuse(
+      registry,
+      RuntimeMetricNames.WorkQueueWorkDuration,
+      () =>
+        new Histogram({
+          name: RuntimeMetricNames.WorkQueueWorkDuration,
+          help: 'How long in seconds processing an item from workqueue takes',
+          labelNames: ['name', 'controller'],
+          buckets: WorkQueueBuckets,
+          registers: [registry],
+        }),
+    ),
+    inFlight: inFlightGauges(registry),
   };
+}
+
+/** The two gauges read from running reconciles at scrape time, sharing one InFlightWork. */
+function inFlightGauges(registry: Registry): InFlightWork {
+  const existing = registry.getSingleMetric(RuntimeMetricNames.WorkQueueUnfinishedWork) as
+    | (Metric & { inFlight?: InFlightWork })
+    | undefined;
+  if (existing?.inFlight !== undefined) return existing.inFlight;
+  const inFlight = new InFlightWork();
+  const unfinished = new Gauge({
+    name: RuntimeMetricNames.WorkQueueUnfinishedWork,
+    help: "How many seconds of work has been done that is in progress and hasn't been observed by work_duration",
+    labelNames: ['name', 'controller'],
+    registers: [registry],
+    collect() {
+      for (const w of inFlight.snapshot())
+        this.set({ name: w.controller, controller: w.controller }, w.unfinished);
+    },
+  });
+  new Gauge({
+    name: RuntimeMetricNames.WorkQueueLongestRunning,
+    help: 'How many seconds has the longest running processor for workqueue been running',
+    labelNames: ['name', 'controller'],
+    registers: [registry],
+    collect() {
+      for (const w of inFlight.snapshot())
+        this.set({ name: w.controller, controller: w.controller }, w.longest);
+    },
+  });
+  Object.assign(unfinished, { inFlight });
+  return inFlight;
 }
 
 /** The metric named `name` in the registry, or a new one from `create`. */

@@ -73,4 +73,22 @@ describe('WorkQueue', () => {
     q.add('c');
     expect(q.length).toBe(0);
   });
+
+  it('reports how long each key waited between becoming ready and being handed out', () => {
+    const clock = new FakeClock(1_000_000);
+    const waits: number[] = [];
+    const q = new WorkQueue(new ManualTimers(clock), () => clock.now(), { waited: (ms) => waits.push(ms) });
+    q.add('a');
+    clock.step(250);
+    q.add('b');
+    clock.step(100);
+    expect([q.get(), q.get()]).toEqual(['a', 'b']);
+    // Added again while processing: it waits from `done`, not from the add.
+    q.add('a');
+    clock.step(1_000);
+    q.done('a');
+    clock.step(40);
+    q.get();
+    expect(waits).toEqual([350, 100, 40]);
+  });
 });

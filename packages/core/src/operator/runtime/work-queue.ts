@@ -6,6 +6,8 @@ export interface WorkQueueObserver {
   added?(key: string): void;
   /** The number of ready keys changed. */
   depth?(depth: number): void;
+  /** A key was handed out after waiting `ms` since it became ready. */
+  waited?(ms: number): void;
 }
 
 /**
@@ -25,6 +27,8 @@ export class WorkQueue {
   readonly #dirty = new Set<string>();
   readonly #processing = new Set<string>();
   readonly #delayed = new Map<string, { at: number; cancel: Cancel }>();
+  /** When each ready key became ready. */
+  readonly #readySince = new Map<string, number>();
   #now: () => number;
   #shutDown = false;
   /** Called whenever a key becomes ready to hand out. */
@@ -44,6 +48,7 @@ export class WorkQueue {
     this.#dirty.add(key);
     if (this.#processing.has(key)) return;
     this.#ready.push(key);
+    this.#readySince.set(key, this.#now());
     this.#observer.added?.(key);
     this.#observer.depth?.(this.#ready.length);
     this.onReady();
@@ -75,6 +80,9 @@ export class WorkQueue {
     this.#dirty.delete(key);
     this.#processing.add(key);
     this.#observer.depth?.(this.#ready.length);
+    const since = this.#readySince.get(key);
+    this.#readySince.delete(key);
+    if (since !== undefined) this.#observer.waited?.(Math.max(0, this.#now() - since));
     return key;
   }
 
@@ -83,6 +91,7 @@ export class WorkQueue {
     this.#processing.delete(key);
     if (this.#shutDown || !this.#dirty.has(key)) return;
     this.#ready.push(key);
+    this.#readySince.set(key, this.#now());
     this.#observer.added?.(key);
     this.#observer.depth?.(this.#ready.length);
     this.onReady();
@@ -114,6 +123,7 @@ export class WorkQueue {
     for (const { cancel } of this.#delayed.values()) cancel();
     this.#delayed.clear();
     this.#ready.length = 0;
+    this.#readySince.clear();
     this.#dirty.clear();
     this.#observer.depth?.(0);
   }
