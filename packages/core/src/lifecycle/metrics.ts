@@ -1,4 +1,4 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import { Annotations, Labels } from '../apis/labels.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { MetricNames } from '../metrics/names.js';
@@ -22,12 +22,40 @@ export interface LifecycleMetrics {
   readonly nodeClaimsDisrupted: Counter<'reason' | 'nodepool' | 'capacity_type'>;
   readonly nodesCreated: Counter<'nodepool'>;
   readonly nodesTerminated: Counter<'nodepool'>;
+  /** Seconds from a Node's deletion request to the removal of its finalizer. */
+  readonly nodesTerminationDuration: Histogram<'nodepool'>;
+  /** Seconds from a Node's creation to the removal of its finalizer. */
+  readonly nodesLifetimeDuration: Histogram<'nodepool'>;
+  /** Nodes whose drain completed. */
+  readonly nodesDrained: Counter<'nodepool'>;
+  /** Evictions asked of the API server, by the HTTP code it answered. */
+  readonly nodesEvictionRequests: Counter<'code'>;
+  /** Seconds from a NodeClaim's deletion request to the removal of its finalizer. */
+  readonly nodeClaimsTerminationDuration: Histogram<'nodepool'>;
+  /** Seconds from the instance's termination request to the cloud reporting it gone. */
+  readonly nodeClaimsInstanceTerminationDuration: Histogram<'nodepool'>;
 }
+
+/** Termination durations: seconds to an hour, as a drain or an instance shutdown takes. */
+const TerminationBuckets = [
+  1, 2, 5, 10, 20, 30, 45, 60, 90, 120, 180, 240, 300, 450, 600, 900, 1200, 1800, 3600,
+];
+/** Node lifetimes: minutes to 30 days. */
+const LifetimeBuckets = [
+  300, 900, 1800, 3600, 7200, 14_400, 28_800, 86_400, 172_800, 604_800, 1_209_600, 2_592_000,
+];
 
 /** The lifecycle counters in `registry` (reusing any already registered there). */
 export function lifecycleMetrics(registry: Registry): LifecycleMetrics {
   const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
     reuse(registry, name, () => new Counter<L>({ name, help, labelNames, registers: [registry] }));
+  const histogram = (name: string, help: string, buckets: number[]) =>
+    reuse(
+      registry,
+      name,
+      () =>
+        new Histogram<'nodepool'>({ name, help, labelNames: ['nodepool'], buckets, registers: [registry] }),
+    );
   return {
     nodeClaimsCreated: counter(MetricNames.NodeClaimsCreated, 'Number of nodeclaims created in total.', [
       'reason',
@@ -48,6 +76,32 @@ export function lifecycleMetrics(registry: Registry): LifecycleMetrics {
     nodesTerminated: counter(MetricNames.NodesTerminated, 'Number of nodes terminated in total.', [
       'nodepool',
     ]),
+    nodesTerminationDuration: histogram(
+      MetricNames.NodesTerminationDuration,
+      "The time taken between a node's deletion request and the removal of its finalizer",
+      TerminationBuckets,
+    ),
+    nodesLifetimeDuration: histogram(
+      MetricNames.NodesLifetimeDuration,
+      'The lifetime duration of the nodes since creation.',
+      LifetimeBuckets,
+    ),
+    nodesDrained: counter(MetricNames.NodesDrained, 'The total number of nodes drained.', ['nodepool']),
+    nodesEvictionRequests: counter(
+      MetricNames.NodesEvictionRequests,
+      'The total number of eviction requests made.',
+      ['code'],
+    ),
+    nodeClaimsTerminationDuration: histogram(
+      MetricNames.NodeClaimsTerminationDuration,
+      'Duration of NodeClaim termination in seconds.',
+      TerminationBuckets,
+    ),
+    nodeClaimsInstanceTerminationDuration: histogram(
+      MetricNames.NodeClaimsInstanceTerminationDuration,
+      'Duration of CloudProvider Instance termination in seconds.',
+      TerminationBuckets,
+    ),
   };
 }
 
@@ -76,4 +130,15 @@ export function recordNodeClaimCreated(metrics: LifecycleMetrics, claim: NodeCla
 /** Counts a NodeClaim deleted by a lifecycle controller. */
 export function recordNodeClaimDisrupted(metrics: LifecycleMetrics, claim: NodeClaim, reason: string): void {
   metrics.nodeClaimsDisrupted.inc({ reason, ...claimLabels(claim) });
+}
+
+/** Observes the seconds from `since` (an RFC 3339 timestamp) to `nowMs`; nothing when unset or unreadable. */
+export function observeSince(
+  histogram: Histogram<'nodepool'>,
+  nodepool: string,
+  since: string | undefined,
+  nowMs: number,
+): void {
+  const at = Date.parse(since ?? '');
+  if (!Number.isNaN(at)) histogram.observe({ nodepool }, Math.max(0, (nowMs - at) / 1_000));
 }

@@ -6,6 +6,12 @@
 export const MetricNames = {
   NodesCreated: 'karpenter_nodes_created_total',
   NodesTerminated: 'karpenter_nodes_terminated_total',
+  NodesTerminationDuration: 'karpenter_nodes_termination_duration_seconds',
+  NodesLifetimeDuration: 'karpenter_nodes_lifetime_duration_seconds',
+  NodesDrained: 'karpenter_nodes_drained_total',
+  NodesEvictionRequests: 'karpenter_nodes_eviction_requests_total',
+  NodeClaimsTerminationDuration: 'karpenter_nodeclaims_termination_duration_seconds',
+  NodeClaimsInstanceTerminationDuration: 'karpenter_nodeclaims_instance_termination_duration_seconds',
   NodesAllocatable: 'karpenter_nodes_allocatable',
   NodesTotalPodRequests: 'karpenter_nodes_total_pod_requests',
   NodesTotalPodLimits: 'karpenter_nodes_total_pod_limits',

@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { Annotations, Taints } from '../../apis/labels.js';
 import {
@@ -57,6 +58,14 @@ const webPdb = (minAvailable: number) => ({
   spec: { minAvailable, selector: { matchLabels: { app: 'web' } } },
 });
 
+/** A histogram's observation count and sum of seconds, for the nodepool `default`. */
+async function histogram(env: { registry: Registry }, name: string) {
+  const values = (await env.registry.getSingleMetric(name)?.get())?.values ?? [];
+  const of = (suffix: string) =>
+    values.find((v) => (v as { metricName?: string }).metricName === `${name}${suffix}`)?.value;
+  return { count: of('_count'), seconds: of('_sum') };
+}
+
 describe('node.termination', () => {
   it('drains, terminates the instance and releases Node and NodeClaim when the claim is deleted', async () => {
     const { env, pod, pods, evicted } = await withNode();
@@ -73,6 +82,8 @@ describe('node.termination', () => {
     expect(env.cloudProvider.instances()).toEqual([]);
     expect(await env.metric(MetricNames.NodesTerminated, { nodepool: 'default' })).toBe(1);
     expect(await env.metric(MetricNames.NodeClaimsTerminated, { nodepool: 'default' })).toBe(1);
+    expect(await env.metric(MetricNames.NodesDrained, { nodepool: 'default' })).toBe(1);
+    expect(await env.metric(MetricNames.NodesEvictionRequests, { code: '200' })).toBe(2);
   });
 
   it('keeps retrying an eviction a PDB refuses, naming the PDB, until the PDB allows it', async () => {
@@ -110,6 +121,17 @@ describe('node.termination', () => {
     await env.advance(10_000);
     expect(await env.find(Nodes, NODE)).toBeUndefined();
     expect(await env.find(NodeClaims, NODE)).toBeUndefined();
+    // Deleted at once, released 11 s later once the PDB let both pods go.
+    expect(await histogram(env, MetricNames.NodesTerminationDuration)).toEqual({ count: 1, seconds: 11 });
+    expect(await histogram(env, MetricNames.NodesLifetimeDuration)).toEqual({ count: 1, seconds: 11 });
+    expect(await histogram(env, MetricNames.NodeClaimsTerminationDuration)).toEqual({
+      count: 1,
+      seconds: 11,
+    });
+    expect((await histogram(env, MetricNames.NodeClaimsInstanceTerminationDuration)).count).toBe(1);
+    // Refused once a second by the PDB, each refusal a 429.
+    expect(await env.metric(MetricNames.NodesEvictionRequests, { code: '429' })).toBeGreaterThanOrEqual(10);
+    expect(await env.metric(MetricNames.NodesEvictionRequests, { code: '200' })).toBe(2);
   });
 
   it('waits for do-not-disrupt pods until the termination grace period forces them off', async () => {

@@ -11,6 +11,7 @@ import {
   isInternalError,
   isNotFound,
   isTooManyRequests,
+  KubeError,
 } from '../../kube/errors.js';
 import { formatTime, type ObjectKey } from '../../kube/object.js';
 import {
@@ -20,10 +21,16 @@ import {
   Pods,
   VolumeAttachments,
 } from '../../kube/resource-types.js';
-import { ConditionTypes, type ConditionUpdate, setCondition } from '../../lifecycle/conditions.js';
+import {
+  ConditionTypes,
+  type ConditionUpdate,
+  getCondition,
+  setCondition,
+} from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { claimsForProviderID, nodeKeysForClaim } from '../../lifecycle/lookup.js';
+import { observeSince } from '../../lifecycle/metrics.js';
 import { asPatch } from '../../lifecycle/patch.js';
 import {
   annotatedTerminationTime,
@@ -146,6 +153,12 @@ export class NodeTerminationController implements Controller {
       });
       return finish({ requeueAfterMs: DrainPollMs });
     }
+    if (
+      claim !== undefined &&
+      getCondition(claim.status?.conditions, ConditionTypes.Drained)?.status !== 'True'
+    ) {
+      this.#deps.metrics.nodesDrained.inc({ nodepool: node.metadata.labels?.[Labels.NodePool] ?? '' });
+    }
     conditions.push({ type: ConditionTypes.Drained, status: 'True' });
 
     const volumes = await pendingVolumeAttachments(cluster, node.metadata.name, pods, now);
@@ -206,13 +219,16 @@ export class NodeTerminationController implements Controller {
   async #evict(pod: Pod, node: Node, claim: NodeClaim | undefined): Promise<void> {
     const key = { name: pod.metadata.name, namespace: pod.metadata.namespace };
     const events = this.#deps.events;
+    const requests = this.#deps.metrics.nodesEvictionRequests;
     try {
       await this.#deps.cluster.evict(key, {
         deleteOptions: {
           preconditions: { ...(pod.metadata.uid === undefined ? {} : { uid: pod.metadata.uid }) },
         },
       });
+      requests.inc({ code: '200' });
     } catch (err) {
+      if (err instanceof KubeError) requests.inc({ code: String(err.code) });
       // Gone, or replaced by another pod of the same name: nothing left to evict.
       if (isNotFound(err) || isConflict(err)) return;
       if (isTooManyRequests(err) || isInternalError(err)) {
@@ -307,7 +323,11 @@ export class NodeTerminationController implements Controller {
       ignoreNotFound(err);
       return;
     }
-    this.#deps.metrics.nodesTerminated.inc({ nodepool: node.metadata.labels?.[Labels.NodePool] ?? '' });
+    const nodepool = node.metadata.labels?.[Labels.NodePool] ?? '';
+    const now = this.#deps.clock.now();
+    this.#deps.metrics.nodesTerminated.inc({ nodepool });
+    observeSince(this.#deps.metrics.nodesTerminationDuration, nodepool, node.metadata.deletionTimestamp, now);
+    observeSince(this.#deps.metrics.nodesLifetimeDuration, nodepool, node.metadata.creationTimestamp, now);
     context.logger.info({ Node: objectRef(node) }, 'deleted node');
   }
 }

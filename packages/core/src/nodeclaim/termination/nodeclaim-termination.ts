@@ -9,7 +9,7 @@ import { ConditionTypes, getCondition, setCondition } from '../../lifecycle/cond
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { nodesForProviderID } from '../../lifecycle/lookup.js';
-import { claimLabels } from '../../lifecycle/metrics.js';
+import { claimLabels, observeSince } from '../../lifecycle/metrics.js';
 import type { ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 
@@ -137,6 +137,18 @@ export class NodeClaimTermination {
       return undefined;
     }
     metrics.nodeClaimsTerminated.inc(claimLabels(claim));
+    const { nodepool } = claimLabels(claim);
+    const now = this.#deps.clock.now();
+    observeSince(metrics.nodeClaimsTerminationDuration, nodepool, claim.metadata.deletionTimestamp, now);
+    const terminating = getCondition(claim.status?.conditions, ConditionTypes.InstanceTerminating);
+    if (terminating?.status === 'True') {
+      observeSince(
+        metrics.nodeClaimsInstanceTerminationDuration,
+        nodepool,
+        terminating.lastTransitionTime,
+        now,
+      );
+    }
     context.logger.info({ NodeClaim: objectRef(claim) }, 'deleted nodeclaim');
     return undefined;
   }
