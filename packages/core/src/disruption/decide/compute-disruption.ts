@@ -1,5 +1,6 @@
 import { type DisruptionReason, DisruptionReasons } from '../../apis/v1/budget.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
+import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import { BudgetLedger, disruptionBudgets, type PoolBudget } from './budgets/budget-mapping.js';
 import { describeBudgetBlock, describeBudgetTaken } from './budgets/describe-budget.js';
 import { type Candidate, evaluateNodes } from './candidates/evaluate.js';
@@ -167,6 +168,9 @@ export function computeDisruption(
   options?: DisruptionOptions,
 ): DisruptionResult {
   const resolved = resolveDisruptionOptions(options);
+  // One pass solves many times over the same capacity; without a cache from the caller (the
+  // CLI), the pass keeps its own, so each node is prepared for the solver once, not per solve.
+  if (snapshot.solverCache === undefined) snapshot = { ...snapshot, solverCache: new SolverCache() };
   const evaluations = evaluateNodes(snapshot, now);
   const nodes = evaluations.map((e) => e.node);
   const budgets: Budgets = {
