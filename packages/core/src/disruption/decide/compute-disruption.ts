@@ -9,6 +9,7 @@ import { drift } from './methods/drift.js';
 import { emptiness } from './methods/emptiness.js';
 import type { DisruptionCommand, DisruptionMethod, MethodOutcome } from './methods/method.js';
 import { multiNodeConsolidation } from './methods/multi-node-consolidation.js';
+import type { SearchCutShort } from './methods/search-budget.js';
 import { singleNodeConsolidation } from './methods/single-node-consolidation.js';
 import { type DisruptionOptions, type DisruptionSnapshot, resolveDisruptionOptions } from './snapshot.js';
 
@@ -54,6 +55,8 @@ export interface DisruptionResult {
   readonly eligible: Readonly<Record<DisruptionReason, number>>;
   /** NodePools whose budget allows no disruption for a reason some of their candidates have. */
   readonly blockedBudgets: readonly BudgetBlock[];
+  /** Consolidation searches this pass stopped at their time budget, with what they left untried. */
+  readonly cutShort: readonly SearchCutShort[];
 }
 
 /** A NodePool's budget stopping every disruption for one reason, and why in words. */
@@ -180,6 +183,7 @@ export function computeDisruption(
   };
   const candidates = evaluations.flatMap((e) => (e.candidate === undefined ? [] : [e.candidate]));
   const notes = new Map<string, string>();
+  const stopped: SearchCutShort[] = [];
   let winner: Winner | undefined;
   for (const method of DisruptionMethods) {
     const outcome = method.computeCommands(
@@ -187,6 +191,7 @@ export function computeDisruption(
       { snapshot, options: resolved, budgets: new BudgetLedger(budgets[method.reason]) },
     );
     for (const [name, note] of outcome.notes) if (!notes.has(name)) notes.set(name, note);
+    if (outcome.cutShort !== undefined) stopped.push(outcome.cutShort);
     if (outcome.commands.length > 0) {
       const chosen = new Map<string, number>();
       for (const command of outcome.commands) {
@@ -236,5 +241,6 @@ export function computeDisruption(
     problems: [...problems],
     eligible: eligibleCandidates(candidates),
     blockedBudgets: budgetBlocks(candidates, budgets, snapshot.nodePools),
+    cutShort: stopped,
   };
 }
