@@ -135,6 +135,8 @@ async function main(): Promise<void> {
   const env = await startE2EEnvironment({
     name: 'bench',
     ...(external ? { externalKubeconfig: external } : {}),
+    // --keep keeps the work directory (controller logs) after the run.
+    ...(process.argv.includes('--keep') ? { keep: true } : {}),
   });
   let controller: ControllerProcess | undefined;
   const rss: number[] = [];
