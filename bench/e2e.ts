@@ -1,11 +1,13 @@
 // Karpenter's performance test on the real control plane, with the KWOK provider: 1,000 pods
-// (500 x 900m/3100Mi, 500 x 3500m/28Gi) scale out; then the Deployments scale to zero and the
-// nodes are consolidated away. Prints the figures Karpenter publishes bars for (< 2 min to all
+// (500 x 900m/3100Mi, 500 x 3500m/28Gi; `--pods N` scales both alike) scale out; then the
+// Deployments scale to zero and the nodes are consolidated away. kube-apiserver's request
+// counts over each phase are read from its /metrics. Prints the figures Karpenter publishes bars for (< 2 min to all
 // pods Running, CPU utilisation > 53 %, memory > 65 %, controller p95 memory < 260 MB).
 // Run with `pnpm bench:e2e` (builds first; runs the built CLI and packages). Progress on
 // stderr, figures on stdout, and the run as charts in reports/bench-e2e.html (RSS against
 // Karpenter's bar, pods Running, nodes). NODEWRIGHT_KUBECONFIG=... runs it on an existing cluster.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { ControllerProcess } from '../conformance/suite/dist/e2e/controller-process.js';
 import { type E2EEnvironment, startE2EEnvironment } from '../conformance/suite/dist/e2e/environment.js';
@@ -19,13 +21,25 @@ import { Quantity } from '../packages/core/dist/scheduling/index.js';
 import { KWOKNodeClasses } from '../providers/kwok/dist/index.js';
 
 const Pool = 'bench';
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+// `--pods N` scales Karpenter's two Deployments alike (default 1,000: its test as published).
+const PodsWanted = Number(option('--pods') ?? 1000);
+if (!Number.isInteger(PodsWanted) || PodsWanted < 2)
+  throw new Error('--pods must be an integer of 2 or more');
 const Workloads = [
-  { name: 'small', replicas: 500, cpu: '900m', memory: '3100Mi' },
-  { name: 'large', replicas: 500, cpu: '3500m', memory: '28Gi' },
+  { name: 'small', replicas: Math.ceil(PodsWanted / 2), cpu: '900m', memory: '3100Mi' },
+  { name: 'large', replicas: Math.floor(PodsWanted / 2), cpu: '3500m', memory: '28Gi' },
 ] as const;
 const TotalPods = Workloads.reduce((n, w) => n + w.replicas, 0);
-const ScaleOutLimitMs = 10 * 60_000;
-const ScaleInLimitMs = 5 * 60_000;
+// The limits grow with the size, so a larger run is measured rather than cut off.
+const SizeFactor = Math.max(1, TotalPods / 1000);
+const ScaleOutLimitMs = 10 * 60_000 * SizeFactor;
+const ScaleInLimitMs = 5 * 60_000 * SizeFactor;
 const BinPath = new URL('../packages/cli/dist/bin.js', import.meta.url).pathname;
 const ReportPath = new URL('../reports/bench-e2e.html', import.meta.url).pathname;
 
@@ -64,12 +78,64 @@ async function snapshot(env: E2EEnvironment) {
   return { pods: pods.items, nodes: nodes.items };
 }
 
+/**
+ * kube-apiserver's `apiserver_request_total`, summed per verb (every client: the controller,
+ * kube-scheduler, kube-controller-manager, kwok and this script), read from its /metrics with
+ * the kubeconfig's credentials. Undefined when the endpoint cannot be read (e.g. RBAC).
+ */
+async function apiserverRequests(env: E2EEnvironment): Promise<Map<string, number> | undefined> {
+  const c = env.connection;
+  const text = await new Promise<string | undefined>((resolve) => {
+    const request = httpsGet(
+      `${c.server}/metrics`,
+      {
+        ...(c.ca === undefined ? {} : { ca: c.ca }),
+        ...(c.cert === undefined ? {} : { cert: c.cert }),
+        ...(c.key === undefined ? {} : { key: c.key }),
+        ...(c.bearerToken === undefined ? {} : { headers: { authorization: `Bearer ${c.bearerToken}` } }),
+        rejectUnauthorized: c.insecureSkipTlsVerify !== true,
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve(response.statusCode === 200 ? body : undefined));
+      },
+    );
+    request.on('error', () => resolve(undefined));
+  });
+  if (text === undefined) return undefined;
+  const byVerb = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('apiserver_request_total{')) continue;
+    const verb = /verb="([^"]*)"/.exec(line)?.[1] ?? '?';
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (Number.isFinite(value)) byVerb.set(verb, (byVerb.get(verb) ?? 0) + value);
+  }
+  return byVerb;
+}
+
+/** Requests between two readings, total and per verb, most first. */
+function requestsBetween(from: Map<string, number> | undefined, to: Map<string, number> | undefined): string {
+  if (from === undefined || to === undefined) return 'n/a';
+  const delta = [...to]
+    .map(([verb, n]) => [verb, n - (from.get(verb) ?? 0)] as const)
+    .filter(([, n]) => n > 0);
+  delta.sort((a, b) => b[1] - a[1]);
+  const total = delta.reduce((sum, [, n]) => sum + n, 0);
+  return `${total} (${delta.map(([verb, n]) => `${verb} ${n}`).join(', ')})`;
+}
+
 async function main(): Promise<void> {
   progress('starting the control plane');
   const external = process.env.NODEWRIGHT_KUBECONFIG;
   const env = await startE2EEnvironment({
     name: 'bench',
     ...(external ? { externalKubeconfig: external } : {}),
+    // --keep keeps the work directory (controller logs) after the run.
+    ...(process.argv.includes('--keep') ? { keep: true } : {}),
   });
   let controller: ControllerProcess | undefined;
   const rss: number[] = [];
@@ -149,6 +215,7 @@ async function main(): Promise<void> {
       { fieldManager: 'nodewright-bench', force: true },
     );
 
+    const requestsAtStart = await apiserverRequests(env);
     const start = performance.now();
     for (const w of Workloads) {
       await env.cluster.create(
@@ -204,6 +271,7 @@ async function main(): Promise<void> {
       types.set(t, (types.get(t) ?? 0) + 1);
     }
     const scaleOutCpu = await running.cpuSeconds().catch(() => undefined);
+    const requestsAtRunning = await apiserverRequests(env);
     progress(`all pods Running after ${seconds(scaleOutMs)}; scaling to zero`);
 
     const scaleInStart = performance.now();
@@ -235,6 +303,7 @@ async function main(): Promise<void> {
       await sleep(1000);
     }
     const scaleInMs = performance.now() - scaleInStart;
+    const requestsAtEnd = await apiserverRequests(env);
     sampling = false;
     await sampler;
     const last = await running.memory().catch(() => undefined);
@@ -264,6 +333,12 @@ async function main(): Promise<void> {
         remaining === 0 ? seconds(scaleInMs) : `> ${seconds(scaleInMs)} (${remaining} nodes left)`,
         '',
       ],
+      [
+        'apiserver requests, scale-out (all clients)',
+        requestsBetween(requestsAtStart, requestsAtRunning),
+        '',
+      ],
+      ['apiserver requests, scale-in (all clients)', requestsBetween(requestsAtRunning, requestsAtEnd), ''],
     ];
     writeReport(rows, rssSeries, runningSeries, nodeSeries);
     const width = Math.max(...rows.map((r) => r[0].length));
@@ -303,7 +378,7 @@ function writeReport(
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>nodewright bench:e2e</title>
 <style>body{font-family:sans-serif;max-width:800px;margin:2em auto}td{padding:2px 12px 2px 0}</style></head><body>
 <h1>nodewright e2e performance (KWOK provider, real control plane)</h1>
-<p>Karpenter's 1,000-pod test; x is seconds since the controller was ready (pods are created just after).</p>
+<p>Karpenter's test (${TotalPods} pods); x is seconds since the controller was ready (pods are created just after).</p>
 <table><tr><th align="left">figure</th><th align="left">nodewright</th><th align="left">Karpenter's bar</th></tr>${table}</table>
 ${lineChart(
   'Controller RSS (MB, 1 s samples)',

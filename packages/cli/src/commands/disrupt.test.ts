@@ -38,6 +38,25 @@ async function json(argv: string[]): Promise<DisruptReport> {
 
 const Monday2pm = '2024-06-03T14:00:00Z';
 
+/** `disrupt -f examples/disrupt -o json` built over this clock and pass, without --now. */
+async function exampleReport(
+  clockNow: number,
+  pass: Parameters<typeof createDisruptCommand>[0]['computeDisruption'],
+): Promise<DisruptReport> {
+  const command = createDisruptCommand({
+    catalogs: new CatalogProviders([]),
+    clock: new FakeClock(clockNow),
+    computeDisruption: pass,
+  });
+  const io = fakeIo(dir);
+  const code = await command.run(parseCommandArgs(['-f', example, '-o', 'json'], command.options), {
+    io,
+    services: createCliServices(InTreeProviders),
+  });
+  expect(code).toBe(0);
+  return JSON.parse(io.out()) as DisruptReport;
+}
+
 describe('nodewright disrupt on examples/disrupt', () => {
   it('consolidates the two underutilized nodes and explains every other node', async () => {
     const report = await json(['disrupt', '-f', example, '--now', Monday2pm]);
@@ -191,6 +210,7 @@ status:
       now: Monday2pm,
       ignored: [],
       notes: [],
+      cutShort: [],
     });
     expect(text).toContain(
       'No command: neither emptiness, drift, nor multi-node or single-node consolidation found a node to disrupt now.\n',
@@ -199,20 +219,26 @@ status:
   });
 
   it('uses the clock when --now is not given', async () => {
-    const command = createDisruptCommand({
-      catalogs: new CatalogProviders([]),
-      clock: new FakeClock(Date.parse('2024-06-03T14:05:00Z')),
-      computeDisruption,
-    });
-    const io = fakeIo(dir);
-    const code = await command.run(parseCommandArgs(['-f', example, '-o', 'json'], command.options), {
-      io,
-      services: createCliServices(InTreeProviders),
-    });
-    expect(code).toBe(0);
-    const report = JSON.parse(io.out()) as DisruptReport;
+    const report = await exampleReport(Date.parse('2024-06-03T14:05:00Z'), computeDisruption);
     expect(report.now).toBe('2024-06-03T14:05:00Z');
     expect(report.commands[0]?.candidates).toEqual(['general-e', 'general-a', 'general-b']);
+  });
+});
+
+describe('nodewright disrupt: consolidation time budgets', () => {
+  it('reports a search stopped at its budget in cutShort and the notes', async () => {
+    // A search clock moving 100 s per read: multi-node's 60 s are gone at its first check.
+    let searchNow = 0;
+    const searchClock = { now: () => (searchNow += 100_000) };
+    const report = await exampleReport(Date.parse(Monday2pm), (snapshot, now) =>
+      computeDisruption(snapshot, now, { searchClock }),
+    );
+    const multi = report.cutShort.find((c) => c.method === 'multi-node-consolidation');
+    expect(multi).toMatchObject({ budgetMs: 60_000, elapsedMs: 100_000, simulations: 0 });
+    expect(multi?.skipped).toEqual(expect.arrayContaining(['general-a', 'general-b']));
+    expect(report.notes).toContain(multi?.message);
+    // Unbounded, the same pass deletes general-a and general-b together.
+    expect(report.commands.map((c) => c.method)).not.toContain('multi-node-consolidation');
   });
 });
 

@@ -60,6 +60,18 @@ export interface DisruptReport {
   readonly now: string;
   readonly ignored: IgnoredPod[];
   readonly notes: string[];
+  /**
+   * Consolidation searches stopped at their time budget (multi-node 1 min, single-node 3 min):
+   * how long they ran, how many simulations they made, and the nodes they did not try.
+   */
+  readonly cutShort: Array<{
+    readonly method: string;
+    readonly budgetMs: number;
+    readonly elapsedMs: number;
+    readonly simulations: number;
+    readonly skipped: string[];
+    readonly message: string;
+  }>;
 }
 
 const PriceDecimals = 6;
@@ -105,7 +117,15 @@ export function disruptReport(
     })),
     now: formatTime(now),
     ignored: extra.ignored,
-    notes: [...extra.notes, ...result.problems],
+    notes: [...extra.notes, ...result.problems, ...result.cutShort.map((c) => c.message)],
+    cutShort: result.cutShort.map((c) => ({
+      method: c.method,
+      budgetMs: c.budgetMs,
+      elapsedMs: Math.round(c.elapsedMs),
+      simulations: c.attempts,
+      skipped: [...c.skipped],
+      message: c.message,
+    })),
   };
 }
 

@@ -53,10 +53,12 @@ export const LazyCommands: readonly LazyCommand[] = [
       import('./catalogs-of.js'),
       import('../live/live-inputs.js'),
     ]);
+    const clock = new SystemClock();
     return createDisruptCommand({
       catalogs: catalogsOf(providers),
-      clock: new SystemClock(),
-      computeDisruption,
+      clock,
+      // Consolidation's time budgets run on wall time, as in the controller.
+      computeDisruption: (snapshot, now) => computeDisruption(snapshot, now, { searchClock: clock }),
       live: liveInputsOf(providers),
     });
   }),
@@ -76,11 +78,12 @@ export const LazyCommands: readonly LazyCommand[] = [
       import('./catalogs-of.js'),
       import('../live/live-inputs.js'),
     ]);
+    const clock = new SystemClock();
     return createWhyCommand({
       catalogs: catalogsOf(providers),
       solve,
-      clock: new SystemClock(),
-      computeDisruption,
+      clock,
+      computeDisruption: (snapshot, now) => computeDisruption(snapshot, now, { searchClock: clock }),
       live: liveInputsOf(providers),
     });
   }),

@@ -14,6 +14,7 @@ export * from './decide/methods/drift.js';
 export * from './decide/methods/emptiness.js';
 export * from './decide/methods/method.js';
 export * from './decide/methods/multi-node-consolidation.js';
+export * from './decide/methods/search-budget.js';
 export * from './decide/methods/single-node-consolidation.js';
 export * from './decide/simulation/simulate-rescheduling.js';
 export * from './decide/snapshot.js';

@@ -30,6 +30,7 @@ export const MetricNames = {
   SchedulerQueueDepth: 'karpenter_scheduler_queue_depth',
   VoluntaryDisruptionDecisions: 'karpenter_voluntary_disruption_decisions_total',
   VoluntaryDisruptionEligibleNodes: 'karpenter_voluntary_disruption_eligible_nodes',
+  VoluntaryDisruptionConsolidationTimeouts: 'karpenter_voluntary_disruption_consolidation_timeouts_total',
   CloudProviderDuration: 'karpenter_cloudprovider_duration_seconds',
   CloudProviderErrors: 'karpenter_cloudprovider_errors_total',
   ClusterStateNodeCount: 'karpenter_cluster_state_node_count',

@@ -338,3 +338,44 @@ describe('DisruptionController consolidation roll back', () => {
     );
   }, 30_000);
 });
+
+describe('DisruptionController consolidation time budgets', () => {
+  it('counts and logs a search stopped at its budget, naming the nodes it did not try', async () => {
+    // A search clock that moves 100 s per read: multi-node's first check is past its 60 s, so
+    // it never simulates; single-node simulates one candidate (at 100 s) and stops at 200 s.
+    let searchNow = 0;
+    const searchClock = { now: () => (searchNow += 100_000) };
+    const h = await startControllerHarness({
+      requirements: onlyTypes('fake-medium'),
+      deployments: [],
+      disruption: { budgets: [{ nodes: '100%' }] },
+      controller: { disruption: { searchClock } },
+    });
+    for (const name of ['a', 'b', 'c']) {
+      await h.deploy({ name, replicas: 4 });
+      await h.advance(60_000);
+    }
+    await h.scale('a', 1);
+    await h.scale('b', 1);
+    await h.scale('c', 1);
+    await h.advance(10_000);
+    const timeouts = (type: string) =>
+      h.metric('karpenter_voluntary_disruption_consolidation_timeouts_total', { consolidation_type: type });
+    expect(await timeouts('multi')).toBeGreaterThan(0);
+    expect(await timeouts('single')).toBeGreaterThan(0);
+    const nodes = (await h.nodes()).map((n) => n.metadata.name).sort();
+    const multi = h.logs
+      .filter((l) => l.method === 'multi-node-consolidation' && l.simulations !== undefined)
+      .at(-1);
+    expect(multi).toMatchObject({ budgetMs: 60_000, elapsedMs: 100_000, simulations: 0, skipped: 3 });
+    expect([...((multi?.skippedNodes ?? []) as string[])].sort()).toEqual(nodes);
+    expect(String(multi?.msg)).toMatch(/; no command found; not tried: /);
+    const single = h.logs
+      .filter((l) => l.method === 'single-node-consolidation' && l.simulations !== undefined)
+      .at(-1);
+    expect(single).toMatchObject({ budgetMs: 180_000, elapsedMs: 200_000, simulations: 1, skipped: 2 });
+    expect(String(single?.msg)).toMatch(
+      /^single-node-consolidation stopped at its time budget of 180 s after 200 s and 1 simulation; not tried: /,
+    );
+  }, 30_000);
+});

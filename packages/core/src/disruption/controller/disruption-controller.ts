@@ -19,7 +19,7 @@ import type { DisruptionOptions, DisruptionSnapshot } from '../decide/snapshot.j
 import { validateCommand } from '../decide/validation.js';
 import { DisruptionQueue, isDisruptedTaint } from '../execute/disruption-queue.js';
 import { DisruptionEventReasons, publishOnNode } from './events.js';
-import { type DisruptionMetrics, reasonLabel } from './metrics.js';
+import { consolidationType, type DisruptionMetrics, reasonLabel } from './metrics.js';
 
 /** What the disruption controller is built from. */
 export interface DisruptionControllerDependencies {
@@ -131,7 +131,27 @@ export class DisruptionController implements Controller {
     if (idle !== undefined && idle.fingerprint === fingerprint && now < idle.until)
       return { requeueAfterMs: Math.min(this.#poll, idle.until - now) };
     const snapshot = this.#snapshot(types, new Set(), context);
-    const result = computeDisruption(snapshot, now, this.#options);
+    // The search's time budgets run on the controller's clock unless the options name another:
+    // real time in the operator; the simulator's clock stands still during a pass, so a
+    // simulation never cuts a search short.
+    const result = computeDisruption(snapshot, now, {
+      ...this.#options,
+      searchClock: this.#options?.searchClock ?? this.#deps.clock,
+    });
+    for (const cut of result.cutShort) {
+      this.#deps.metrics.consolidationTimeouts.inc({ consolidation_type: consolidationType(cut.method) });
+      context.logger.info(
+        {
+          method: cut.method,
+          budgetMs: cut.budgetMs,
+          elapsedMs: cut.elapsedMs,
+          simulations: cut.attempts,
+          skipped: cut.skipped.length,
+          skippedNodes: cut.skipped.slice(0, 20),
+        },
+        cut.message,
+      );
+    }
     for (const [reason, count] of Object.entries(result.eligible))
       this.#deps.metrics.eligibleNodes.set({ reason: reasonLabel(reason as DisruptionReason) }, count);
     await this.#explain(result, snapshot);

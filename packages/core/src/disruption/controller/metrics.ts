@@ -2,6 +2,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { DisruptionReason } from '../../apis/v1/budget.js';
 import { MetricNames } from '../../metrics/names.js';
 import { reuse } from '../../operator/runtime/metrics.js';
+import type { DisruptionMethodName } from '../decide/methods/method.js';
 
 /** The disruption controller's own counters, with Karpenter's names and labels. */
 export interface DisruptionMetrics {
@@ -9,11 +10,14 @@ export interface DisruptionMetrics {
   readonly decisions: Counter<'decision' | 'reason' | 'consolidation_type'>;
   /** `{reason: empty|drifted|underutilized}`: candidates each reason's methods considered in the last pass. */
   readonly eligibleNodes: Gauge<'reason'>;
+  /** `{consolidation_type: multi|single}`: consolidation searches stopped at their time budget. */
+  readonly consolidationTimeouts: Counter<'consolidation_type'>;
 }
 
 export function disruptionMetrics(registry: Registry): DisruptionMetrics {
   const name = MetricNames.VoluntaryDisruptionDecisions;
   const eligible = MetricNames.VoluntaryDisruptionEligibleNodes;
+  const timeouts = MetricNames.VoluntaryDisruptionConsolidationTimeouts;
   return {
     decisions: reuse(
       registry,
@@ -37,8 +41,29 @@ export function disruptionMetrics(registry: Registry): DisruptionMetrics {
           registers: [registry],
         }),
     ),
+    consolidationTimeouts: reuse(
+      registry,
+      timeouts,
+      () =>
+        new Counter({
+          name: timeouts,
+          help: 'Number of times the Consolidation algorithm has reached a timeout. Labeled by consolidation type.',
+          labelNames: ['consolidation_type'],
+          registers: [registry],
+        }),
+    ),
   };
 }
+
+const ConsolidationTypes: Record<DisruptionMethodName, string> = {
+  emptiness: 'empty',
+  drift: '',
+  'multi-node-consolidation': 'multi',
+  'single-node-consolidation': 'single',
+};
+
+/** A method as the `consolidation_type` label spells it (Karpenter's: empty, multi, single; drift none). */
+export const consolidationType = (method: DisruptionMethodName): string => ConsolidationTypes[method];
 
 /** A disruption reason as Karpenter's metric labels spell it (`Underutilized` -> `underutilized`). */
 export const reasonLabel = (r: DisruptionReason): string => r.toLowerCase();

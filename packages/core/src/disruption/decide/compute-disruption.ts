@@ -1,5 +1,6 @@
 import { type DisruptionReason, DisruptionReasons } from '../../apis/v1/budget.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
+import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import { BudgetLedger, disruptionBudgets, type PoolBudget } from './budgets/budget-mapping.js';
 import { describeBudgetBlock, describeBudgetTaken } from './budgets/describe-budget.js';
 import { type Candidate, evaluateNodes } from './candidates/evaluate.js';
@@ -8,6 +9,7 @@ import { drift } from './methods/drift.js';
 import { emptiness } from './methods/emptiness.js';
 import type { DisruptionCommand, DisruptionMethod, MethodOutcome } from './methods/method.js';
 import { multiNodeConsolidation } from './methods/multi-node-consolidation.js';
+import type { SearchCutShort } from './methods/search-budget.js';
 import { singleNodeConsolidation } from './methods/single-node-consolidation.js';
 import { type DisruptionOptions, type DisruptionSnapshot, resolveDisruptionOptions } from './snapshot.js';
 
@@ -53,6 +55,8 @@ export interface DisruptionResult {
   readonly eligible: Readonly<Record<DisruptionReason, number>>;
   /** NodePools whose budget allows no disruption for a reason some of their candidates have. */
   readonly blockedBudgets: readonly BudgetBlock[];
+  /** Consolidation searches this pass stopped at their time budget, with what they left untried. */
+  readonly cutShort: readonly SearchCutShort[];
 }
 
 /** A NodePool's budget stopping every disruption for one reason, and why in words. */
@@ -167,6 +171,9 @@ export function computeDisruption(
   options?: DisruptionOptions,
 ): DisruptionResult {
   const resolved = resolveDisruptionOptions(options);
+  // One pass solves many times over the same capacity; without a cache from the caller (the
+  // CLI), the pass keeps its own, so each node is prepared for the solver once, not per solve.
+  if (snapshot.solverCache === undefined) snapshot = { ...snapshot, solverCache: new SolverCache() };
   const evaluations = evaluateNodes(snapshot, now);
   const nodes = evaluations.map((e) => e.node);
   const budgets: Budgets = {
@@ -176,6 +183,7 @@ export function computeDisruption(
   };
   const candidates = evaluations.flatMap((e) => (e.candidate === undefined ? [] : [e.candidate]));
   const notes = new Map<string, string>();
+  const stopped: SearchCutShort[] = [];
   let winner: Winner | undefined;
   for (const method of DisruptionMethods) {
     const outcome = method.computeCommands(
@@ -183,6 +191,7 @@ export function computeDisruption(
       { snapshot, options: resolved, budgets: new BudgetLedger(budgets[method.reason]) },
     );
     for (const [name, note] of outcome.notes) if (!notes.has(name)) notes.set(name, note);
+    if (outcome.cutShort !== undefined) stopped.push(outcome.cutShort);
     if (outcome.commands.length > 0) {
       const chosen = new Map<string, number>();
       for (const command of outcome.commands) {
@@ -232,5 +241,6 @@ export function computeDisruption(
     problems: [...problems],
     eligible: eligibleCandidates(candidates),
     blockedBudgets: budgetBlocks(candidates, budgets, snapshot.nodePools),
+    cutShort: stopped,
   };
 }

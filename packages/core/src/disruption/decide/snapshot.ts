@@ -5,10 +5,15 @@ import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { PodDisruptionBudget } from '../../apis/kubernetes/pod-disruption-budget.js';
 import type { StorageClass } from '../../apis/kubernetes/storage-class.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
+import type { Clock } from '../../clock/clock.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { ResourceList } from '../../scheduling/resources/resource-list.js';
 import type { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ExistingCapacity, SolverInput, SolverOptions } from '../../scheduling/solver/types.js';
+import {
+  MultiNodeConsolidationTimeoutMs,
+  SingleNodeConsolidationTimeoutMs,
+} from './methods/search-budget.js';
 
 /**
  * Everything one disruption pass looks at; never mutated. The cluster is described the way the
@@ -102,6 +107,21 @@ export interface DisruptionOptions {
    * only scores them, so the moved pods still schedule. Default `RelaxWhenBlocking`.
    */
   readonly consolidationPreferences?: 'Respect' | 'RelaxWhenBlocking';
+  /**
+   * What consolidation's time budgets are measured on (the controller's clock; the CLI's wall
+   * clock). Without it the searches are unbounded and a pass depends on its snapshot alone.
+   */
+  readonly searchClock?: Clock;
+  /**
+   * Multi-node consolidation stops its search once this has passed since it started and keeps
+   * the largest set found so far. Default 60 000 (upstream's one minute).
+   */
+  readonly multiNodeConsolidationTimeoutMs?: number;
+  /**
+   * Single-node consolidation stops trying candidates once this has passed since it started.
+   * Default 180 000 (upstream's three minutes).
+   */
+  readonly singleNodeConsolidationTimeoutMs?: number;
 }
 
 /** Options with defaults filled in. */
@@ -110,6 +130,9 @@ export interface ResolvedDisruptionOptions {
   readonly maxMultiNodeCandidates: number;
   readonly solverOptions: SolverOptions | undefined;
   readonly consolidationPreferences: 'Respect' | 'RelaxWhenBlocking';
+  readonly searchClock: Clock | undefined;
+  readonly multiNodeConsolidationTimeoutMs: number;
+  readonly singleNodeConsolidationTimeoutMs: number;
 }
 
 export function resolveDisruptionOptions(o: DisruptionOptions | undefined): ResolvedDisruptionOptions {
@@ -118,5 +141,8 @@ export function resolveDisruptionOptions(o: DisruptionOptions | undefined): Reso
     maxMultiNodeCandidates: o?.maxMultiNodeCandidates ?? 100,
     solverOptions: o?.solverOptions,
     consolidationPreferences: o?.consolidationPreferences ?? 'RelaxWhenBlocking',
+    searchClock: o?.searchClock,
+    multiNodeConsolidationTimeoutMs: o?.multiNodeConsolidationTimeoutMs ?? MultiNodeConsolidationTimeoutMs,
+    singleNodeConsolidationTimeoutMs: o?.singleNodeConsolidationTimeoutMs ?? SingleNodeConsolidationTimeoutMs,
   };
 }

@@ -17,7 +17,7 @@ import { newNodeClaim } from '../../provisioning/new-nodeclaim.js';
 import { isTaint, type TaintLike } from '../../scheduling/taints/tolerations.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import { DisruptionEventReasons, publishOnNode } from '../controller/events.js';
-import { type DisruptionMetrics, reasonLabel } from '../controller/metrics.js';
+import { consolidationType, type DisruptionMetrics, reasonLabel } from '../controller/metrics.js';
 import type { DisruptionCommand } from '../decide/methods/method.js';
 import type { CommandValidation } from '../decide/validation.js';
 
@@ -55,13 +55,6 @@ interface InFlight {
   readonly claims: ReadonlyMap<string, string>;
   phase: Phase;
 }
-
-const consolidationType: Record<DisruptionCommand['method'], string> = {
-  emptiness: 'empty',
-  drift: '',
-  'multi-node-consolidation': 'multi',
-  'single-node-consolidation': 'single',
-};
 
 /** The `karpenter.sh/disrupted` taint, which the queue owns on its candidates. */
 export const isDisruptedTaint = (t: TaintLike): boolean => isTaint(t, Taints.Disrupted);
@@ -150,7 +143,7 @@ export class DisruptionQueue {
     this.#deps.metrics.decisions.inc({
       decision: command.replacements.length > 0 ? 'replace' : 'delete',
       reason: reasonLabel(command.reason),
-      consolidation_type: consolidationType[command.method],
+      consolidation_type: consolidationType(command.method),
     });
     if (command.replacements.length === 0) return this.#terminate(op, context);
     const names: string[] = [];

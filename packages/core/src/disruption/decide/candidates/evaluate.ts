@@ -8,7 +8,7 @@ import type { DisruptionSnapshot } from '../snapshot.js';
 import { type Drift, nodeDrift } from './drift.js';
 import { type ManagedNode, managedNodes } from './managed-node.js';
 import { type NodePrice, nodePrice } from './node-price.js';
-import { type PdbLimit, pdbBlock, pdbLimits } from './pdb-limits.js';
+import { type PdbLimits, pdbBlock, pdbLimits } from './pdb-limits.js';
 import { doNotDisruptProtection, evictionCost } from './pods.js';
 
 /** Eligibility for one reason: true, or why the node does not qualify (budgets aside). */
@@ -56,7 +56,7 @@ function nodeLevelBlock(node: ManagedNode, pool: NodePool | undefined): string |
 }
 
 /** Pods that keep the node from being drained: do-not-disrupt, then PDBs. */
-function podLevelBlock(node: ManagedNode, limits: readonly PdbLimit[], now: number): string | undefined {
+function podLevelBlock(node: ManagedNode, limits: PdbLimits, now: number): string | undefined {
   for (const pod of node.pods) {
     const protection = doNotDisruptProtection(pod, now);
     if (protection !== undefined) return `pod ${podKey(pod)} ${protection}`;
@@ -118,7 +118,7 @@ function evaluate(
   node: ManagedNode,
   pool: NodePool,
   snapshot: DisruptionSnapshot,
-  limits: readonly PdbLimit[],
+  limits: PdbLimits,
   now: number,
 ): NodeEvaluation {
   const drift = nodeDrift(node, pool);

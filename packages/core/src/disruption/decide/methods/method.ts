@@ -4,6 +4,7 @@ import type { BudgetLedger } from '../budgets/budget-mapping.js';
 import type { Candidate } from '../candidates/evaluate.js';
 import type { Move } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionSnapshot, ResolvedDisruptionOptions } from '../snapshot.js';
+import type { SearchCutShort } from './search-budget.js';
 
 const DisruptionMethodNames = [
   'emptiness',
@@ -42,6 +43,8 @@ export interface MethodOutcome {
   readonly budgetSkipped: readonly string[];
   /** Per candidate the method tried and did not take: why. */
   readonly notes: ReadonlyMap<string, string>;
+  /** Set when the method's time budget ran out before its search was done. */
+  readonly cutShort?: SearchCutShort;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   roundPrice,
 } from './method.js';
 import { cheaperTypes, narrowClaim } from './replacement.js';
+import { cutShort, SearchBudget } from './search-budget.js';
 
 /**
  * Replacing several nodes with one node of a type some of them already run only pays when it
@@ -44,7 +45,9 @@ export function withoutSameTypes(
  * Multi-node consolidation (reason Underutilized): the consolidatable non-empty nodes, best
  * value first, within budget (each taking one disruption of its NodePool's allowance, so the
  * set never exceeds it), at most 100; a binary search over prefixes of two or more finds the
- * largest set that can be deleted or replaced by one cheaper node.
+ * largest set that can be deleted or replaced by one cheaper node. As upstream, the search has
+ * a time budget (one minute by default): when it runs out, the largest set found so far is the
+ * command, and the outcome says which candidates were left unsettled.
  */
 export const multiNodeConsolidation: DisruptionMethod = {
   name: 'multi-node-consolidation',
@@ -52,6 +55,10 @@ export const multiNodeConsolidation: DisruptionMethod = {
   disruptionClass: 'graceful',
   shouldDisrupt: (c) => c.eligibility.Underutilized === true,
   computeCommands(candidates: readonly Candidate[], context: MethodContext): MethodOutcome {
+    const budget = new SearchBudget(
+      context.options.searchClock,
+      context.options.multiNodeConsolidationTimeoutMs,
+    );
     const budgetSkipped: string[] = [];
     const within: Candidate[] = [];
     for (const c of consolidationOrder(candidates)) {
@@ -64,9 +71,29 @@ export const multiNodeConsolidation: DisruptionMethod = {
     let low = 1;
     let high = limited.length - 1;
     let best: DisruptionCommand | undefined;
+    let attempts = 0;
     while (low <= high) {
+      const { expired, elapsedMs } = budget.check();
+      if (expired) {
+        const skipped = limited.slice(best?.candidates.length ?? 0, high + 1).map((c) => c.name);
+        const stopped = cutShort(
+          'multi-node-consolidation',
+          budget,
+          elapsedMs,
+          attempts,
+          skipped,
+          best?.candidates.length,
+        );
+        return {
+          commands: best === undefined ? [] : [best],
+          budgetSkipped,
+          notes: new Map(),
+          cutShort: stopped,
+        };
+      }
       const mid = Math.floor((low + high) / 2);
       const prefix = limited.slice(0, mid + 1);
+      attempts++;
       const attempt = computeConsolidation('multi-node-consolidation', prefix, context);
       const command = 'command' in attempt ? withoutSameTypes(attempt.command, prefix) : undefined;
       if (command !== undefined) {

@@ -1,12 +1,14 @@
 import type { Candidate } from '../candidates/evaluate.js';
 import { computeConsolidation, consolidationOrder } from './consolidation.js';
 import type { DisruptionMethod, MethodContext, MethodOutcome } from './method.js';
+import { cutShort, SearchBudget } from './search-budget.js';
 
 /**
  * Single-node consolidation (reason Underutilized): each consolidatable non-empty node within
  * budget, best value first, alone: deleted if its pods fit elsewhere, else replaced by one
  * cheaper node. The first node that works is the command; why the ones before it did not work
- * is kept as notes.
+ * is kept as notes. As upstream, trying has a time budget (three minutes by default): when it
+ * runs out the pass has no command from this method, and the nodes not tried are named.
  */
 export const singleNodeConsolidation: DisruptionMethod = {
   name: 'single-node-consolidation',
@@ -14,14 +16,41 @@ export const singleNodeConsolidation: DisruptionMethod = {
   disruptionClass: 'graceful',
   shouldDisrupt: (c) => c.eligibility.Underutilized === true,
   computeCommands(candidates: readonly Candidate[], context: MethodContext): MethodOutcome {
+    const budget = new SearchBudget(
+      context.options.searchClock,
+      context.options.singleNodeConsolidationTimeoutMs,
+    );
     const budgetSkipped: string[] = [];
     const notes = new Map<string, string>();
-    for (const c of consolidationOrder(candidates)) {
+    const ordered = consolidationOrder(candidates);
+    let attempts = 0;
+    for (const [i, c] of ordered.entries()) {
       if (c.node.reschedulable.length === 0) continue;
       if (context.budgets.left(c.node.nodePool) <= 0) {
         budgetSkipped.push(c.name);
         continue;
       }
+      const { expired, elapsedMs } = budget.check();
+      if (expired) {
+        const rest = ordered.slice(i).filter((r) => r.node.reschedulable.length > 0);
+        const skipped: string[] = [];
+        for (const r of rest) {
+          if (context.budgets.left(r.node.nodePool) <= 0) budgetSkipped.push(r.name);
+          else skipped.push(r.name);
+        }
+        const stopped = cutShort(
+          'single-node-consolidation',
+          budget,
+          elapsedMs,
+          attempts,
+          skipped,
+          undefined,
+        );
+        const why = `not tried: single-node consolidation ran out of its time budget (${stopped.budgetMs / 1000} s) before this node`;
+        for (const name of skipped) notes.set(name, why);
+        return { commands: [], budgetSkipped, notes, cutShort: stopped };
+      }
+      attempts++;
       const attempt = computeConsolidation('single-node-consolidation', [c], context);
       if ('why' in attempt) {
         notes.set(c.name, `not consolidated: ${attempt.why}`);
