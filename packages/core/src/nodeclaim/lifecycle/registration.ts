@@ -3,7 +3,7 @@ import type { NodeTaint } from '../../apis/kubernetes/taint.js';
 import { Finalizers, Labels, Taints } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { isNotFound } from '../../kube/errors.js';
-import { ConditionTypes, isConditionTrue, setCondition } from '../../lifecycle/conditions.js';
+import { ConditionTypes, isConditionTrue } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { nodesForProviderID } from '../../lifecycle/lookup.js';
@@ -11,7 +11,7 @@ import { asPatch } from '../../lifecycle/patch.js';
 import { NodeClaims, Nodes } from '../../lifecycle/resource-types.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 import { hasTaint, isTaint, type TaintLike } from '../../scheduling/taints/tolerations.js';
-import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
+import { type ClaimState, type ClaimStep, type StepOutcome, setClaimCondition } from './claim-step.js';
 
 /** `taints` plus every taint of `extra` whose key and effect it lacks (Karpenter's Taints.Merge). */
 function mergeTaints(taints: readonly NodeTaint[], extra: readonly TaintLike[]): NodeTaint[] {
@@ -91,14 +91,7 @@ export class RegistrationStep implements ClaimStep {
     const conditions = claim.status?.conditions;
     if (isConditionTrue(conditions, ConditionTypes.Registered)) return {};
     const unknown = (reason: string, message: string): StepOutcome => {
-      claim.status = {
-        ...claim.status,
-        conditions: setCondition(
-          claim.status?.conditions,
-          { type: ConditionTypes.Registered, status: 'Unknown', reason, message },
-          now,
-        ),
-      };
+      setClaimCondition(claim, { type: ConditionTypes.Registered, status: 'Unknown', reason, message }, now);
       return {};
     };
     if (!isConditionTrue(conditions, ConditionTypes.Launched))
@@ -145,15 +138,8 @@ export class RegistrationStep implements ClaimStep {
         message: `Node ${node.metadata.name} registered without the ${Taints.Unregistered.key}:${Taints.Unregistered.effect} taint, so pods may have scheduled before it was configured`,
       });
     }
-    claim.status = {
-      ...claim.status,
-      nodeName: node.metadata.name,
-      conditions: setCondition(
-        claim.status?.conditions,
-        { type: ConditionTypes.Registered, status: 'True' },
-        now,
-      ),
-    };
+    claim.status = { ...claim.status, nodeName: node.metadata.name };
+    setClaimCondition(claim, { type: ConditionTypes.Registered, status: 'True' }, now);
     if (firstTime)
       this.#deps.metrics.nodesCreated.inc({ nodepool: claim.metadata.labels?.[Labels.NodePool] ?? '' });
     state.context.logger.info(
