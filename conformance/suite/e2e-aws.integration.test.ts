@@ -17,7 +17,7 @@ import {
   startExampleCluster,
 } from './src/e2e/index.js';
 import { awsE2ETarget, awsMockCloud } from './src/providers/aws-e2e-target.js';
-import { repositoryE2EOptions } from './src/providers/report-dir.js';
+import { clusterE2EOptions } from './src/providers/report-dir.js';
 
 // The cluster end-to-end suite for the AWS provider against the EC2/Pricing/SQS mock started in
 // this process: the built `nodewright controller --provider aws --set endpoint=<mock> ...` talks
@@ -29,11 +29,7 @@ import { repositoryE2EOptions } from './src/providers/report-dir.js';
 const provided = inject('nodewrightCluster');
 const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-describeClusterE2E(awsE2ETarget(), {
-  ...repositoryE2EOptions(),
-  ...(provided.external ? { externalKubeconfig: provided.kubeconfigPath } : {}),
-  ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
-});
+describeClusterE2E(awsE2ETarget(), clusterE2EOptions(provided));
 
 /**
  * The example files launched here: the mock's seed satisfies each one's EC2NodeClass (its AMI

@@ -16,7 +16,7 @@ import {
   startExampleCluster,
 } from './src/e2e/index.js';
 import { gcpE2ETarget, gcpMockCloud } from './src/providers/gcp-e2e-target.js';
-import { repositoryE2EOptions } from './src/providers/report-dir.js';
+import { clusterE2EOptions } from './src/providers/report-dir.js';
 
 // The cluster end-to-end suite for the GCP provider against the Compute Engine mock started in
 // this process: the built `nodewright controller --provider gcp --set endpoint=<mock> ...` talks
@@ -27,11 +27,7 @@ import { repositoryE2EOptions } from './src/providers/report-dir.js';
 const provided = inject('nodewrightCluster');
 const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-describeClusterE2E(gcpE2ETarget(), {
-  ...repositoryE2EOptions(),
-  ...(provided.external ? { externalKubeconfig: provided.kubeconfigPath } : {}),
-  ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
-});
+describeClusterE2E(gcpE2ETarget(), clusterE2EOptions(provided));
 
 const ExampleFiles = ['general-purpose.yaml', 'arm64-batch.yaml', 'gpu.yaml'] as const;
 
