@@ -35,3 +35,18 @@ export interface ClaimStep {
 export function setClaimCondition(claim: NodeClaim, update: ConditionUpdate, now: number): void {
   claim.status = { ...claim.status, conditions: setCondition(claim.status?.conditions, update, now) };
 }
+
+/**
+ * How a step says what it waits for: the returned function sets condition `type` Unknown on
+ * the working copy with the given reason and message, and ends the step.
+ */
+export function waitingFor(
+  claim: NodeClaim,
+  type: ConditionUpdate['type'],
+  now: number,
+): (reason: string, message: string) => StepOutcome {
+  return (reason, message) => {
+    setClaimCondition(claim, { type, status: 'Unknown', reason, message }, now);
+    return {};
+  };
+}

@@ -8,7 +8,13 @@ import { Nodes } from '../../lifecycle/resource-types.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 import { Quantity } from '../../scheduling/quantity/quantity.js';
 import { isTaint } from '../../scheduling/taints/tolerations.js';
-import { type ClaimState, type ClaimStep, type StepOutcome, setClaimCondition } from './claim-step.js';
+import {
+  type ClaimState,
+  type ClaimStep,
+  type StepOutcome,
+  setClaimCondition,
+  waitingFor,
+} from './claim-step.js';
 
 /** Taints the node lifecycle puts on every new node and removes once it is up (Karpenter's KnownEphemeralTaints). */
 const KnownEphemeralTaints: readonly { key: string; effect: string }[] = [
@@ -85,10 +91,7 @@ export class InitializationStep implements ClaimStep {
     const claim = state.claim;
     const now = this.#deps.clock.now();
     if (isConditionTrue(claim.status?.conditions, ConditionTypes.Initialized)) return {};
-    const unknown = (reason: string, message: string): StepOutcome => {
-      setClaimCondition(claim, { type: ConditionTypes.Initialized, status: 'Unknown', reason, message }, now);
-      return {};
-    };
+    const unknown = waitingFor(claim, ConditionTypes.Initialized, now);
     if (!isConditionTrue(claim.status?.conditions, ConditionTypes.Launched))
       return unknown('NotLaunched', 'Node not launched');
     const nodeName = claim.status?.nodeName;

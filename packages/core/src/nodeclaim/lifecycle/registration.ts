@@ -11,7 +11,13 @@ import { asPatch } from '../../lifecycle/patch.js';
 import { NodeClaims, Nodes } from '../../lifecycle/resource-types.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 import { hasTaint, isTaint, type TaintLike } from '../../scheduling/taints/tolerations.js';
-import { type ClaimState, type ClaimStep, type StepOutcome, setClaimCondition } from './claim-step.js';
+import {
+  type ClaimState,
+  type ClaimStep,
+  type StepOutcome,
+  setClaimCondition,
+  waitingFor,
+} from './claim-step.js';
 
 /** `taints` plus every taint of `extra` whose key and effect it lacks (Karpenter's Taints.Merge). */
 function mergeTaints(taints: readonly NodeTaint[], extra: readonly TaintLike[]): NodeTaint[] {
@@ -90,10 +96,7 @@ export class RegistrationStep implements ClaimStep {
     const now = this.#deps.clock.now();
     const conditions = claim.status?.conditions;
     if (isConditionTrue(conditions, ConditionTypes.Registered)) return {};
-    const unknown = (reason: string, message: string): StepOutcome => {
-      setClaimCondition(claim, { type: ConditionTypes.Registered, status: 'Unknown', reason, message }, now);
-      return {};
-    };
+    const unknown = waitingFor(claim, ConditionTypes.Registered, now);
     if (!isConditionTrue(conditions, ConditionTypes.Launched))
       return unknown('NotLaunched', 'Node not launched');
     const candidates = nodesForProviderID(state.context.cache.list(Nodes), claim.status?.providerID);
