@@ -13,6 +13,7 @@ import { KubeHttpClient, probeHealth } from './src/kube-http.js';
 import { KWOK_PORT, kwokInClusterManifests } from './src/kwok-manifests.js';
 import { DEFAULT_STAGE_OPTIONS, kwokStages } from './src/kwok-stages.js';
 import { freePorts } from './src/ports.js';
+import { serviceAccountKubeconfig } from './src/service-account-kubeconfig.js';
 
 // The k3s target runs kwok v0.8.0 in a Pod, configured only by the objects from
 // kwokInClusterManifests. Without Docker, this runs the same kwok release as a process with
@@ -61,29 +62,14 @@ beforeAll(async () => {
   for (const stage of manifests.stages) await vi.waitFor(() => applyManifest(client, stage), poll);
 
   const sa = manifests.rbac.find((m) => m.kind === 'ServiceAccount')!.metadata;
-  const token = await client.post<{ status: { token: string } }>(
-    `/api/v1/namespaces/${sa.namespace}/serviceaccounts/${sa.name}/token`,
-    { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
-  );
-  expect(token.status).toBe(201);
   const kubeconfig = join(workDir, 'kubeconfig');
   await writeFile(
     kubeconfig,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      'current-context': 'kwok',
-      clusters: [
-        {
-          name: 'kwok',
-          cluster: {
-            server: cluster.server,
-            'certificate-authority-data': Buffer.from(cluster.connection.ca!).toString('base64'),
-          },
-        },
-      ],
-      users: [{ name: 'kwok', user: { token: token.body.status.token } }],
-      contexts: [{ name: 'kwok', context: { cluster: 'kwok', user: 'kwok' } }],
+    await serviceAccountKubeconfig(client, {
+      name: 'kwok',
+      server: cluster.server,
+      caPem: cluster.connection.ca!,
+      serviceAccount: { namespace: sa.namespace!, name: sa.name },
     }),
     { mode: 0o600 },
   );

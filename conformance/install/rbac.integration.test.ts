@@ -2,10 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ClusterHandle, KubeHttpClient, startCluster } from '@nodewright/conformance/cluster';
+import {
+  applyManifest,
+  type ClusterHandle,
+  KubeHttpClient,
+  serviceAccountKubeconfig,
+  startCluster,
+} from '@nodewright/conformance/cluster';
 import { ControllerProcess, deploymentManifest, nodePoolManifest } from '@nodewright/conformance/suite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { applyRendered } from './src/apply-rendered.js';
 import { grantedPermissions, type Permission, permission } from './src/code-permissions.js';
 import {
   Charts,
@@ -28,6 +33,8 @@ const Release = 'nodewright';
 const ServiceAccountUser = `system:serviceaccount:${Namespace}:${Release}`;
 const AppNamespace = 'rbac-e2e';
 const poll = { timeout: 120_000, interval: 500 };
+/** The charts' objects are applied as `helm install` would create them. */
+const AsHelm = { fieldManager: 'helm' } as const;
 /**
  * Set (e.g. `nodewright:0.1.0`, built from the Dockerfile): the controller runs from that image
  * through run-in-image.sh (read-only root, non-root, no capabilities) instead of the built CLI.
@@ -134,7 +141,7 @@ function permissionOf(event: AuditEvent): Permission {
 
 describe('the charts on a real kube-apiserver', () => {
   it('accepts the CRD chart: every CustomResourceDefinition is created and Established', async () => {
-    for (const crd of crdObjects) await applyRendered(client, crd);
+    for (const crd of crdObjects) await applyManifest(client, crd, AsHelm);
     await vi.waitFor(async () => {
       for (const crd of crdObjects) {
         const res = await client.get<{ status?: { conditions?: { type: string; status: string }[] } }>(
@@ -149,14 +156,14 @@ describe('the charts on a real kube-apiserver', () => {
   });
 
   it("accepts the controller chart's objects (the Deployment as a server-side dry run)", async () => {
-    await applyRendered(client, {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: Namespace },
-    } as RenderedObject);
+    await applyManifest(
+      client,
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: Namespace } },
+      AsHelm,
+    );
     for (const object of chartObjects) {
       // A stored Deployment would make pending pods this test's controller then provisions for.
-      await applyRendered(client, object, { dryRun: object.kind === 'Deployment' });
+      await applyManifest(client, object, { ...AsHelm, dryRun: object.kind === 'Deployment' });
     }
     const sa = await client.get(`/api/v1/namespaces/${Namespace}/serviceaccounts/${Release}`);
     expect(sa.status).toBe(200);
@@ -165,29 +172,14 @@ describe('the charts on a real kube-apiserver', () => {
   });
 
   it('runs the controller as the ServiceAccount through provisioning, eviction and consolidation', async () => {
-    const token = await client.post<{ status: { token: string } }>(
-      `/api/v1/namespaces/${Namespace}/serviceaccounts/${Release}/token`,
-      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
-    );
-    expect(token.status).toBe(201);
     const kubeconfig = join(workDir, 'sa-kubeconfig');
     await writeFile(
       kubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        'current-context': 'sa',
-        clusters: [
-          {
-            name: 'c',
-            cluster: {
-              server: cluster.server,
-              'certificate-authority-data': Buffer.from(cluster.connection.ca!).toString('base64'),
-            },
-          },
-        ],
-        users: [{ name: 'sa', user: { token: token.body.status.token } }],
-        contexts: [{ name: 'sa', context: { cluster: 'c', user: 'sa' } }],
+      await serviceAccountKubeconfig(client, {
+        name: 'sa',
+        server: cluster.server,
+        caPem: cluster.connection.ca!,
+        serviceAccount: { namespace: Namespace, name: Release },
       }),
       // The image's user (65532) reads it through the read-only bind mount.
       { mode: image ? 0o644 : 0o600 },

@@ -17,7 +17,7 @@ import {
   startExampleCluster,
 } from './src/e2e/index.js';
 import { awsE2ETarget, awsMockCloud } from './src/providers/aws-e2e-target.js';
-import { repositoryE2EOptions } from './src/providers/report-dir.js';
+import { clusterE2EOptions } from './src/providers/report-dir.js';
 
 // The cluster end-to-end suite for the AWS provider against the EC2/Pricing/SQS mock started in
 // this process: the built `nodewright controller --provider aws --set endpoint=<mock> ...` talks
@@ -29,11 +29,7 @@ import { repositoryE2EOptions } from './src/providers/report-dir.js';
 const provided = inject('nodewrightCluster');
 const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-describeClusterE2E(awsE2ETarget(), {
-  ...repositoryE2EOptions(),
-  ...(provided.external ? { externalKubeconfig: provided.kubeconfigPath } : {}),
-  ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
-});
+describeClusterE2E(awsE2ETarget(), clusterE2EOptions(provided));
 
 /**
  * The example files launched here: the mock's seed satisfies each one's EC2NodeClass (its AMI
@@ -52,12 +48,6 @@ const GpuFamilies = ['g5', 'g6', 'p4d', 'p5'];
 describe.skipIf(provided.external)('aws examples and interruption on the mock', () => {
   let mock: AwsMock;
   let c: ExampleCluster;
-
-  const wait = <T>(what: string, timeoutMs: number, probe: () => Promise<T>, done: (value: T) => boolean) =>
-    c.wait(what, timeoutMs, probe, done);
-  const podsOf = (app: string) => c.podsOf(app);
-  const claimsOf = (pool: string) => c.claimsOf(pool);
-  const nodeOf = (pod: Observed) => c.nodeOf(pod);
 
   beforeAll(async () => {
     mock = await startAwsMock({ cluster: 'my-cluster' });
@@ -80,7 +70,7 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
       await c.applyExample(join('examples/nodepools/aws', file), EC2NodeClasses as unknown as ResourceType);
     }
     for (const nodeClass of ['default', 'gpu']) {
-      await wait(
+      await c.wait(
         `EC2NodeClass ${nodeClass} Ready`,
         60_000,
         () => c.env.cluster.get<Observed>(EC2NodeClasses as unknown as ResourceType, { name: nodeClass }),
@@ -91,14 +81,14 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
     for (const pool of pools)
       await c.env.cluster.apply(Deployments, c.exampleDeployment(pool, 2), ExampleManager);
     for (const pool of pools) {
-      const pods = await wait(
+      const pods = await c.wait(
         `${pool} pods Running`,
         180_000,
-        () => podsOf(pool),
+        () => c.podsOf(pool),
         (p) => p.length === 2 && p.every(isRunningPod),
       );
       for (const pod of pods) {
-        const node = await nodeOf(pod);
+        const node = await c.nodeOf(pod);
         expect(node.metadata.labels?.['karpenter.sh/nodepool']).toBe(pool);
         expect(String((node.spec as { providerID?: string })?.providerID)).toMatch(
           /^aws:\/\/\/[a-z0-9-]+\/i-[0-9a-f]+$/,
@@ -128,13 +118,13 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
       }),
       ExampleManager,
     );
-    const [pod] = await wait(
+    const [pod] = await c.wait(
       'the gpu pod Running',
       180_000,
-      () => podsOf('gpu'),
+      () => c.podsOf('gpu'),
       (p) => p.length === 1 && p.every(isRunningPod),
     );
-    const node = (await nodeOf(pod!)) as Observed & {
+    const node = (await c.nodeOf(pod!)) as Observed & {
       status?: { allocatable?: Record<string, string> };
     };
     const labels = node.metadata.labels ?? {};
@@ -145,14 +135,14 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
     expect(Number(node.status?.allocatable?.['nvidia.com/gpu'])).toBeGreaterThanOrEqual(1);
     expect(hasTaint(node, 'nvidia.com/gpu')).toBe(true);
     expect(hasTaint(node, GpuDriverTaint)).toBe(false);
-    const [claim, ...more] = (await claimsOf('gpu')).filter(isLive);
+    const [claim, ...more] = (await c.claimsOf('gpu')).filter(isLive);
     expect(more).toEqual([]);
     expect(claim?.status?.nodeName).toBe(node.metadata.name);
     expect(conditionIsTrue(claim!, 'Initialized')).toBe(true);
   });
 
   it('a spot interruption on the SQS queue drains and replaces the node, and the interrupted offering is not launched again', async () => {
-    const [claim] = (await claimsOf('arm64-batch')).filter(isLive);
+    const [claim] = (await c.claimsOf('arm64-batch')).filter(isLive);
     expect(claim, 'an arm64-batch NodeClaim from the previous test').toBeDefined();
     const labels = claim!.metadata.labels ?? {};
     const offering = {
@@ -163,30 +153,30 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
     expect(offering.capacityType).toBe('spot');
     const providerID = String((claim!.status as { providerID?: string } | undefined)?.providerID);
     const instanceId = providerID.slice(providerID.lastIndexOf('/') + 1);
-    const others = (await claimsOf('arm64-batch')).filter((c) => c.metadata.name !== claim!.metadata.name);
+    const others = (await c.claimsOf('arm64-batch')).filter((c) => c.metadata.name !== claim!.metadata.name);
     mock.pushInterruption(mock.events.spotInterruption(instanceId));
 
-    await wait(
+    await c.wait(
       `NodeClaim ${claim!.metadata.name} to be removed after the interruption`,
       120_000,
-      () => claimsOf('arm64-batch'),
+      () => c.claimsOf('arm64-batch'),
       (cs) => cs.every((c) => c.metadata.name !== claim!.metadata.name),
     );
     const oldNode = String((claim!.status as { nodeName?: string } | undefined)?.nodeName);
     const nodeNameOf = (pod: Observed) => (pod.spec as { nodeName?: string } | undefined)?.nodeName;
     const isNew = (c: Observed) =>
       c.metadata.name !== claim!.metadata.name && !others.some((o) => o.metadata.name === c.metadata.name);
-    const replacements = await wait(
+    const replacements = await c.wait(
       'a replacement arm64-batch NodeClaim',
       120_000,
-      async () => (await claimsOf('arm64-batch')).filter(isNew),
+      async () => (await c.claimsOf('arm64-batch')).filter(isNew),
       (cs) => cs.length > 0,
     );
     // A pod of the gone Node may still be listed for a while; the moved pod runs on another Node.
-    const pods = await wait(
+    const pods = await c.wait(
       'arm64-batch pods Running on live Nodes',
       180_000,
-      async () => (await podsOf('arm64-batch')).filter((pod) => nodeNameOf(pod) !== oldNode),
+      async () => (await c.podsOf('arm64-batch')).filter((pod) => nodeNameOf(pod) !== oldNode),
       (p) => p.length === 2 && p.every(isRunningPod),
     );
     expect(mock.ec2.instances.get(instanceId)?.state).toMatch(/shutting-down|terminated/);
@@ -198,7 +188,8 @@ describe.skipIf(provided.external)('aws examples and interruption on the mock', 
         capacityType: l['karpenter.sh/capacity-type'],
       }).not.toEqual(offering);
     }
-    for (const pod of pods) expect((await nodeOf(pod)).metadata.labels?.['kubernetes.io/arch']).toBe('arm64');
+    for (const pod of pods)
+      expect((await c.nodeOf(pod)).metadata.labels?.['kubernetes.io/arch']).toBe('arm64');
     expect(pods.map(nodeNameOf)).not.toContain(oldNode);
     expect(
       c.controller

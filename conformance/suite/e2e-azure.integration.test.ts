@@ -15,7 +15,7 @@ import {
   startExampleCluster,
 } from './src/e2e/index.js';
 import { azureE2ETarget, azureMockCloud } from './src/providers/azure-e2e-target.js';
-import { repositoryE2EOptions } from './src/providers/report-dir.js';
+import { clusterE2EOptions } from './src/providers/report-dir.js';
 
 // The cluster end-to-end suite for the Azure provider against the ARM mock started in this
 // process: the built `nodewright controller --provider azure --set armEndpoint=<mock> ...` talks
@@ -27,11 +27,7 @@ import { repositoryE2EOptions } from './src/providers/report-dir.js';
 const provided = inject('nodewrightCluster');
 const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-describeClusterE2E(azureE2ETarget(), {
-  ...repositoryE2EOptions(),
-  ...(provided.external ? { externalKubeconfig: provided.kubeconfigPath } : {}),
-  ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
-});
+describeClusterE2E(azureE2ETarget(), clusterE2EOptions(provided));
 
 const ExampleFiles = ['general-purpose.yaml', 'arm64-batch.yaml', 'gpu.yaml'] as const;
 const NodeClassType = AKSNodeClasses as unknown as ResourceType;
@@ -55,6 +51,37 @@ describe.skipIf(provided.external)('azure examples and spot eviction on the mock
   afterAll(async () => {
     await c?.stop();
   });
+
+  /**
+   * Waits for the arm64 pool's NodeClaim `claim` to go after `cause`, for a claim not among
+   * `others` to replace it and for the pool's two pods to run again; returns the replacements.
+   */
+  const replacedAndRunning = async (
+    claim: Observed,
+    others: readonly (string | undefined)[],
+    cause: string,
+  ) => {
+    const name = claim.metadata.name;
+    await c.wait(
+      `NodeClaim ${name} to be removed after the ${cause}`,
+      120_000,
+      () => c.claimsOf('aks-arm64-batch'),
+      (cs) => cs.every((o) => o.metadata.name !== name),
+    );
+    const replacements = await c.wait(
+      'a replacement aks-arm64-batch NodeClaim',
+      120_000,
+      async () => (await c.claimsOf('aks-arm64-batch')).filter((o) => !others.includes(o.metadata.name)),
+      (cs) => cs.length > 0,
+    );
+    await c.wait(
+      'aks-arm64-batch pods Running again',
+      180_000,
+      () => c.podsOf('aks-arm64-batch'),
+      (p) => p.filter(isRunningPod).length === 2,
+    );
+    return replacements;
+  };
 
   it('the NodePools and AKSNodeClasses of examples/nodepools/azure launch on the mock, the GPU pool included', async () => {
     for (const file of ExampleFiles) await c.applyExample(`examples/nodepools/azure/${file}`, NodeClassType);
@@ -121,28 +148,11 @@ describe.skipIf(provided.external)('azure examples and spot eviction on the mock
     mock.evict(name);
     expect(mock.state.evicted).toContain(name);
 
-    await c.wait(
-      `NodeClaim ${claim!.metadata.name} to be removed after the eviction`,
-      120_000,
-      () => c.claimsOf('aks-arm64-batch'),
-      (cs) => cs.every((o) => o.metadata.name !== claim!.metadata.name),
-    );
-    const replacements = await c.wait(
-      'a replacement aks-arm64-batch NodeClaim',
-      120_000,
-      async () => (await c.claimsOf('aks-arm64-batch')).filter((o) => !others.includes(o.metadata.name)),
-      (cs) => cs.length > 0,
-    );
+    const replacements = await replacedAndRunning(claim!, others, 'eviction');
     // Evicted without warning, the node is gone before the watcher's next ARM list: the
     // replacement may be launched before the offering is marked unavailable, so only a
     // replacement is asserted here.
     expect(replacements.length).toBeGreaterThan(0);
-    await c.wait(
-      'aks-arm64-batch pods Running again',
-      180_000,
-      () => c.podsOf('aks-arm64-batch'),
-      (p) => p.filter(isRunningPod).length === 2,
-    );
     expect(mock.state.vms.has(`${mock.resourceGroup.toLowerCase()}/${name}`)).toBe(false);
   });
 
@@ -172,18 +182,7 @@ describe.skipIf(provided.external)('azure examples and spot eviction on the mock
         ],
       },
     } as unknown as MergePatch);
-    await c.wait(
-      `NodeClaim ${claim!.metadata.name} to be removed after the Preempt`,
-      120_000,
-      () => c.claimsOf('aks-arm64-batch'),
-      (cs) => cs.every((o) => o.metadata.name !== claim!.metadata.name),
-    );
-    const replacements = await c.wait(
-      'a replacement aks-arm64-batch NodeClaim',
-      120_000,
-      async () => (await c.claimsOf('aks-arm64-batch')).filter((o) => !others.includes(o.metadata.name)),
-      (cs) => cs.length > 0,
-    );
+    const replacements = await replacedAndRunning(claim!, others, 'Preempt');
     for (const r of replacements) {
       const l = r.metadata.labels ?? {};
       expect({
@@ -192,12 +191,6 @@ describe.skipIf(provided.external)('azure examples and spot eviction on the mock
         capacityType: l['karpenter.sh/capacity-type'],
       }).not.toEqual(offering);
     }
-    await c.wait(
-      'aks-arm64-batch pods Running again',
-      180_000,
-      () => c.podsOf('aks-arm64-batch'),
-      (p) => p.filter(isRunningPod).length === 2,
-    );
     expect(
       c.controller
         .entries()

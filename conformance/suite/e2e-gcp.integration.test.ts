@@ -16,7 +16,7 @@ import {
   startExampleCluster,
 } from './src/e2e/index.js';
 import { gcpE2ETarget, gcpMockCloud } from './src/providers/gcp-e2e-target.js';
-import { repositoryE2EOptions } from './src/providers/report-dir.js';
+import { clusterE2EOptions } from './src/providers/report-dir.js';
 
 // The cluster end-to-end suite for the GCP provider against the Compute Engine mock started in
 // this process: the built `nodewright controller --provider gcp --set endpoint=<mock> ...` talks
@@ -27,11 +27,7 @@ import { repositoryE2EOptions } from './src/providers/report-dir.js';
 const provided = inject('nodewrightCluster');
 const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-describeClusterE2E(gcpE2ETarget(), {
-  ...repositoryE2EOptions(),
-  ...(provided.external ? { externalKubeconfig: provided.kubeconfigPath } : {}),
-  ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
-});
+describeClusterE2E(gcpE2ETarget(), clusterE2EOptions(provided));
 
 const ExampleFiles = ['general-purpose.yaml', 'arm64-batch.yaml', 'gpu.yaml'] as const;
 
@@ -39,11 +35,6 @@ describe.skipIf(provided.external)('gcp examples and preemption on the mock', ()
   let mock: gcp.GcpMock;
   let c: ExampleCluster;
 
-  const wait = <T>(what: string, timeoutMs: number, probe: () => Promise<T>, done: (value: T) => boolean) =>
-    c.wait(what, timeoutMs, probe, done);
-  const podsOf = (app: string) => c.podsOf(app);
-  const claimsOf = (pool: string) => c.claimsOf(pool);
-  const nodeOf = (pod: Observed) => c.nodeOf(pod);
   const exampleDeployment = (pool: string, replicas: number, resources: Record<string, string> = {}) =>
     c.exampleDeployment(pool, replicas, { resources });
 
@@ -67,7 +58,7 @@ describe.skipIf(provided.external)('gcp examples and preemption on the mock', ()
       await c.applyExample(join('examples/nodepools/gcp', file), GCENodeClasses as unknown as ResourceType);
     }
     for (const nodeClass of ['default', 'arm64', 'gpu']) {
-      await wait(
+      await c.wait(
         `GCENodeClass ${nodeClass} Ready`,
         60_000,
         () => c.env.cluster.get<Observed>(GCENodeClasses as unknown as ResourceType, { name: nodeClass }),
@@ -86,14 +77,14 @@ describe.skipIf(provided.external)('gcp examples and preemption on the mock', ()
       ['arm64-batch', 2],
       ['gpu', 1],
     ] as const) {
-      const pods = await wait(
+      const pods = await c.wait(
         `${pool} pods Running`,
         180_000,
-        () => podsOf(pool),
+        () => c.podsOf(pool),
         (p) => p.length === replicas && p.every(isRunningPod),
       );
       for (const pod of pods) {
-        const node = await nodeOf(pod);
+        const node = await c.nodeOf(pod);
         const labels = node.metadata.labels ?? {};
         expect(labels['karpenter.sh/nodepool']).toBe(pool);
         expect(String((node.spec as { providerID?: string })?.providerID)).toMatch(
@@ -120,7 +111,7 @@ describe.skipIf(provided.external)('gcp examples and preemption on the mock', ()
   });
 
   it('a preempted spot VM is drained and replaced, and the preempted offering is not launched again', async () => {
-    const [claim] = (await claimsOf('arm64-batch')).filter(isLive);
+    const [claim] = (await c.claimsOf('arm64-batch')).filter(isLive);
     expect(claim, 'an arm64-batch NodeClaim from the previous test').toBeDefined();
     const labels = claim!.metadata.labels ?? {};
     const offering = {
@@ -130,18 +121,18 @@ describe.skipIf(provided.external)('gcp examples and preemption on the mock', ()
     };
     const providerID = String((claim!.status as { providerID?: string } | undefined)?.providerID);
     const name = providerID.slice(providerID.lastIndexOf('/') + 1);
-    const others = (await claimsOf('arm64-batch')).map((c) => c.metadata.name);
+    const others = (await c.claimsOf('arm64-batch')).map((c) => c.metadata.name);
     mock.compute.preempt(String(offering.zone), name);
-    await wait(
+    await c.wait(
       `NodeClaim ${claim!.metadata.name} to be removed after the preemption`,
       120_000,
-      () => claimsOf('arm64-batch'),
+      () => c.claimsOf('arm64-batch'),
       (cs) => cs.every((c) => c.metadata.name !== claim!.metadata.name),
     );
-    const replacements = await wait(
+    const replacements = await c.wait(
       'a replacement arm64-batch NodeClaim',
       120_000,
-      async () => (await claimsOf('arm64-batch')).filter((c) => !others.includes(c.metadata.name)),
+      async () => (await c.claimsOf('arm64-batch')).filter((c) => !others.includes(c.metadata.name)),
       (cs) => cs.length > 0,
     );
     for (const r of replacements) {
@@ -152,10 +143,10 @@ describe.skipIf(provided.external)('gcp examples and preemption on the mock', ()
         capacityType: l['karpenter.sh/capacity-type'],
       }).not.toEqual(offering);
     }
-    await wait(
+    await c.wait(
       'arm64-batch pods Running again',
       180_000,
-      () => podsOf('arm64-batch'),
+      () => c.podsOf('arm64-batch'),
       (p) => p.filter(isRunningPod).length === 2,
     );
     expect(

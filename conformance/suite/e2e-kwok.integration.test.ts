@@ -1,7 +1,7 @@
 import { describeClusterE2E } from '@nodewright/conformance';
 import { KWOKNodeClasses, kubeReservedMilliCpu, kwokNodeClassKind } from '@nodewright/kwok';
 import { inject } from 'vitest';
-import { repositoryE2EOptions } from './src/providers/report-dir.js';
+import { clusterE2EOptions } from './src/providers/report-dir.js';
 
 // The cluster end-to-end suite for the KWOK provider. It starts its own control plane (the
 // shared globalSetup one serves other files in parallel), unless the run was given a cluster
@@ -29,9 +29,5 @@ describeClusterE2E(
       allocatableMilliCpu: 4000 - kubeReservedMilliCpu(4),
     },
   },
-  {
-    ...repositoryE2EOptions(),
-    ...(provided.external ? { externalKubeconfig: provided.kubeconfigPath } : {}),
-    ...(process.env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
-  },
+  clusterE2EOptions(provided),
 );

@@ -1,3 +1,4 @@
+export { type AppliedObject, applyManifest, FIELD_MANAGER, objectPath } from './apply.js';
 export { buildScriptPath, type EnsureBinariesOptions, ensureBinaries } from './binaries.js';
 export { type ClusterHandle, type StartClusterOptions, startCluster } from './cluster.js';
 export {
@@ -32,5 +33,9 @@ export { loadKubeconfig } from './load-kubeconfig.js';
 export type { PidRecord, ProcessProbe, RecordedProcess } from './pid-record.js';
 export { PidRecordFile, type ProcessRegistry } from './pid-record-file.js';
 export { procfsProbe } from './processes.js';
+export {
+  type ServiceAccountKubeconfigInput,
+  serviceAccountKubeconfig,
+} from './service-account-kubeconfig.js';
 export { PID_RECORD_FILE, type SweepResult, sweepStaleClusters } from './stale-clusters.js';
 export { type StartTargetOptions, startClusterTarget, type TargetStarters } from './start-target.js';

@@ -1,4 +1,4 @@
-import type { KubeconfigInput } from './kubeconfig.js';
+import type { CertificateKubeconfigInput } from './kubeconfig.js';
 
 const FIELDS = {
   server: 'server',
@@ -13,7 +13,7 @@ const FIELDS = {
  * so the suite gets a JSON kubeconfig it can read without kubectl or a YAML parser. Only the
  * shape k3s writes is supported: each field exactly once, credentials embedded as base64.
  */
-export function k3sKubeconfigInput(yaml: string, name: string): KubeconfigInput {
+export function k3sKubeconfigInput(yaml: string, name: string): CertificateKubeconfigInput {
   const value = (key: string): string => {
     const matches = [...yaml.matchAll(new RegExp(`^\\s*${key}:\\s*["']?([^\\s"']+)["']?\\s*$`, 'gm'))];
     if (matches.length !== 1) {

@@ -13,13 +13,28 @@ export interface ClusterConnection {
   insecureSkipTlsVerify?: boolean;
 }
 
-export interface KubeconfigInput {
+/**
+ * What `renderKubeconfig` writes: one context named `name` on `server` (trusting `caPem`),
+ * authenticated by a client certificate or by a bearer token (a ServiceAccount's).
+ */
+export type KubeconfigInput = CertificateKubeconfigInput | TokenKubeconfigInput;
+
+interface KubeconfigTarget {
   /** Context, cluster and user name. */
-  name: string;
-  server: string;
-  caPem: string;
-  certPem: string;
-  keyPem: string;
+  readonly name: string;
+  readonly server: string;
+  readonly caPem: string;
+}
+
+/** A kubeconfig whose user authenticates with a client certificate (PEM certificate and key). */
+export interface CertificateKubeconfigInput extends KubeconfigTarget {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+/** A kubeconfig whose user authenticates with a bearer token. */
+export interface TokenKubeconfigInput extends KubeconfigTarget {
+  readonly token: string;
 }
 
 const b64 = (pem: string): string => Buffer.from(pem, 'utf8').toString('base64');
@@ -43,7 +58,10 @@ export function renderKubeconfig(input: KubeconfigInput): string {
     users: [
       {
         name: input.name,
-        user: { 'client-certificate-data': b64(input.certPem), 'client-key-data': b64(input.keyPem) },
+        user:
+          'token' in input
+            ? { token: input.token }
+            : { 'client-certificate-data': b64(input.certPem), 'client-key-data': b64(input.keyPem) },
       },
     ],
     contexts: [{ name: input.name, context: { cluster: input.name, user: input.name } }],

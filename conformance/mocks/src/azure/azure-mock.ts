@@ -8,7 +8,7 @@ import { AsyncOperations } from './arm/operations.js';
 import { ArmState } from './arm/state.js';
 import { removeVm } from './compute/virtual-machines.js';
 import { AzureFaults } from './faults/faults.js';
-import { ArmMockInstanceSource } from './instances/mock-instances.js';
+import { armMockInstanceSource } from './instances/mock-instances.js';
 import { nonVmSkus, type ResourceSku, resourceSku, type SkuRestriction } from './seed/resource-skus.js';
 import { type RetailPriceItem, retailPriceItems } from './seed/retail-prices.js';
 import { createArmServer } from './server/https.js';
@@ -113,7 +113,7 @@ export async function startAzureMock(options: AzureMockOptions = {}): Promise<Az
     state,
     faults,
     operations,
-    instances: new ArmMockInstanceSource({
+    instances: armMockInstanceSource({
       state,
       timers: options.timers ?? new SystemTimers(),
       subscriptionId,

@@ -4,7 +4,7 @@ import type { MockInstanceSource } from '@nodewright/conformance/harness';
 import { type Clock, SystemClock, SystemTimers, type Timers } from '@nodewright/core/clock';
 import { ComputeState, type GceTimings } from './compute/state.js';
 import { GceFaults } from './faults/faults.js';
-import { GceMockInstanceSource } from './instances/mock-instances.js';
+import { gceMockInstanceSource } from './instances/mock-instances.js';
 import { SeedImages } from './seed/images.js';
 import { type MachineTypeFacts, SeedZones, seedMachineTypes } from './seed/machine-types.js';
 import { type BillingSku, seedSkus } from './seed/skus.js';
@@ -82,7 +82,7 @@ export async function startGcpMock(options: GcpMockOptions = {}): Promise<GcpMoc
     project,
     compute,
     faults,
-    instances: new GceMockInstanceSource({ state: compute, timers }),
+    instances: gceMockInstanceSource({ state: compute, timers }),
     baseUrl: `http://127.0.0.1:${port}`,
     clientOptions: {
       apiEndpoint: '127.0.0.1',

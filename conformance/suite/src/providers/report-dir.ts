@@ -17,3 +17,26 @@ export function repositoryE2EOptions(): ClusterE2EOptions {
     report: { dir: ConformanceReportDir },
   };
 }
+
+/** What an in-repo e2e file knows of the cluster vitest's globalSetup chose for the run. */
+export interface ChosenCluster {
+  readonly kubeconfigPath: string;
+  /** True when the user supplied the cluster (NODEWRIGHT_KUBECONFIG): the suite runs on it. */
+  readonly external: boolean;
+}
+
+/**
+ * The options every in-repo `describeClusterE2E` file passes: this repository's paths, the
+ * user's cluster when one was given, and `keep` (work folder left behind) when
+ * `NODEWRIGHT_CLUSTER_KEEP=1`, read when called so no file reads the environment on import.
+ */
+export function clusterE2EOptions(
+  cluster: ChosenCluster,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ClusterE2EOptions {
+  return {
+    ...repositoryE2EOptions(),
+    ...(cluster.external ? { externalKubeconfig: cluster.kubeconfigPath } : {}),
+    ...(env.NODEWRIGHT_CLUSTER_KEEP === '1' ? { keep: true } : {}),
+  };
+}

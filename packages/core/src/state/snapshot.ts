@@ -7,7 +7,7 @@ import type { StorageClass } from '../apis/kubernetes/storage-class.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
 import type { InstanceType } from '../cloudprovider/instance-type.js';
-import { isTerminal } from '../scheduling/pod/identity.js';
+import { isPodTerminal } from '../kube/pod.js';
 import { podRequests } from '../scheduling/pod/requests.js';
 import { fits } from '../scheduling/resources/fits.js';
 import {
@@ -267,7 +267,7 @@ function roomOnInitializedNode(capacity: ExistingCapacity): ResourceList | undef
   if (!capacity.initialized || allocatable === undefined) return undefined;
   let free = parseResourceList(allocatable);
   for (const pod of capacity.pods) {
-    if (!isTerminal(pod)) free = subtractResources(free, podRequests(pod));
+    if (!isPodTerminal(pod)) free = subtractResources(free, podRequests(pod));
   }
   return free;
 }

@@ -5,6 +5,7 @@ import { Annotations, Labels, Taints } from '../apis/labels.js';
 import { nodeClaimSchema } from '../apis/v1/nodeclaim.js';
 import { nodePoolSchema } from '../apis/v1/nodepool.js';
 import { nodePoolTemplateHash } from '../apis/v1/nodepool-hash.js';
+import { boundPod, cluster } from './disruption-builders.js';
 import { mergeOverrides } from './merge.js';
 import { aNode, aNodeFor } from './node-builder.js';
 import { aNodeClaim, aNodeClaimFor } from './nodeclaim-builder.js';
@@ -86,5 +87,15 @@ describe('builders', () => {
     expect(running.spec.nodeName).toBe('n1');
     expect(running.status?.phase).toBe('Running');
     expect(running.metadata.name).toBe('web');
+  });
+
+  it('the disruption builders start from the same defaults: one pod size, one NodePool budget', () => {
+    const requests = (pod: ReturnType<typeof aPod>) => pod.spec.containers[0]?.resources?.requests;
+    expect(requests(boundPod('p', 'n1'))).toEqual(requests(aPod()));
+    expect(requests(boundPod('q', ''))).toEqual(requests(aPod()));
+    expect(requests(boundPod('r', 'n1', { cpu: '1' }))).toEqual({ ...requests(aPod()), cpu: '1' });
+    expect(boundPod('p', 'n1').status?.phase).toBe('Running');
+    expect(boundPod('q', '').status?.phase).toBe('Pending');
+    expect(cluster({ nodes: [] }).nodePools).toEqual([aNodePool()]);
   });
 });

@@ -7,7 +7,7 @@ import {
 } from '../apis/kubernetes/pod-disruption-budget.js';
 import { Labels } from '../apis/labels.js';
 import type { NodeClaim, NodeClaimInput } from '../apis/v1/nodeclaim.js';
-import type { NodePool, NodePoolInput } from '../apis/v1/nodepool.js';
+import type { NodePool } from '../apis/v1/nodepool.js';
 import type { InstanceType } from '../cloudprovider/instance-type.js';
 import type { DisruptionSnapshot } from '../disruption/decide/snapshot.js';
 import { podKey } from '../scheduling/pod/identity.js';
@@ -19,70 +19,20 @@ import { aNode, type NodeInput } from './node-builder.js';
 import { TestNodeClassRef } from './node-class.js';
 import { aNodeClaim } from './nodeclaim-builder.js';
 import { aNodePool } from './nodepool-builder.js';
-import { aPod, type PodInput } from './pod-builder.js';
+import { aPod, aRunningPod, type PodInput } from './pod-builder.js';
 
 /**
  * Builders for disruption snapshots, in option form, on top of the kit's `aNode`, `aPod`,
- * `aNodePool` and `aNodeClaim`: the same base objects and NodeClass, plus what a disruption
- * test needs said outright rather than defaulted. Times are T0 - 1 day, so consolidateAfter
- * and do-not-disrupt durations have long passed at T0; a bound pod asks for 1 CPU and 1Gi, a
- * size consolidation arithmetic can see on a 4-CPU node; budgets allow every node (`100%`).
+ * `aRunningPod`, `aNodePool` and `aNodeClaim`, with the kit's defaults (pods request 100m and
+ * 64Mi; NodePools get the API server's 10% budget): a test that needs other sizes or budgets
+ * says so where it builds them. What these add is the situation a disruption test starts
+ * from: nodes of a NodePool created long before T0 (so consolidateAfter and do-not-disrupt
+ * durations have passed), their claims, pods bound to them, PDBs, and the snapshot itself.
  */
 
 /** A fixed "now" for tests: Wednesday 2024-05-01 12:00 UTC. */
 export const T0 = Date.parse('2024-05-01T12:00:00Z');
 const LongAgo = '2024-04-30T12:00:00Z';
-
-export interface PoolOptions {
-  readonly consolidateAfter?: string;
-  readonly consolidationPolicy?: 'WhenEmpty' | 'WhenEmptyOrUnderutilized';
-  readonly budgets?: ReadonlyArray<{
-    nodes: string;
-    schedule?: string;
-    duration?: string;
-    reasons?: string[];
-  }>;
-  readonly requirements?: ReadonlyArray<{
-    key: string;
-    operator: string;
-    values?: string[];
-    minValues?: number;
-  }>;
-  readonly terminationGracePeriod?: string;
-  readonly expireAfter?: string;
-  readonly labels?: Record<string, string>;
-  readonly replicas?: number;
-  readonly weight?: number;
-}
-
-/** A NodePool; budgets default to one that allows every node (`100%`), unlike upstream's 10%. */
-export function pool(name: string, o: PoolOptions = {}): NodePool {
-  return aNodePool({
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
-    metadata: { name },
-    spec: {
-      template: {
-        ...(o.labels === undefined ? {} : { metadata: { labels: o.labels } }),
-        spec: {
-          nodeClassRef: { ...TestNodeClassRef },
-          requirements: o.requirements ?? [],
-          ...(o.terminationGracePeriod === undefined
-            ? {}
-            : { terminationGracePeriod: o.terminationGracePeriod }),
-          ...(o.expireAfter === undefined ? {} : { expireAfter: o.expireAfter }),
-        },
-      },
-      disruption: {
-        ...(o.consolidateAfter === undefined ? {} : { consolidateAfter: o.consolidateAfter }),
-        ...(o.consolidationPolicy === undefined ? {} : { consolidationPolicy: o.consolidationPolicy }),
-        budgets: o.budgets ?? [{ nodes: '100%' }],
-      },
-      ...(o.replicas === undefined ? {} : { replicas: o.replicas }),
-      ...(o.weight === undefined ? {} : { weight: o.weight }),
-    },
-  } as DeepPartial<NodePoolInput>);
-}
 
 /** Allocatable of the standard types, by name. */
 const Sizes: Readonly<Record<string, Record<string, string>>> = {
@@ -197,9 +147,19 @@ export interface BoundPodOptions {
   readonly spec?: Record<string, unknown>;
 }
 
-/** A Running pod on `nodeName` (empty string: pending), 1 cpu / 1Gi, Ready, created long ago. */
+/**
+ * A pod on `nodeName`, Running and Ready (`aRunningPod`), or Pending when `nodeName` is the
+ * empty string (`aPod`), created long ago; requests are the kit's (100m, 64Mi) unless given.
+ */
 export function boundPod(name: string, nodeName: string, o: BoundPodOptions = {}): Pod {
-  return aPod({
+  // Containers are one value to the merge: restate the kit's container with the asked requests.
+  const container = aPod().spec.containers[0]!;
+  const requests = {
+    ...container.resources?.requests,
+    ...(o.cpu === undefined ? {} : { cpu: o.cpu }),
+    ...(o.memory === undefined ? {} : { memory: o.memory }),
+  };
+  const overrides = {
     metadata: {
       name,
       namespace: o.namespace ?? 'default',
@@ -215,18 +175,13 @@ export function boundPod(name: string, nodeName: string, o: BoundPodOptions = {}
           }),
     },
     spec: {
-      ...(nodeName === '' ? {} : { nodeName }),
-      containers: [
-        { name: 'app', resources: { requests: { cpu: o.cpu ?? '1', memory: o.memory ?? '1Gi' } } },
-      ],
+      containers: [{ ...container, resources: { requests } }],
       ...(o.priority === undefined ? {} : { priority: o.priority }),
       ...o.spec,
     },
-    status: {
-      phase: nodeName === '' ? 'Pending' : 'Running',
-      conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
-    },
-  } as DeepPartial<PodInput>);
+    ...(o.ready === false ? { status: { conditions: [{ type: 'Ready', status: 'False' }] } } : {}),
+  } as DeepPartial<PodInput>;
+  return nodeName === '' ? aPod(overrides) : aRunningPod(nodeName, overrides);
 }
 
 export interface PdbOptions {
@@ -273,9 +228,9 @@ export interface ClusterOptions {
   readonly daemonSets?: readonly DaemonSet[];
 }
 
-/** A snapshot: NodePool `default` and the standard types (small, medium, large) unless given. */
+/** A snapshot: the kit's NodePool `default` (`aNodePool()`) and the standard types (small, medium, large) unless given. */
 export function cluster(o: ClusterOptions): DisruptionSnapshot {
-  const pools = o.pools ?? [pool('default')];
+  const pools = o.pools ?? [aNodePool()];
   const types = o.types ?? standardTypes();
   const capacity: ExistingCapacity[] = o.nodes.map((n) => ({
     name: n.node.metadata.name,
@@ -294,12 +249,12 @@ export function cluster(o: ClusterOptions): DisruptionSnapshot {
   };
 }
 
-/** `count` medium nodes `<prefix>-0`... each with `podsEach` pods of `cpu`. */
+/** `count` medium nodes `<prefix>-0`... each with `podsEach` bound pods requesting `cpu`. */
 export function nodesWithPods(
   prefix: string,
   count: number,
   podsEach: number,
-  cpu = '1',
+  cpu: string,
   o: NodeOptions = {},
 ): TestNode[] {
   return Array.from({ length: count }, (_, i) => {

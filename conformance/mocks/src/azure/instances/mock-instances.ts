@@ -1,6 +1,10 @@
 import { SKU_FACTS } from '@nodewright/azure';
-import type { MockInstance, MockInstanceSource } from '@nodewright/conformance/harness';
-import type { Cancel, Timers } from '@nodewright/core/clock';
+import {
+  type MockInstance,
+  type MockInstanceSource,
+  polledInstanceSource,
+} from '@nodewright/conformance/harness';
+import type { Timers } from '@nodewright/core/clock';
 import { parseLabels, parseTaints } from '../../gcp/instances/mock-instances.js';
 import type { ArmResource, ArmState } from '../arm/state.js';
 
@@ -78,43 +82,14 @@ export function toMockInstance(
  * of provisioning state (polled every {@link PollMs}), and `terminated` once a VM is gone
  * (deleted or evicted).
  */
-export class ArmMockInstanceSource implements MockInstanceSource {
-  readonly #state: ArmState;
-  readonly #timers: Timers;
-  readonly #subscriptionId: string;
-
-  constructor(deps: { readonly state: ArmState; readonly timers: Timers; readonly subscriptionId: string }) {
-    this.#state = deps.state;
-    this.#timers = deps.timers;
-    this.#subscriptionId = deps.subscriptionId;
-  }
-
-  watch(listener: (instance: MockInstance) => void): () => void {
-    const seen = new Map<string, MockInstance>();
-    let cancel: Cancel | undefined;
-    let stopped = false;
-    const poll = () => {
-      const live = new Set<string>();
-      for (const vm of this.#state.vms.values()) {
-        const m = toMockInstance(vm, this.#state.customData.get(vm.name), this.#subscriptionId);
-        if (m.state === 'terminated') continue;
-        live.add(m.providerID);
-        if (seen.get(m.providerID)?.state !== m.state) {
-          seen.set(m.providerID, m);
-          listener(m);
-        }
-      }
-      for (const [id, m] of seen) {
-        if (live.has(id)) continue;
-        seen.delete(id);
-        listener({ ...m, state: 'terminated' });
-      }
-      if (!stopped) cancel = this.#timers.after(PollMs, poll);
-    };
-    poll();
-    return () => {
-      stopped = true;
-      cancel?.();
-    };
-  }
+export function armMockInstanceSource(deps: {
+  readonly state: ArmState;
+  readonly timers: Timers;
+  readonly subscriptionId: string;
+}): MockInstanceSource {
+  return polledInstanceSource(deps.timers, PollMs, () =>
+    [...deps.state.vms.values()].map((vm) =>
+      toMockInstance(vm, deps.state.customData.get(vm.name), deps.subscriptionId),
+    ),
+  );
 }

@@ -1,6 +1,10 @@
-import type { MockInstance, MockInstanceSource } from '@nodewright/conformance/harness';
+import {
+  type MockInstance,
+  type MockInstanceSource,
+  polledInstanceSource,
+} from '@nodewright/conformance/harness';
 import type { NodeTaint } from '@nodewright/core/apis';
-import type { Cancel, Timers } from '@nodewright/core/clock';
+import type { Timers } from '@nodewright/core/clock';
 import type { ComputeState, MockInstance as GceVm } from '../compute/state.js';
 
 /** How often the source looks at the mock's VMs: GCE statuses follow the clock, not events. */
@@ -80,40 +84,11 @@ export function toMockInstance(vm: GceVm, state: ComputeState): MockInstance {
  * of status (polled every {@link PollMs}, since statuses follow the clock), and `terminated`
  * once a VM is gone.
  */
-export class GceMockInstanceSource implements MockInstanceSource {
-  readonly #state: ComputeState;
-  readonly #timers: Timers;
-
-  constructor(deps: { readonly state: ComputeState; readonly timers: Timers }) {
-    this.#state = deps.state;
-    this.#timers = deps.timers;
-  }
-
-  watch(listener: (instance: MockInstance) => void): () => void {
-    const seen = new Map<string, MockInstance>();
-    let cancel: Cancel | undefined;
-    let stopped = false;
-    const poll = () => {
-      const live = new Set<string>();
-      for (const vm of this.#state.instances()) {
-        const m = toMockInstance(vm, this.#state);
-        live.add(m.providerID);
-        if (seen.get(m.providerID)?.state !== m.state) {
-          seen.set(m.providerID, m);
-          listener(m);
-        }
-      }
-      for (const [id, m] of seen) {
-        if (live.has(id)) continue;
-        seen.delete(id);
-        listener({ ...m, state: 'terminated' });
-      }
-      if (!stopped) cancel = this.#timers.after(PollMs, poll);
-    };
-    poll();
-    return () => {
-      stopped = true;
-      cancel?.();
-    };
-  }
+export function gceMockInstanceSource(deps: {
+  readonly state: ComputeState;
+  readonly timers: Timers;
+}): MockInstanceSource {
+  return polledInstanceSource(deps.timers, PollMs, () =>
+    deps.state.instances().map((vm) => toMockInstance(vm, deps.state)),
+  );
 }

@@ -4,14 +4,8 @@ import type { Pod } from '../../apis/kubernetes/pod.js';
 import { isOfferingCompatible, worstLaunchPrice } from '../../cloudprovider/offering.js';
 import { podKey } from '../../scheduling/pod/identity.js';
 import type { NewClaim } from '../../scheduling/solver/types.js';
-import {
-  boundPod,
-  cluster,
-  managedNode,
-  pool,
-  T0,
-  type TestNode,
-} from '../../testing/disruption-builders.js';
+import { boundPod, cluster, managedNode, T0, type TestNode } from '../../testing/disruption-builders.js';
+import { aNodePool } from '../../testing/nodepool-builder.js';
 import { computeDisruption } from './compute-disruption.js';
 
 // Sizes of the standard test types, in millicores and MiB, kept apart from the library's
@@ -128,14 +122,27 @@ describe('computeDisruption (property)', () => {
           return { node, pods: bound };
         });
         const pools = [0, 1].map((i) =>
-          pool(`pool-${i}`, {
-            budgets: budgets[i]!.map((b) => ({
-              nodes: b.nodes,
-              ...(b.reasons ? { reasons: b.reasons } : {}),
-            })),
-            ...(zoneA[i]
-              ? { requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-a'] }] }
-              : {}),
+          aNodePool({
+            metadata: { name: `pool-${i}` },
+            spec: {
+              ...(zoneA[i]
+                ? {
+                    template: {
+                      spec: {
+                        requirements: [
+                          { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-a'] },
+                        ],
+                      },
+                    },
+                  }
+                : {}),
+              disruption: {
+                budgets: budgets[i]!.map((b) => ({
+                  nodes: b.nodes,
+                  ...(b.reasons ? { reasons: b.reasons } : {}),
+                })),
+              },
+            },
           }),
         );
         const snapshot = cluster({ nodes: testNodes, pools });

@@ -6,9 +6,9 @@ import {
   managedNode,
   nodesWithPods,
   pdb,
-  pool,
   T0,
 } from '../../testing/disruption-builders.js';
+import { aNodePool } from '../../testing/nodepool-builder.js';
 import { computeDisruption, DisruptionMethods } from './compute-disruption.js';
 
 describe('computeDisruption', () => {
@@ -26,7 +26,12 @@ describe('computeDisruption', () => {
     const fresh = managedNode('fresh', { created: '2024-05-01T11:58:00Z' });
     const booting = managedNode('booting', { initialized: false });
     const snapshot = cluster({
-      pools: [pool('default', { consolidateAfter: '5m' })],
+      pools: [
+        aNodePool({
+          metadata: { name: 'default' },
+          spec: { disruption: { consolidateAfter: '5m', budgets: [{ nodes: '100%' }] } },
+        }),
+      ],
       nodes: [
         { node: db, pods: [boundPod('db-0', 'db-node', { labels: { app: 'db' } })] },
         { node: fresh },
@@ -34,7 +39,7 @@ describe('computeDisruption', () => {
           node: booting,
           claim: claimFor(booting, { conditions: [{ type: 'Initialized', status: 'Unknown' }] }),
         },
-        ...nodesWithPods('web', 2, 1),
+        ...nodesWithPods('web', 2, 1, '1'),
       ],
       pdbs: [pdb('db', { matchLabels: { app: 'db' }, disruptionsAllowed: 0 })],
     });
@@ -69,11 +74,18 @@ describe('computeDisruption', () => {
   it('a cron budget forbids consolidation during business hours only', () => {
     const snapshot = cluster({
       pools: [
-        pool('default', {
-          budgets: [{ nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h', reasons: ['Underutilized'] }],
+        aNodePool({
+          metadata: { name: 'default' },
+          spec: {
+            disruption: {
+              budgets: [
+                { nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h', reasons: ['Underutilized'] },
+              ],
+            },
+          },
         }),
       ],
-      nodes: nodesWithPods('n', 2, 1),
+      nodes: nodesWithPods('n', 2, 1, '1'),
     });
     const noon = computeDisruption(snapshot, T0);
     expect(noon.commands).toEqual([]);
@@ -86,7 +98,9 @@ describe('computeDisruption', () => {
 
   it('nodes already NotReady or deleting use up the allowance', () => {
     const snapshot = cluster({
-      pools: [pool('default', { budgets: [{ nodes: '1' }] })],
+      pools: [
+        aNodePool({ metadata: { name: 'default' }, spec: { disruption: { budgets: [{ nodes: '1' }] } } }),
+      ],
       nodes: [{ node: managedNode('sick', { ready: false }) }, { node: managedNode('idle') }],
     });
     const result = computeDisruption(snapshot, T0);
@@ -107,7 +121,12 @@ describe('computeDisruption', () => {
       const node = managedNode(name, { initialized: name === 'a' || name === 'b' });
       return { node, claim: claimFor(node) };
     });
-    const snapshot = cluster({ pools: [pool('default', { budgets: [{ nodes: '50%' }] })], nodes });
+    const snapshot = cluster({
+      pools: [
+        aNodePool({ metadata: { name: 'default' }, spec: { disruption: { budgets: [{ nodes: '50%' }] } } }),
+      ],
+      nodes,
+    });
     const result = computeDisruption(snapshot, T0);
     expect(result.commands.map((c) => [c.method, c.candidates])).toEqual([['emptiness', ['a']]]);
     expect(result.budgets.find((b) => b.reason === 'Empty')).toMatchObject({
@@ -119,7 +138,7 @@ describe('computeDisruption', () => {
 
   it('a pending pod takes the room a moved pod would need', () => {
     // The NodePool cannot launch (not Ready), so a's pod can only move to b's 2 free cpu.
-    const p = pool('default');
+    const p = aNodePool({ metadata: { name: 'default' } });
     const notReady = {
       ...p,
       status: {
@@ -158,7 +177,7 @@ describe('computeDisruption', () => {
   });
 
   it('reports misconfigured budgets', () => {
-    const p = pool('default');
+    const p = aNodePool({ metadata: { name: 'default' } });
     const broken = {
       ...p,
       spec: {
@@ -177,12 +196,12 @@ describe('computeDisruption', () => {
   it('counts the candidates each reason would consider, whichever method wins', () => {
     const db = managedNode('db-node');
     const snapshot = cluster({
-      pools: [pool('default', { consolidateAfter: '5m' })],
+      pools: [aNodePool({ metadata: { name: 'default' }, spec: { disruption: { consolidateAfter: '5m' } } })],
       nodes: [
         { node: managedNode('idle') },
         { node: managedNode('fresh', { created: '2024-05-01T11:58:00Z' }) },
         { node: db, pods: [boundPod('db-0', 'db-node', { labels: { app: 'db' } })] },
-        ...nodesWithPods('web', 2, 1),
+        ...nodesWithPods('web', 2, 1, '1'),
       ],
       pdbs: [pdb('db', { matchLabels: { app: 'db' }, disruptionsAllowed: 0 })],
     });
@@ -196,10 +215,13 @@ describe('computeDisruption', () => {
   it('names the NodePools whose budget blocks a reason some of their candidates have', () => {
     const snapshot = cluster({
       pools: [
-        pool('default', { budgets: [{ nodes: '0', reasons: ['Underutilized'] }] }),
-        pool('idle', { budgets: [{ nodes: '0' }] }),
+        aNodePool({
+          metadata: { name: 'default' },
+          spec: { disruption: { budgets: [{ nodes: '0', reasons: ['Underutilized'] }] } },
+        }),
+        aNodePool({ metadata: { name: 'idle' }, spec: { disruption: { budgets: [{ nodes: '0' }] } } }),
       ],
-      nodes: nodesWithPods('web', 2, 1),
+      nodes: nodesWithPods('web', 2, 1, '1'),
     });
     const result = computeDisruption(snapshot, T0);
     expect(result.commands).toEqual([]);

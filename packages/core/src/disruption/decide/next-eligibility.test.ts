@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundPod, cluster, managedNode, pool, T0 } from '../../testing/disruption-builders.js';
+import { boundPod, cluster, managedNode, T0 } from '../../testing/disruption-builders.js';
+import { aNodePool } from '../../testing/nodepool-builder.js';
 import { parseCronSchedule } from './budgets/cron-schedule.js';
 import { computeDisruption } from './compute-disruption.js';
 import { nextCronHit, nextEligibilityInstant } from './next-eligibility.js';
@@ -39,7 +40,9 @@ const MIN = 60_000;
 describe('nextEligibilityInstant', () => {
   it('is when the newest pod makes the node consolidatable, and the pass agrees', () => {
     const snapshot = cluster({
-      pools: [pool('default', { consolidateAfter: '10m' })],
+      pools: [
+        aNodePool({ metadata: { name: 'default' }, spec: { disruption: { consolidateAfter: '10m' } } }),
+      ],
       nodes: [
         {
           node: managedNode('a', { type: 'large' }),
@@ -78,7 +81,10 @@ describe('nextEligibilityInstant', () => {
 
   it('is the edge of a budget window, opening or closing', () => {
     // T0 is 12:00 UTC. A window from 12:30 for 1h that allows nothing.
-    const blocking = pool('default', { budgets: [{ nodes: '0', schedule: '30 12 * * *', duration: '1h' }] });
+    const blocking = aNodePool({
+      metadata: { name: 'default' },
+      spec: { disruption: { budgets: [{ nodes: '0', schedule: '30 12 * * *', duration: '1h' }] } },
+    });
     const snapshot = cluster({ pools: [blocking], nodes: [{ node: managedNode('a') }] });
     expect(nextEligibilityInstant(snapshot, T0)).toBe(T0 + 30 * MIN);
     expect(nextEligibilityInstant(snapshot, T0 + 30 * MIN)).toBe(T0 + 90 * MIN);

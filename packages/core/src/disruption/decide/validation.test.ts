@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  boundPod,
-  cluster,
-  managedNode,
-  nodesWithPods,
-  pool,
-  T0,
-} from '../../testing/disruption-builders.js';
+import { boundPod, cluster, managedNode, nodesWithPods, T0 } from '../../testing/disruption-builders.js';
+import { aNodePool } from '../../testing/nodepool-builder.js';
 import { computeDisruption } from './compute-disruption.js';
 import { validateCommand } from './validation.js';
 
+/** NodePool `default` with a budget that allows every node: these tests are not about budgets. */
+const everyNode = [aNodePool({ spec: { disruption: { budgets: [{ nodes: '100%' }] } } })];
+
 describe('validateCommand', () => {
-  const snapshot = cluster({ nodes: nodesWithPods('n', 4, 1) });
+  const snapshot = cluster({ pools: everyNode, nodes: nodesWithPods('n', 4, 1, '1') });
   const [command] = computeDisruption(snapshot, T0).commands;
 
   it('accepts a command on an unchanged cluster', () => {
@@ -21,7 +18,8 @@ describe('validateCommand', () => {
 
   it('rejects it once a candidate got a pod that must not be disrupted', () => {
     const later = cluster({
-      nodes: nodesWithPods('n', 4, 1).map((n, i) =>
+      pools: everyNode,
+      nodes: nodesWithPods('n', 4, 1, '1').map((n, i) =>
         i === 2
           ? {
               ...n,
@@ -41,14 +39,16 @@ describe('validateCommand', () => {
 
   it('rejects it when the budget closed meanwhile, or a node is gone', () => {
     const closed = cluster({
-      nodes: nodesWithPods('n', 4, 1),
-      pools: [pool('default', { budgets: [{ nodes: '2' }] })],
+      nodes: nodesWithPods('n', 4, 1, '1'),
+      pools: [
+        aNodePool({ metadata: { name: 'default' }, spec: { disruption: { budgets: [{ nodes: '2' }] } } }),
+      ],
     });
     expect(validateCommand(command!, closed, T0)).toEqual({
       valid: false,
       reason: 'the disruption budget of NodePool default no longer allows disrupting n-2',
     });
-    const fewer = cluster({ nodes: nodesWithPods('n', 3, 1) });
+    const fewer = cluster({ pools: everyNode, nodes: nodesWithPods('n', 3, 1, '1') });
     expect(validateCommand(command!, fewer, T0)).toEqual({
       valid: false,
       reason: 'node n-3 is no longer in the cluster',
@@ -57,12 +57,16 @@ describe('validateCommand', () => {
 
   it('rejects a delete that would now need a replacement', () => {
     const big = managedNode('big', { type: 'large', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
-    const roomy = cluster({ nodes: [...nodesWithPods('m', 2, 1), { node: big }] });
+    const roomy = cluster({ pools: everyNode, nodes: [...nodesWithPods('m', 2, 1, '1'), { node: big }] });
     const [del] = computeDisruption(roomy, T0).commands;
     expect(del).toMatchObject({ method: 'multi-node-consolidation', replacements: [] });
     expect(validateCommand(del!, roomy, T0)).toEqual({ valid: true });
     const full = cluster({
-      nodes: [...nodesWithPods('m', 2, 1), { node: big, pods: [boundPod('hog', 'big', { cpu: '15500m' })] }],
+      pools: everyNode,
+      nodes: [
+        ...nodesWithPods('m', 2, 1, '1'),
+        { node: big, pods: [boundPod('hog', 'big', { cpu: '15500m' })] },
+      ],
     });
     expect(validateCommand(del!, full, T0)).toEqual({
       valid: false,
@@ -71,10 +75,13 @@ describe('validateCommand', () => {
   });
 
   it('checks emptiness and drift commands too', () => {
-    const idle = cluster({ nodes: [{ node: managedNode('idle') }] });
+    const idle = cluster({ pools: everyNode, nodes: [{ node: managedNode('idle') }] });
     const [empty] = computeDisruption(idle, T0).commands;
     expect(validateCommand(empty!, idle, T0)).toEqual({ valid: true });
-    const busy = cluster({ nodes: [{ node: managedNode('idle'), pods: [boundPod('arrived', 'idle')] }] });
+    const busy = cluster({
+      pools: everyNode,
+      nodes: [{ node: managedNode('idle'), pods: [boundPod('arrived', 'idle')] }],
+    });
     expect(validateCommand(empty!, busy, T0)).toEqual({
       valid: false,
       reason: 'node idle: node is not empty',

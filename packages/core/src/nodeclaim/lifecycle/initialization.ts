@@ -3,12 +3,18 @@ import { Labels } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { isNotFound } from '../../kube/errors.js';
 import { Nodes } from '../../kube/resource-types.js';
-import { ConditionTypes, isConditionTrue, setCondition } from '../../lifecycle/conditions.js';
+import { ConditionTypes, isConditionTrue } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 import { Quantity } from '../../scheduling/quantity/quantity.js';
 import { isTaint } from '../../scheduling/taints/tolerations.js';
-import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
+import {
+  type ClaimState,
+  type ClaimStep,
+  type StepOutcome,
+  setClaimCondition,
+  waitingFor,
+} from './claim-step.js';
 
 /** Taints the node lifecycle puts on every new node and removes once it is up (Karpenter's KnownEphemeralTaints). */
 const KnownEphemeralTaints: readonly { key: string; effect: string }[] = [
@@ -85,17 +91,7 @@ export class InitializationStep implements ClaimStep {
     const claim = state.claim;
     const now = this.#deps.clock.now();
     if (isConditionTrue(claim.status?.conditions, ConditionTypes.Initialized)) return {};
-    const unknown = (reason: string, message: string): StepOutcome => {
-      claim.status = {
-        ...claim.status,
-        conditions: setCondition(
-          claim.status?.conditions,
-          { type: ConditionTypes.Initialized, status: 'Unknown', reason, message },
-          now,
-        ),
-      };
-      return {};
-    };
+    const unknown = waitingFor(claim, ConditionTypes.Initialized, now);
     if (!isConditionTrue(claim.status?.conditions, ConditionTypes.Launched))
       return unknown('NotLaunched', 'Node not launched');
     const nodeName = claim.status?.nodeName;
@@ -120,14 +116,7 @@ export class InitializationStep implements ClaimStep {
         { metadata: { labels: { [Labels.Initialized]: 'true' } } },
       );
     }
-    claim.status = {
-      ...claim.status,
-      conditions: setCondition(
-        claim.status?.conditions,
-        { type: ConditionTypes.Initialized, status: 'True' },
-        now,
-      ),
-    };
+    setClaimCondition(claim, { type: ConditionTypes.Initialized, status: 'True' }, now);
     state.context.logger.info(
       { NodeClaim: objectRef(claim), Node: { name: nodeName }, allocatable: node.status?.allocatable },
       'initialized nodeclaim',

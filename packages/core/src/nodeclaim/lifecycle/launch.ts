@@ -4,18 +4,13 @@ import { isCreateError, isInsufficientCapacity, isNodeClassNotReady } from '../.
 import { ignoreNotFound } from '../../kube/errors.js';
 import { keyOf } from '../../kube/object.js';
 import { NodeClaims, NodePools } from '../../kube/resource-types.js';
-import {
-  ConditionTypes,
-  type ConditionUpdate,
-  isConditionTrue,
-  setCondition,
-} from '../../lifecycle/conditions.js';
+import { ConditionTypes, type ConditionUpdate, isConditionTrue } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { DisruptionReasons, recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 import { Requirements } from '../../scheduling/requirements/requirements.js';
-import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
+import { type ClaimState, type ClaimStep, type StepOutcome, setClaimCondition } from './claim-step.js';
 
 /** Longest LaunchFailed message kept on the condition (upstream truncates there and adds `...`). */
 const MaxLaunchMessageLength = 300;
@@ -143,14 +138,7 @@ export class LaunchStep implements ClaimStep {
     const now = this.#deps.clock.now();
     if (isConditionTrue(claim.status?.conditions, ConditionTypes.Launched)) return {};
     if (claim.status?.providerID !== undefined && claim.status.providerID !== '') {
-      claim.status = {
-        ...claim.status,
-        conditions: setCondition(
-          claim.status.conditions,
-          { type: ConditionTypes.Launched, status: 'True' },
-          now,
-        ),
-      };
+      setClaimCondition(claim, { type: ConditionTypes.Launched, status: 'True' }, now);
       return {};
     }
     let created: NodeClaim;
@@ -160,14 +148,7 @@ export class LaunchStep implements ClaimStep {
       return this.#failed(state, err);
     }
     const hydrated = hydrateNodeClaim(claim, created);
-    hydrated.status = {
-      ...hydrated.status,
-      conditions: setCondition(
-        hydrated.status?.conditions,
-        { type: ConditionTypes.Launched, status: 'True' },
-        now,
-      ),
-    };
+    setClaimCondition(hydrated, { type: ConditionTypes.Launched, status: 'True' }, now);
     state.claim = hydrated;
     state.context.logger.info(
       {
@@ -187,8 +168,7 @@ export class LaunchStep implements ClaimStep {
     const { cluster, events, metrics } = this.#deps;
     const claim = state.claim;
     const failure = classifyLaunchError(err);
-    const conditions = setCondition(claim.status?.conditions, failure.condition, this.#deps.clock.now());
-    claim.status = { ...claim.status, conditions };
+    setClaimCondition(claim, failure.condition, this.#deps.clock.now());
     if (failure.kind === 'retry') {
       const { reason, message } = failure.condition;
       await events.publish({

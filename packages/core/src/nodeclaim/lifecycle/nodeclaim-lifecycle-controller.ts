@@ -4,7 +4,7 @@ import type { BackoffPolicy } from '../../clock/backoff.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
 import { NodeClaims, Nodes } from '../../kube/resource-types.js';
-import { ConditionTypes, rootCondition, setCondition } from '../../lifecycle/conditions.js';
+import { ConditionTypes, rootCondition } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { changedBeyondStatus, claimKeysForNode, isManaged } from '../../lifecycle/lookup.js';
 import {
@@ -15,7 +15,7 @@ import {
   watchSelf,
 } from '../../operator/runtime/controller.js';
 import { NodeClaimTermination } from '../termination/nodeclaim-termination.js';
-import type { ClaimState, ClaimStep } from './claim-step.js';
+import { type ClaimState, type ClaimStep, setClaimCondition } from './claim-step.js';
 import { InitializationStep } from './initialization.js';
 import { LaunchStep } from './launch.js';
 import { DefaultLivenessTimeouts, LivenessStep, type LivenessTimeouts } from './liveness.js';
@@ -104,18 +104,15 @@ export class NodeClaimLifecycleController implements Controller {
       }
     }
     const next = state.claim;
-    next.status = {
-      ...next.status,
-      conditions: setCondition(
-        next.status?.conditions,
-        rootCondition(ConditionTypes.Ready, next.status?.conditions, [
-          ConditionTypes.Launched,
-          ConditionTypes.Registered,
-          ConditionTypes.Initialized,
-        ]),
-        this.#deps.clock.now(),
-      ),
-    };
+    setClaimCondition(
+      next,
+      rootCondition(ConditionTypes.Ready, next.status?.conditions, [
+        ConditionTypes.Launched,
+        ConditionTypes.Registered,
+        ConditionTypes.Initialized,
+      ]),
+      this.#deps.clock.now(),
+    );
     const written = await this.#write(claim, next);
     // After the write, so a failed write (retried) does not announce a step twice.
     for (const event of transitionEvents(claim, written)) await this.#deps.events.publish(event);

@@ -4,14 +4,20 @@ import { Finalizers, Labels, Taints } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { isNotFound } from '../../kube/errors.js';
 import { NodeClaims, Nodes } from '../../kube/resource-types.js';
-import { ConditionTypes, isConditionTrue, setCondition } from '../../lifecycle/conditions.js';
+import { ConditionTypes, isConditionTrue } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { nodesForProviderID } from '../../lifecycle/lookup.js';
 import { asPatch } from '../../lifecycle/patch.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 import { hasTaint, isTaint, type TaintLike } from '../../scheduling/taints/tolerations.js';
-import type { ClaimState, ClaimStep, StepOutcome } from './claim-step.js';
+import {
+  type ClaimState,
+  type ClaimStep,
+  type StepOutcome,
+  setClaimCondition,
+  waitingFor,
+} from './claim-step.js';
 
 /** `taints` plus every taint of `extra` whose key and effect it lacks (Karpenter's Taints.Merge). */
 function mergeTaints(taints: readonly NodeTaint[], extra: readonly TaintLike[]): NodeTaint[] {
@@ -90,17 +96,7 @@ export class RegistrationStep implements ClaimStep {
     const now = this.#deps.clock.now();
     const conditions = claim.status?.conditions;
     if (isConditionTrue(conditions, ConditionTypes.Registered)) return {};
-    const unknown = (reason: string, message: string): StepOutcome => {
-      claim.status = {
-        ...claim.status,
-        conditions: setCondition(
-          claim.status?.conditions,
-          { type: ConditionTypes.Registered, status: 'Unknown', reason, message },
-          now,
-        ),
-      };
-      return {};
-    };
+    const unknown = waitingFor(claim, ConditionTypes.Registered, now);
     if (!isConditionTrue(conditions, ConditionTypes.Launched))
       return unknown('NotLaunched', 'Node not launched');
     const candidates = nodesForProviderID(state.context.cache.list(Nodes), claim.status?.providerID);
@@ -145,15 +141,8 @@ export class RegistrationStep implements ClaimStep {
         message: `Node ${node.metadata.name} registered without the ${Taints.Unregistered.key}:${Taints.Unregistered.effect} taint, so pods may have scheduled before it was configured`,
       });
     }
-    claim.status = {
-      ...claim.status,
-      nodeName: node.metadata.name,
-      conditions: setCondition(
-        claim.status?.conditions,
-        { type: ConditionTypes.Registered, status: 'True' },
-        now,
-      ),
-    };
+    claim.status = { ...claim.status, nodeName: node.metadata.name };
+    setClaimCondition(claim, { type: ConditionTypes.Registered, status: 'True' }, now);
     if (firstTime)
       this.#deps.metrics.nodesCreated.inc({ nodepool: claim.metadata.labels?.[Labels.NodePool] ?? '' });
     state.context.logger.info(

@@ -1,6 +1,6 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
-import { isOwnedByDaemonSet, isPodTerminal, isPodTerminating, ownerName } from '../../kube/pod.js';
+import { ownerName } from '../../kube/pod.js';
 import { type ResourceList, ResourceNames } from '../resources/resource-list.js';
 
 /** `namespace/name`, the way pods are named in reasons and output. */
@@ -15,15 +15,6 @@ export function podCreationMillis(pod: Pick<Pod, 'metadata'>): number {
   const ms = Date.parse(t);
   return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
 }
-
-/** Whether the pod is finished (Succeeded/Failed): it holds no resources and counts for nothing. */
-export const isTerminal: (pod: Pick<Pod, 'status'>) => boolean = isPodTerminal;
-
-/** Whether the pod is going away; it no longer counts for topology. */
-export const isTerminating: (pod: Pick<Pod, 'metadata'>) => boolean = isPodTerminating;
-
-/** Whether a DaemonSet owns the pod. */
-export const isDaemonSetPod: (pod: Pick<Pod, 'metadata'>) => boolean = isOwnedByDaemonSet;
 
 /** The DaemonSet owning the pod (by name), if any. */
 export function daemonSetOwner(pod: Pick<Pod, 'metadata'>): string | undefined {

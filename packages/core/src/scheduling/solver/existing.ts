@@ -1,8 +1,9 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
+import { isPodTerminal } from '../../kube/pod.js';
 import type { HostPort } from '../pod/host-ports.js';
 import { podHostPorts } from '../pod/host-ports.js';
-import { daemonSetOwner, hostnameOf, isTerminal } from '../pod/identity.js';
+import { daemonSetOwner, hostnameOf } from '../pod/identity.js';
 import { podRequests } from '../pod/requests.js';
 import { Requirements } from '../requirements/requirements.js';
 import { addResources, parseResourceList, type ResourceList } from '../resources/resource-list.js';
@@ -102,7 +103,7 @@ export function prepareExisting(
   const requirements = capacityRequirements(c, labels);
   const taints = effectiveTaints(c);
   const hostname = c.node !== undefined ? hostnameOf(c.name, labels) : (labels[Labels.Hostname] ?? c.name);
-  const pods = c.pods.filter((p) => !isTerminal(p));
+  const pods = c.pods.filter((p) => !isPodTerminal(p));
   let used: ResourceList = new Map();
   const ports: HostPort[] = [];
   const present = new Set<string>();

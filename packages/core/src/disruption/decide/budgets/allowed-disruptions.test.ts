@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pool } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import {
   allowedDisruptions,
   budgetActivity,
@@ -71,12 +71,17 @@ describe('budgetAllowance', () => {
 });
 
 describe('allowedDisruptions', () => {
-  const p = pool('default', {
-    budgets: [
-      { nodes: '20%' },
-      { nodes: '0', reasons: ['Underutilized'], schedule: '0 9 * * mon-fri', duration: '8h' },
-      { nodes: '1', reasons: ['Drifted'] },
-    ],
+  const p = aNodePool({
+    metadata: { name: 'default' },
+    spec: {
+      disruption: {
+        budgets: [
+          { nodes: '20%' },
+          { nodes: '0', reasons: ['Underutilized'], schedule: '0 9 * * mon-fri', duration: '8h' },
+          { nodes: '1', reasons: ['Drifted'] },
+        ],
+      },
+    },
   });
 
   it('takes the minimum over active budgets that limit the reason', () => {
@@ -97,11 +102,16 @@ describe('allowedDisruptions', () => {
   });
 
   it('a misconfigured budget allows nothing for its reasons only, and is reported', () => {
-    const broken = pool('broken', {
-      budgets: [
-        { nodes: '100%' },
-        { nodes: '5', reasons: ['Drifted'], schedule: '0 9 * * *', duration: '1h' },
-      ],
+    const broken = aNodePool({
+      metadata: { name: 'broken' },
+      spec: {
+        disruption: {
+          budgets: [
+            { nodes: '100%' },
+            { nodes: '5', reasons: ['Drifted'], schedule: '0 9 * * *', duration: '1h' },
+          ],
+        },
+      },
     });
     // The schema would refuse this; the cluster may still hand us one, e.g. from an older CRD.
     const spec = broken.spec;
@@ -126,7 +136,7 @@ describe('allowedDisruptions', () => {
   });
 
   it('is unlimited without budgets, and an empty reasons list limits nothing', () => {
-    const none = pool('none', { budgets: [] });
+    const none = aNodePool({ metadata: { name: 'none' }, spec: { disruption: { budgets: [] } } });
     expect(allowedDisruptions(none, 3, 'Empty', 0).allowed).toBe(UnlimitedDisruptions);
     const noReasons = {
       spec: { ...none.spec, disruption: { ...none.spec.disruption, budgets: [{ nodes: '0', reasons: [] }] } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pool } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import { UnlimitedDisruptions } from './allowed-disruptions.js';
 import { BudgetLedger, type BudgetNode, disruptionBudgets } from './budget-mapping.js';
 import { describeBudgetBlock, describeBudgetTaken } from './describe-budget.js';
@@ -28,7 +28,7 @@ describe('disruptionBudgets', () => {
     ];
     const budgets = disruptionBudgets(
       nodes,
-      [pool('default', { budgets: [{ nodes: '30%' }] })],
+      [aNodePool({ metadata: { name: 'default' }, spec: { disruption: { budgets: [{ nodes: '30%' }] } } })],
       'Empty',
       now,
     );
@@ -44,7 +44,10 @@ describe('disruptionBudgets', () => {
     const nodes = [node('a', { ready: false }), node('b', { deleting: true })];
     const budgets = disruptionBudgets(
       nodes,
-      [pool('default', { budgets: [{ nodes: '1' }] }), pool('empty')],
+      [
+        aNodePool({ metadata: { name: 'default' }, spec: { disruption: { budgets: [{ nodes: '1' }] } } }),
+        aNodePool({ metadata: { name: 'empty' } }),
+      ],
       'Drifted',
       now,
     );
@@ -53,7 +56,10 @@ describe('disruptionBudgets', () => {
   });
 
   it('is unlimited outside every window', () => {
-    const p = pool('default', { budgets: [{ nodes: '0', schedule: '0 9 * * mon-fri', duration: '1h' }] });
+    const p = aNodePool({
+      metadata: { name: 'default' },
+      spec: { disruption: { budgets: [{ nodes: '0', schedule: '0 9 * * mon-fri', duration: '1h' }] } },
+    });
     expect(disruptionBudgets([node('a')], [p], 'Underutilized', now).get('default')!.allowed).toBe(
       UnlimitedDisruptions,
     );
@@ -64,7 +70,10 @@ describe('BudgetLedger', () => {
   it('takes until the allowance is used up, per NodePool', () => {
     const budgets = disruptionBudgets(
       [node('a'), node('b'), node('c', { nodePool: 'other' })],
-      [pool('default', { budgets: [{ nodes: '1' }] }), pool('other', { budgets: [{ nodes: '0' }] })],
+      [
+        aNodePool({ metadata: { name: 'default' }, spec: { disruption: { budgets: [{ nodes: '1' }] } } }),
+        aNodePool({ metadata: { name: 'other' }, spec: { disruption: { budgets: [{ nodes: '0' }] } } }),
+      ],
       'Empty',
       0,
     );
@@ -83,14 +92,22 @@ describe('BudgetLedger', () => {
 describe('budget messages', () => {
   const now = Date.parse('2024-05-01T10:00:00Z');
   it('names the budget that allows nothing, the nodes that used it up, or this pass', () => {
-    const hours = pool('default', {
-      budgets: [{ nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h', reasons: ['Underutilized'] }],
+    const hours = aNodePool({
+      metadata: { name: 'default' },
+      spec: {
+        disruption: {
+          budgets: [{ nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h', reasons: ['Underutilized'] }],
+        },
+      },
     });
     const closed = disruptionBudgets([node('a')], [hours], 'Underutilized', now).get('default')!;
     expect(describeBudgetBlock(closed, hours)).toBe(
       'the disruption budget of NodePool default allows no Underutilized disruptions now (budgets[0]: nodes "0", schedule "0 9 * * mon-fri" for 8h, reasons Underutilized, 1 node)',
     );
-    const one = pool('default', { budgets: [{ nodes: '1' }] });
+    const one = aNodePool({
+      metadata: { name: 'default' },
+      spec: { disruption: { budgets: [{ nodes: '1' }] } },
+    });
     const used = disruptionBudgets([node('a'), node('b', { ready: false })], [one], 'Empty', now).get(
       'default',
     )!;

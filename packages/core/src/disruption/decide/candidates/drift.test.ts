@@ -1,18 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { NodePoolHashVersion, nodePoolTemplateHash } from '../../../apis/v1/nodepool-hash.js';
-import { claimFor, cluster, managedNode, pool } from '../../../testing/disruption-builders.js';
+import { claimFor, cluster, managedNode } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import { nodeDrift } from './drift.js';
 import { managedNodes } from './managed-node.js';
 
 const n = managedNode('n1');
 
-function driftOf(claim: ReturnType<typeof claimFor> | undefined, p = pool('default')) {
+function driftOf(
+  claim: ReturnType<typeof claimFor> | undefined,
+  p = aNodePool({ metadata: { name: 'default' } }),
+) {
   const [node] = managedNodes(cluster({ nodes: [{ node: n, ...(claim ? { claim } : {}) }] }).capacity);
   return nodeDrift(node!, p);
 }
 
 describe('nodeDrift', () => {
-  const current = pool('default', { labels: { team: 'a' } });
+  const current = aNodePool({
+    metadata: { name: 'default' },
+    spec: { template: { metadata: { labels: { team: 'a' } } } },
+  });
   const hash = nodePoolTemplateHash(current);
 
   it('is not drifted when nothing changed', () => {
@@ -48,7 +55,10 @@ describe('nodeDrift', () => {
   });
 
   it('compares the NodeClaim hash with the template hash now, for our hash version or none', () => {
-    const edited = pool('default', { labels: { team: 'b' } });
+    const edited = aNodePool({
+      metadata: { name: 'default' },
+      spec: { template: { metadata: { labels: { team: 'b' } } } },
+    });
     const stale = claimFor(n, { annotations: { 'karpenter.sh/nodepool-hash': hash } });
     expect(driftOf(stale, edited)?.reason).toBe(
       `NodePool default template changed since launch (karpenter.sh/nodepool-hash ${hash}, now ${nodePoolTemplateHash(edited)})`,
@@ -67,20 +77,37 @@ describe('nodeDrift', () => {
   });
 
   it('finds requirements the node no longer meets', () => {
-    const arm = pool('default', {
-      requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['arm64'] }],
+    const arm = aNodePool({
+      metadata: { name: 'default' },
+      spec: {
+        template: {
+          spec: { requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['arm64'] }] },
+        },
+      },
     });
     expect(driftOf(undefined, arm)?.reason).toBe(
       "NodePool default requirements no longer match the node's labels: key kubernetes.io/arch: In [arm64] does not intersect In [amd64]",
     );
-    const family = pool('default', {
-      requirements: [{ key: 'example.com/family', operator: 'In', values: ['m'] }],
+    const family = aNodePool({
+      metadata: { name: 'default' },
+      spec: {
+        template: { spec: { requirements: [{ key: 'example.com/family', operator: 'In', values: ['m'] }] } },
+      },
     });
     expect(driftOf(undefined, family)?.reason).toContain(
       'label "example.com/family" does not have known values',
     );
-    const spotOrOd = pool('default', {
-      requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot', 'on-demand'] }],
+    const spotOrOd = aNodePool({
+      metadata: { name: 'default' },
+      spec: {
+        template: {
+          spec: {
+            requirements: [
+              { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot', 'on-demand'] },
+            ],
+          },
+        },
+      },
     });
     expect(driftOf(undefined, spotOrOd)).toBeUndefined();
   });

@@ -9,10 +9,10 @@ import {
   cluster,
   managedNode,
   pdb,
-  pool,
   T0,
   type TestNode,
 } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import { evaluateNodes } from './evaluate.js';
 
 function only(
@@ -100,7 +100,9 @@ describe('evaluateNodes: rules that block every method', () => {
   });
 
   it('a static NodePool blocks', () => {
-    const e = only([{ node: n }], { pools: [pool('default', { replicas: 3 })] });
+    const e = only([{ node: n }], {
+      pools: [aNodePool({ metadata: { name: 'default' }, spec: { replicas: 3 } })],
+    });
     expect(e.blockedBy).toBe(
       'NodePool default is static (spec.replicas): its nodes are not disrupted by this pass',
     );
@@ -202,7 +204,9 @@ describe('evaluateNodes: PodDisruptionBudgets', () => {
 
 describe('evaluateNodes: per-reason eligibility', () => {
   it('consolidateAfter counts from the newest pod, the node, or lastPodEventTime', () => {
-    const p = [pool('default', { consolidateAfter: '30m' })];
+    const p = [
+      aNodePool({ metadata: { name: 'default' }, spec: { disruption: { consolidateAfter: '30m' } } }),
+    ];
     const recentPod = only([{ node: n, pods: [pod('new', { created: '2024-05-01T11:45:00Z' })] }], {
       pools: p,
     });
@@ -227,9 +231,14 @@ describe('evaluateNodes: per-reason eligibility', () => {
 
   it('Never disables emptiness and consolidation but not drift', () => {
     const p = [
-      pool('default', {
-        consolidateAfter: 'Never',
-        requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['arm64'] }],
+      aNodePool({
+        metadata: { name: 'default' },
+        spec: {
+          template: {
+            spec: { requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['arm64'] }] },
+          },
+          disruption: { consolidateAfter: 'Never' },
+        },
       }),
     ];
     const empty = only([{ node: n }], { pools: p });
@@ -245,7 +254,12 @@ describe('evaluateNodes: per-reason eligibility', () => {
   });
 
   it('WhenEmpty allows emptiness only', () => {
-    const p = [pool('default', { consolidationPolicy: 'WhenEmpty' })];
+    const p = [
+      aNodePool({
+        metadata: { name: 'default' },
+        spec: { disruption: { consolidationPolicy: 'WhenEmpty' } },
+      }),
+    ];
     expect(only([{ node: n }], { pools: p }).candidate?.eligibility.Empty).toBe(true);
     expect(
       only([{ node: n, pods: [pod('a'), pod('b')] }], { pools: p }).candidate?.eligibility.Underutilized,

@@ -5,13 +5,18 @@ import {
   claimSummary,
   cluster,
   managedNode,
-  pool,
   T0,
 } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import { computeDisruption } from '../compute-disruption.js';
 
-const zoneB = pool('default', {
-  requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-b'] }],
+const zoneB = aNodePool({
+  metadata: { name: 'default' },
+  spec: {
+    template: {
+      spec: { requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone-b'] }] },
+    },
+  },
 });
 
 function drifted(name: string, since: string) {
@@ -68,7 +73,12 @@ describe('drift', () => {
   it('takes empty drifted nodes together, oldest drift first, within budget', () => {
     const snapshot = cluster({
       pools: [
-        pool('default', { budgets: [{ nodes: '2', reasons: ['Drifted'] }], consolidateAfter: 'Never' }),
+        aNodePool({
+          metadata: { name: 'default' },
+          spec: {
+            disruption: { budgets: [{ nodes: '2', reasons: ['Drifted'] }], consolidateAfter: 'Never' },
+          },
+        }),
       ],
       nodes: [
         drifted('c', '2024-05-01T11:00:00Z'),

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  boundPod,
-  cluster,
-  managedNode,
-  nodesWithPods,
-  pool,
-  T0,
-} from '../../../testing/disruption-builders.js';
+import { boundPod, cluster, managedNode, nodesWithPods, T0 } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import { computeDisruption } from '../compute-disruption.js';
+
+/** NodePool `default` with a budget that allows every node: these tests are not about budgets. */
+const everyNode = [aNodePool({ spec: { disruption: { budgets: [{ nodes: '100%' }] } } })];
 
 const empties = (count: number) =>
   Array.from({ length: count }, (_, i) => ({ node: managedNode(`empty-${i}`) }));
@@ -16,13 +13,14 @@ describe('emptiness', () => {
   it('deletes every empty node in one command, DaemonSet pods aside', () => {
     const ds = managedNode('with-daemon');
     const snapshot = cluster({
+      pools: everyNode,
       nodes: [
         ...empties(2),
         {
           node: ds,
           pods: [boundPod('agent', 'with-daemon', { owner: { kind: 'DaemonSet', name: 'agent' } })],
         },
-        ...nodesWithPods('busy', 1, 1),
+        ...nodesWithPods('busy', 1, 1, '1'),
       ],
     });
     const result = computeDisruption(snapshot, T0);
@@ -46,7 +44,12 @@ describe('emptiness', () => {
   });
 
   it('stops at the budget and says so for the rest', () => {
-    const snapshot = cluster({ nodes: empties(3), pools: [pool('default', { budgets: [{ nodes: '1' }] })] });
+    const snapshot = cluster({
+      nodes: empties(3),
+      pools: [
+        aNodePool({ metadata: { name: 'default' }, spec: { disruption: { budgets: [{ nodes: '1' }] } } }),
+      ],
+    });
     const result = computeDisruption(snapshot, T0);
     expect(result.commands.map((c) => c.candidates)).toEqual([['empty-0']]);
     expect(result.nodes.map((n) => [n.node, n.disruptable, n.blockedBy])).toEqual([
@@ -67,7 +70,12 @@ describe('emptiness', () => {
   it('a budget closed for Empty leaves empty nodes alone, with the budget named', () => {
     const snapshot = cluster({
       nodes: empties(2),
-      pools: [pool('default', { budgets: [{ nodes: '100%' }, { nodes: '0', reasons: ['Empty'] }] })],
+      pools: [
+        aNodePool({
+          metadata: { name: 'default' },
+          spec: { disruption: { budgets: [{ nodes: '100%' }, { nodes: '0', reasons: ['Empty'] }] } },
+        }),
+      ],
     });
     const result = computeDisruption(snapshot, T0);
     expect(result.commands).toEqual([]);
@@ -81,7 +89,12 @@ describe('emptiness', () => {
   it('WhenEmpty still removes empty nodes', () => {
     const snapshot = cluster({
       nodes: empties(1),
-      pools: [pool('default', { consolidationPolicy: 'WhenEmpty' })],
+      pools: [
+        aNodePool({
+          metadata: { name: 'default' },
+          spec: { disruption: { consolidationPolicy: 'WhenEmpty' } },
+        }),
+      ],
     });
     expect(computeDisruption(snapshot, T0).commands.map((c) => c.method)).toEqual(['emptiness']);
   });
@@ -94,7 +107,10 @@ describe('emptiness', () => {
         { node: managedNode('b-0', { pool: 'b' }) },
         { node: managedNode('b-1', { pool: 'b' }) },
       ],
-      pools: [pool('a', { budgets: [{ nodes: '50%' }] }), pool('b', { budgets: [{ nodes: '0' }] })],
+      pools: [
+        aNodePool({ metadata: { name: 'a' }, spec: { disruption: { budgets: [{ nodes: '50%' }] } } }),
+        aNodePool({ metadata: { name: 'b' }, spec: { disruption: { budgets: [{ nodes: '0' }] } } }),
+      ],
     });
     expect(computeDisruption(snapshot, T0).commands.map((c) => c.candidates)).toEqual([['a-0']]);
   });

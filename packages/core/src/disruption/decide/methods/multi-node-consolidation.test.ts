@@ -5,17 +5,20 @@ import {
   cluster,
   managedNode,
   nodesWithPods,
-  pool,
   T0,
 } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import { evaluateNodes } from '../candidates/evaluate.js';
 import { computeDisruption } from '../compute-disruption.js';
 import { consolidationOrder } from './consolidation.js';
 
+/** NodePool `default` with a budget that allows every node: these tests are not about budgets. */
+const everyNode = [aNodePool({ spec: { disruption: { budgets: [{ nodes: '100%' }] } } })];
+
 describe('multi-node consolidation', () => {
   it('replaces several nodes with one cheaper node, keeping only types cheaper than the same type now', () => {
     // Four on-demand mediums ($0.2 each) with one 1-cpu pod each: one spot medium holds them all.
-    const result = computeDisruption(cluster({ nodes: nodesWithPods('n', 4, 1) }), T0);
+    const result = computeDisruption(cluster({ pools: everyNode, nodes: nodesWithPods('n', 4, 1, '1') }), T0);
     expect(result.commands).toHaveLength(1);
     const [command] = result.commands;
     expect(command).toMatchObject({
@@ -42,7 +45,11 @@ describe('multi-node consolidation', () => {
     // move onto the large. (Were it a candidate, all four would go for one spot medium.)
     const big = managedNode('big', { type: 'large', annotations: { 'karpenter.sh/do-not-disrupt': 'true' } });
     const snapshot = cluster({
-      nodes: [...nodesWithPods('m', 3, 1), { node: big, pods: [boundPod('big-p0', 'big', { cpu: '1' })] }],
+      pools: everyNode,
+      nodes: [
+        ...nodesWithPods('m', 3, 1, '1'),
+        { node: big, pods: [boundPod('big-p0', 'big', { cpu: '1' })] },
+      ],
     });
     const [command] = computeDisruption(snapshot, T0).commands;
     expect(command).toMatchObject({
@@ -58,8 +65,10 @@ describe('multi-node consolidation', () => {
 
   it('never takes more nodes of a NodePool than its budget allows', () => {
     const snapshot = cluster({
-      nodes: nodesWithPods('n', 5, 1),
-      pools: [pool('default', { budgets: [{ nodes: '40%' }] })],
+      nodes: nodesWithPods('n', 5, 1, '1'),
+      pools: [
+        aNodePool({ metadata: { name: 'default' }, spec: { disruption: { budgets: [{ nodes: '40%' }] } } }),
+      ],
     });
     const result = computeDisruption(snapshot, T0);
     expect(result.commands.map((c) => [c.method, c.candidates.length])).toEqual([
@@ -114,6 +123,7 @@ describe('multi-node consolidation', () => {
     // zones, so the pair cannot be replaced by one node; kube-scheduler only scores it.
     const web = (whenUnsatisfiable: 'ScheduleAnyway' | 'DoNotSchedule') =>
       cluster({
+        pools: everyNode,
         nodes: ['a', 'b'].map((zone) => ({
           node: managedNode(`n-${zone}`, { zone: `zone-${zone}` }),
           pods: [

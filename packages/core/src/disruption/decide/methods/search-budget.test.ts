@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../clock/clock.js';
 import { boundPod, cluster, managedNode, nodesWithPods, T0 } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import { computeDisruption } from '../compute-disruption.js';
+
+/** NodePool `default` with a budget that allows every node: these tests are about time, not budgets. */
+const everyNode = [aNodePool({ spec: { disruption: { budgets: [{ nodes: '100%' }] } } })];
 
 /** A clock that moves `stepMs` forward every time it is read: each budget check costs that much. */
 function tickingClock(stepMs: number): Clock {
@@ -19,7 +23,7 @@ describe('consolidation time budgets', () => {
     // Eight on-demand mediums with one 1-cpu pod each; unbounded, the binary search tries 5, 7
     // and 8 nodes and deletes 7 (their pods fit on the eighth). With 40 s per read the check
     // at 40 s passes the 60 s budget and the one at 80 s stops the search after the 5-node set.
-    const snapshot = cluster({ nodes: nodesWithPods('n', 8, 1) });
+    const snapshot = cluster({ pools: everyNode, nodes: nodesWithPods('n', 8, 1, '1') });
     const unbounded = computeDisruption(snapshot, T0);
     expect(unbounded.commands[0]?.candidates).toHaveLength(7);
     expect(unbounded.cutShort).toEqual([]);
@@ -50,7 +54,7 @@ describe('consolidation time budgets', () => {
       node: managedNode(name),
       pods: [boundPod(`${name}-p`, name, { spec: { nodeSelector: { 'kubernetes.io/hostname': name } } })],
     });
-    const snapshot = cluster({ nodes: [pinned('a'), pinned('b'), pinned('c')] });
+    const snapshot = cluster({ pools: everyNode, nodes: [pinned('a'), pinned('b'), pinned('c')] });
     const clock = tickingClock(100_000);
     const result = computeDisruption(snapshot, T0, { searchClock: clock });
     expect(result.commands).toEqual([]);
@@ -77,7 +81,7 @@ describe('consolidation time budgets', () => {
   });
 
   it('without a clock, or within budget, the search runs to the end', () => {
-    const snapshot = cluster({ nodes: nodesWithPods('n', 8, 1) });
+    const snapshot = cluster({ pools: everyNode, nodes: nodesWithPods('n', 8, 1, '1') });
     const result = computeDisruption(snapshot, T0, { searchClock: tickingClock(1) });
     expect(result.commands[0]?.candidates).toHaveLength(7);
     expect(result.cutShort).toEqual([]);

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { instanceType, pod } from '../../../scheduling/solver/testing/builders.js';
-import {
-  boundPod,
-  claimSummary,
-  cluster,
-  managedNode,
-  pool,
-  T0,
-} from '../../../testing/disruption-builders.js';
+import { boundPod, claimSummary, cluster, managedNode, T0 } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import { computeDisruption } from '../compute-disruption.js';
 
 describe('single-node consolidation', () => {
@@ -37,7 +31,12 @@ describe('single-node consolidation', () => {
     const busy = managedNode('busy');
     const light = managedNode('light');
     const snapshot = cluster({
-      pools: [pool('default', { budgets: [{ nodes: '1', reasons: ['Underutilized'] }] })],
+      pools: [
+        aNodePool({
+          metadata: { name: 'default' },
+          spec: { disruption: { budgets: [{ nodes: '1', reasons: ['Underutilized'] }] } },
+        }),
+      ],
       nodes: [
         { node: busy, pods: [0, 1, 2].map((i) => boundPod(`b${i}`, 'busy')) },
         { node: light, pods: [boundPod('l', 'light')] },
@@ -117,15 +116,22 @@ describe('single-node consolidation', () => {
       'minValues the cheaper types cannot meet',
       {
         pools: [
-          pool('default', {
-            requirements: [
-              {
-                key: 'node.kubernetes.io/instance-type',
-                operator: 'In',
-                values: ['small', 'medium', 'large'],
-                minValues: 3,
+          aNodePool({
+            metadata: { name: 'default' },
+            spec: {
+              template: {
+                spec: {
+                  requirements: [
+                    {
+                      key: 'node.kubernetes.io/instance-type',
+                      operator: 'In',
+                      values: ['small', 'medium', 'large'],
+                      minValues: 3,
+                    },
+                  ],
+                },
               },
-            ],
+            },
           }),
         ],
         nodes: [{ node: managedNode('n'), pods: [boundPod('a', 'n', { cpu: '1500m' })] }],

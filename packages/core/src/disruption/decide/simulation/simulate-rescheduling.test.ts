@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundPod, claimFor, cluster, managedNode, pool, T0 } from '../../../testing/disruption-builders.js';
+import { boundPod, claimFor, cluster, managedNode, T0 } from '../../../testing/disruption-builders.js';
+import { aNodePool } from '../../../testing/nodepool-builder.js';
 import { computeDisruption } from '../compute-disruption.js';
 import { disruptionSnapshotOf } from '../snapshot.js';
 import { canProvision, simulateRescheduling } from './simulate-rescheduling.js';
@@ -73,9 +74,9 @@ describe('simulateRescheduling', () => {
   });
 
   it('launches only from NodePools that can provision', () => {
-    const p = pool('default');
+    const p = aNodePool({ metadata: { name: 'default' } });
     expect(canProvision(p)).toBe(true);
-    expect(canProvision(pool('static', { replicas: 2 }))).toBe(false);
+    expect(canProvision(aNodePool({ metadata: { name: 'static' }, spec: { replicas: 2 } }))).toBe(false);
     expect(
       canProvision({ ...p, metadata: { ...p.metadata, deletionTimestamp: '2024-05-01T00:00:00Z' } }),
     ).toBe(false);
@@ -92,7 +93,7 @@ describe('disruptionSnapshotOf', () => {
       nodePools: [],
       instanceTypes: base.instanceTypes,
     };
-    const pools = [pool('default')];
+    const pools = [aNodePool({ metadata: { name: 'default' } })];
     const snapshot = disruptionSnapshotOf(input, { nodePools: pools, podDisruptionBudgets: [] });
     expect(snapshot).toEqual({
       capacity: base.capacity,
