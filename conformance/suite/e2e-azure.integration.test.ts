@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { AKSNodeClasses } from '@nodewright/azure';
-import { type AzureMock, startAzureMock } from '@nodewright/conformance/mocks';
+import { AKSNodeClasses, NodeImageGalleries } from '@nodewright/azure';
+import { type AzureMock, SeedNodeImageVersions, startAzureMock } from '@nodewright/conformance/mocks';
 import { Deployments, type MergePatch, Nodes, type ResourceType } from '@nodewright/core/kube';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
@@ -93,6 +93,16 @@ describe.skipIf(provided.external)('azure examples and spot eviction on the mock
         (nc) => conditionIsTrue(nc, 'Ready'),
       );
     }
+    // The controller resolved each family's image to the gallery's latest published version.
+    const latest = SeedNodeImageVersions.at(-1)!.name;
+    const gpuClass = await c.env.cluster.get<Observed & { status?: { images?: { id: string }[] } }>(
+      NodeClassType,
+      { name: 'gpu' },
+    );
+    expect(gpuClass.status?.images?.map((i) => i.id)).toEqual([
+      `/CommunityGalleries/${NodeImageGalleries.AzureLinux}/images/V2gen2/versions/${latest}`,
+      `/CommunityGalleries/${NodeImageGalleries.AzureLinux}/images/V2gen2arm64/versions/${latest}`,
+    ]);
     const deployments = [
       ['aks-general-purpose', 2, {}],
       ['aks-arm64-batch', 2, {}],
@@ -131,6 +141,15 @@ describe.skipIf(provided.external)('azure examples and spot eviction on the mock
           expect(Number(node.status?.allocatable?.['nvidia.com/gpu'])).toBeGreaterThanOrEqual(1);
         }
       }
+    }
+    // Every VM was launched from its NodeClass's resolved image, at the gallery's latest version.
+    for (const vm of mock.state.vms.values()) {
+      const image = (
+        vm.properties as { storageProfile?: { imageReference?: { communityGalleryImageId?: string } } }
+      ).storageProfile?.imageReference?.communityGalleryImageId;
+      expect(image, vm.name).toMatch(
+        new RegExp(`^/CommunityGalleries/AKS.*/versions/${latest.replaceAll('.', '\\.')}$`),
+      );
     }
     // Every VM the mock runs was made with a Spot/Regular priority matching its Node's label.
     const spot = [...mock.state.running.values()].filter((vm) => vm.priority === 'Spot');

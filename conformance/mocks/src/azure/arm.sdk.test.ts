@@ -8,8 +8,10 @@ import {
   isRestError,
   RestError,
 } from '@azure/core-rest-pipeline';
+import { NodeImageGalleries } from '@nodewright/azure';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type AzureMock, startAzureMock } from './azure-mock.js';
+import { SeedNodeImageVersions } from './seed/gallery-images.js';
 
 // The real @azure/arm-compute and @azure/arm-network clients, unmodified but for endpoint, TLS
 // trust and a token credential, against the mock on loopback.
@@ -304,8 +306,8 @@ describe('Retail Prices', () => {
 });
 
 /** A GET through the mock's TLS trust (createPipelineRequest does not copy an `agent` option). */
-function request(url: string) {
-  const req = createPipelineRequest({ url, headers: createHttpHeaders() });
+function request(url: string, headers: Record<string, string> = {}) {
+  const req = createPipelineRequest({ url, headers: createHttpHeaders(headers) });
   req.agent = mock.agent;
   return req;
 }
@@ -317,3 +319,59 @@ function request(url: string) {
 function errorCode(error: unknown): string | undefined {
   return /^The long-running operation has failed\. (\w+)\./.exec((error as Error).message)?.[1];
 }
+
+describe('community gallery image versions', () => {
+  const ubuntu = NodeImageGalleries.Ubuntu;
+  const list = async (gallery: string, image: string) => {
+    const out = [];
+    for await (const v of compute.communityGalleryImageVersions.list(mock.location, gallery, image))
+      out.push(v);
+    return out;
+  };
+
+  test('lists every version of an AKS image definition through nextLink pages, then a published one', async () => {
+    const versions = await list(ubuntu, '2204gen2containerd');
+    expect(versions.map((v) => v.name)).toEqual(SeedNodeImageVersions.map((v) => v.name));
+    expect(versions[2]).toMatchObject({
+      uniqueId: `/CommunityGalleries/${ubuntu}/Images/2204gen2containerd/Versions/202511.07.0`,
+      publishedDate: new Date('2025-11-10T00:00:00Z'),
+      excludeFromLatest: false,
+    });
+    mock.publishNodeImage({ name: '202512.02.0', publishedDate: '2025-12-05T00:00:00Z' });
+    expect((await list(ubuntu, '2404gen2arm64containerd')).map((v) => v.name)).toContain('202512.02.0');
+  });
+
+  test('an image definition the gallery lacks is a 404; an api-version the gallery API lacks a 400', async () => {
+    await expect(list(ubuntu, 'no-such-image')).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'GalleryImageNotFound',
+    });
+    const response = await createEmptyPipeline().sendRequest(
+      createDefaultHttpClient(),
+      request(
+        `${mock.endpoint}/subscriptions/${mock.subscriptionId}/providers/Microsoft.Compute/locations/${mock.location}/communityGalleries/${ubuntu}/images/2204gen2containerd/versions?api-version=2021-07-01`,
+        { authorization: 'Bearer mock-token' },
+      ),
+    );
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.bodyAsText ?? '{}')).toMatchObject({
+      error: { code: 'NoRegisteredProviderFound' },
+    });
+  });
+
+  test('a VM from an image version the gallery does not publish is refused before anything is made', async () => {
+    const made = await nic('vm-noimage-nic');
+    const body = vmBody(made.id!, {
+      storageProfile: {
+        imageReference: {
+          communityGalleryImageId: `/CommunityGalleries/${ubuntu}/images/2204gen2containerd/versions/201901.01.0`,
+        },
+        osDisk: { createOption: 'FromImage', deleteOption: 'Delete' },
+      },
+    });
+    await expect(
+      compute.virtualMachines.createOrUpdate(rg(), 'vm-noimage', body, poll).pollUntilDone(),
+    ).rejects.toMatchObject({ code: 'GalleryImageNotFound', statusCode: 404 });
+    expect(mock.state.vms.has(`${rg().toLowerCase()}/vm-noimage`)).toBe(false);
+  });
+});

@@ -9,6 +9,7 @@ import { ArmState } from './arm/state.js';
 import { removeVm } from './compute/virtual-machines.js';
 import { AzureFaults } from './faults/faults.js';
 import { armMockInstanceSource } from './instances/mock-instances.js';
+import { type GalleryImageVersion, seedGalleryImages } from './seed/gallery-images.js';
 import { nonVmSkus, type ResourceSku, resourceSku, type SkuRestriction } from './seed/resource-skus.js';
 import { type RetailPriceItem, retailPriceItems } from './seed/retail-prices.js';
 import { createArmServer } from './server/https.js';
@@ -27,6 +28,8 @@ export interface AzureMockOptions {
   readonly pollsPerOperation?: number;
   readonly skuPageSize?: number;
   readonly pricePageSize?: number;
+  /** Versions per page of a gallery image's version list (default 2, so the seed pages). */
+  readonly galleryPageSize?: number;
   /** Paces the instance source's polls (default: system timers). */
   readonly timers?: Timers;
 }
@@ -59,6 +62,8 @@ export interface AzureMock {
    * `state.evicted`. Throws for a VM that is not a running Spot VM.
    */
   evict(name: string): void;
+  /** Publishes a node image version to every AKS image definition of the mock's galleries. */
+  publishNodeImage(version: GalleryImageVersion): void;
   close(): Promise<void>;
 }
 
@@ -78,6 +83,7 @@ export async function startAzureMock(options: AzureMockOptions = {}): Promise<Az
       table[f.name] === undefined ? [] : retailPriceItems(f.name, region, table[f.name]!),
     ),
   );
+  const galleryImages = seedGalleryImages();
   const certificates = await createMockCertificates();
   const state = new ArmState();
   const faults = new AzureFaults();
@@ -94,6 +100,8 @@ export async function startAzureMock(options: AzureMockOptions = {}): Promise<Az
     prices,
     skuPageSize: options.skuPageSize ?? 10,
     pricePageSize: options.pricePageSize ?? 100,
+    galleryImages,
+    galleryPageSize: options.galleryPageSize ?? 2,
   };
   const server = createArmServer(ctx, certificates);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -144,6 +152,9 @@ export async function startAzureMock(options: AzureMockOptions = {}): Promise<Az
       if (running?.priority !== 'Spot') throw new Error(`azure mock: ${name} is not a running Spot VM`);
       state.evicted.push(name);
       removeVm(ctx, resourceGroup, name);
+    },
+    publishNodeImage(version) {
+      for (const versions of galleryImages.values()) versions.push(version);
     },
     close: async () => {
       agent.destroy();

@@ -1,4 +1,4 @@
-import { AKSNodeClassAnnotations, AKSNodeClasses } from '@nodewright/azure';
+import { AKSNodeClassAnnotations, AKSNodeClasses, NodeImageGalleries } from '@nodewright/azure';
 import { CapacityTypes, Labels } from '@nodewright/core/apis';
 import { isCreateError, isInsufficientCapacity } from '@nodewright/core/cloudprovider';
 import type { MergePatch } from '@nodewright/core/kube';
@@ -161,5 +161,42 @@ describe('the Azure launcher on the ARM mock', () => {
       status: { kubernetesVersion: '1.34.1' },
     } as unknown as MergePatch);
     expect(await world.instance.cloudProvider.isDrifted(created)).toBe('KubernetesVersionDrift');
+  });
+});
+
+describe('node images from the community gallery', () => {
+  it('launches the family’s latest published version, and drifts to ImageDrift once a newer one is published', async () => {
+    await world.instance.close?.();
+    await world.mock.close();
+    world = await startAzureWorld({ extraSettings: { imageRefresh: '1ms' } });
+    claims = new ContractClaims(world.nodePool);
+    const created = await world.instance.cloudProvider.create(claims.claim(onDemandD2));
+    const vm = world.mock.state.vms.get(
+      `${world.mock.resourceGroup.toLowerCase()}/aks-${created.metadata.name}`,
+    );
+    const imageId = `/CommunityGalleries/${NodeImageGalleries.Ubuntu}/images/2204gen2containerd/versions/202511.07.0`;
+    expect(vm?.properties).toMatchObject({
+      storageProfile: { imageReference: { communityGalleryImageId: imageId } },
+    });
+    expect(created.status?.imageID).toBe(imageId);
+    expect(await world.instance.cloudProvider.isDrifted(created)).toBeUndefined();
+
+    world.mock.publishNodeImage({ name: '202512.02.0', publishedDate: new Date().toISOString() });
+    await world.resolveStatus();
+    const status = (await world.cluster.get(AKSNodeClasses, { name: world.nodeClassName })).status;
+    expect(status?.images?.map((i) => i.id.split('/versions/')[1])).toEqual(['202512.02.0', '202512.02.0']);
+    expect(await world.instance.cloudProvider.isDrifted(created)).toBe('ImageDrift');
+  });
+
+  it('a pinned imageVersion the gallery does not publish leaves the NodeClass not Ready, and create says why', async () => {
+    await world.cluster.patch(AKSNodeClasses, { name: world.nodeClassName }, {
+      spec: { imageVersion: '201901.01.0' },
+    } as unknown as MergePatch);
+    await world.resolveStatus();
+    const error = await world.instance.cloudProvider
+      .create(claims.claim(onDemandD2))
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/ImagesNotReady: image version 201901\.01\.0 is not published/);
+    expect(world.mock.state.vms.size).toBe(0);
   });
 });

@@ -7,8 +7,12 @@ import {
   aksNodeClassHash,
   aksNodeClassSchema,
 } from '../apis/index.js';
-import { resolveImages } from '../nodeclass/images.js';
+import { imageDefinitionsOf, resolvedImage } from '../nodeclass/images.js';
 import { driftReason } from './drift.js';
+
+/** The images the status controller records for a NodeClass at one gallery version. */
+const resolveImages = (nc: AKSNodeClass, version: string) =>
+  imageDefinitionsOf(nc).map(({ arch, definition }) => resolvedImage(arch, definition, version));
 
 const nodeClass = (spec: Record<string, unknown>, version = '202511.07.0'): AKSNodeClass => {
   const nc = aksNodeClassSchema.parse({

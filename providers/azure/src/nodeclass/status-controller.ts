@@ -8,8 +8,14 @@ import {
 } from '@nodewright/core/kube';
 import { type Controller, type ReconcileResult, watchSelf } from '@nodewright/core/operator';
 import { type AKSNodeClass, aksNodeClassSchema } from '../apis/index.js';
-import { resolveImages } from './images.js';
+import { ImageResolutionError } from './image-resolver.js';
+import type { ResolvedImage } from './images.js';
 import { AKSNodeClasses } from './reader.js';
+
+/** Status is resolved again this often, so a newly published node image reaches the NodeClass. */
+export const StatusRefreshMs = 5 * 60_000;
+/** A NodeClass whose images did not resolve is tried again after this long. */
+export const ImagesRetryMs = 60_000;
 
 /** Field manager of the status writes. */
 export const AKSNodeClassStatusManager = 'nodewright-aksnodeclass-status';
@@ -19,8 +25,8 @@ export interface AKSNodeClassStatusControllerOptions {
   readonly clock: Clock;
   /** The cluster's Kubernetes version (`1.33.2`). */
   readonly kubernetesVersion: string;
-  /** The node image version used where the NodeClass pins none. */
-  readonly nodeImageVersion: string;
+  /** Resolves a NodeClass's images (a {@link NodeImageResolver} in the provider). */
+  readonly images: { resolve(nodeClass: AKSNodeClass): Promise<ResolvedImage[]> };
   /** The subnet used where the NodeClass names none; undefined when the operator has none. */
   readonly defaultSubnetID: string | undefined;
 }
@@ -51,9 +57,11 @@ export function readyFor(raw: unknown, defaultSubnetID: string | undefined): Wan
 }
 
 /**
- * `aksnodeclass.status`: resolves each AKSNodeClass's images (one per architecture) and
- * Kubernetes version into its status and keeps its `Ready` condition, False with the reason
- * when its spec is invalid or no subnet is known. Writes only what changed.
+ * `aksnodeclass.status`: resolves each AKSNodeClass's images (one per architecture, from AKS's
+ * community galleries) and Kubernetes version into its status and keeps its `Ready` condition,
+ * False with the reason when its spec is invalid, no subnet is known or its images do not
+ * resolve (`ImagesNotReady`; the images last resolved are kept). Writes only what changed;
+ * resolves again every {@link StatusRefreshMs}.
  */
 export class AKSNodeClassStatusController implements Controller {
   readonly name = 'aksnodeclass.status';
@@ -70,9 +78,21 @@ export class AKSNodeClassStatusController implements Controller {
       throw err;
     }
     if (raw.metadata.deletionTimestamp !== undefined) return undefined;
-    const want = readyFor(raw, this.o.defaultSubnetID);
+    let want = readyFor(raw, this.o.defaultSubnetID);
     const parsed = aksNodeClassSchema.safeParse(raw);
-    const images = parsed.success ? resolveImages(parsed.data, this.o.nodeImageVersion) : [];
+    let images: ResolvedImage[] = [];
+    let requeueAfterMs = StatusRefreshMs;
+    if (parsed.success) {
+      try {
+        images = await this.o.images.resolve(parsed.data);
+      } catch (err) {
+        if (!(err instanceof ImageResolutionError)) throw err;
+        images = (raw.status?.images ?? []) as ResolvedImage[];
+        requeueAfterMs = ImagesRetryMs;
+        if (want.status === 'True')
+          want = { status: 'False', reason: 'ImagesNotReady', message: err.message };
+      }
+    }
     const conditions = raw.status?.conditions ?? [];
     const current = conditions.find((c) => c.type === 'Ready');
     const generation = raw.metadata.generation;
@@ -83,7 +103,7 @@ export class AKSNodeClassStatusController implements Controller {
       current.observedGeneration === generation &&
       JSON.stringify(raw.status?.images ?? []) === JSON.stringify(images) &&
       raw.status?.kubernetesVersion === this.o.kubernetesVersion;
-    if (same) return undefined;
+    if (same) return { requeueAfterMs };
     const ready: Condition = {
       type: 'Ready',
       ...want,
@@ -105,6 +125,6 @@ export class AKSNodeClassStatusController implements Controller {
       } as unknown as MergePatch,
       { fieldManager: AKSNodeClassStatusManager },
     );
-    return undefined;
+    return { requeueAfterMs };
   }
 }

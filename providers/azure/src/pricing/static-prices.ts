@@ -7,8 +7,9 @@ export interface StaticPrice {
 
 /**
  * Linux pay-as-you-go list prices (USD/hour) from Azure's public price sheet; eastus and
- * westus2 publish the same figures for these sizes. Spot prices move daily: these are one
- * published day's figures, good for planning offline, replaced by the Retail Prices API live.
+ * westus2 publish the same figures for these sizes. Approximations, as the README's table says:
+ * the Dsv6 on-demand figures, and every spot figure (spot prices move daily; the NC ones are 10 %
+ * of on-demand). Good for planning offline; the Retail Prices API replaces them live.
  */
 const EASTUS: Readonly<Record<string, StaticPrice>> = {
   Standard_D2s_v5: { onDemand: 0.096, spot: 0.0107 },

@@ -9,6 +9,7 @@ import { EvictionWatcher } from '../interruption/eviction-watcher.js';
 import { InterruptionSources, ScheduledEventWatcher } from '../interruption/scheduled-events.js';
 import { Launcher } from '../launch/launcher.js';
 import { unusableSshPublicKey } from '../launch/ssh-key.js';
+import { NodeImageResolver } from '../nodeclass/image-resolver.js';
 import { AKSNodeClasses, NodeClassReader } from '../nodeclass/reader.js';
 import { AKSNodeClassStatusController } from '../nodeclass/status-controller.js';
 import { PricingProvider } from '../pricing/provider.js';
@@ -83,7 +84,13 @@ export function createAzureProvider(
     cluster: context.cluster,
     clock,
     kubernetesVersion: settings.kubernetesVersion,
-    nodeImageVersion: settings.nodeImageVersion,
+    images: new NodeImageResolver({
+      compute: clients.compute,
+      location: settings.location,
+      clock,
+      ...(settings.imageRefreshMs !== undefined ? { refreshMs: settings.imageRefreshMs } : {}),
+      ...(settings.nodeImageVersion !== undefined ? { defaultVersion: settings.nodeImageVersion } : {}),
+    }),
     defaultSubnetID: settings.subnetID,
   });
   prices.start();

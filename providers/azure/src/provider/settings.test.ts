@@ -14,7 +14,6 @@ describe('parseAzureSettings', () => {
   it('reads the required settings and fills the defaults', () => {
     expect(parseAzureSettings(required)).toEqual({
       ...required,
-      nodeImageVersion: '202511.07.0',
       maxLaunchAttempts: 3,
     });
   });
@@ -26,8 +25,12 @@ describe('parseAzureSettings', () => {
       retryDelay: '2s',
       maxLaunchAttempts: '5',
       caFile: '/ca.pem',
+      nodeImageVersion: '202511.07.0',
+      imageRefresh: '30m',
     });
     expect(s).toMatchObject({
+      nodeImageVersion: '202511.07.0',
+      imageRefreshMs: 1_800_000,
       pollIntervalMs: 500,
       retryDelayMs: 2000,
       maxLaunchAttempts: 5,

@@ -11,7 +11,10 @@ export const AzureSettingKeys = {
   subnetID: 'Subnet for NodeClasses without vnetSubnetID, as an ARM subnet resource ID.',
   clusterEndpoint: 'The API server URL nodes join (custom data).',
   kubernetesVersion: 'Kubernetes version of the cluster (required), e.g. 1.33.2.',
-  nodeImageVersion: 'AKS node image version for NodeClasses that pin none; default 202511.07.0.',
+  nodeImageVersion:
+    "AKS node image version for NodeClasses that pin none, e.g. 202511.07.0; unset = the gallery's latest.",
+  imageRefresh:
+    "How long a gallery's node image versions are trusted before they are listed again; default 1h.",
   sshPublicKey:
     'SSH public key for the azureuser account of nodes (OpenSSH format); unset = a throwaway key, no SSH login.',
   clientId: 'Client ID of the workload identity (or user-assigned managed identity); unset = the default.',
@@ -36,7 +39,8 @@ export interface AzureSettings {
   readonly subnetID?: string;
   readonly clusterEndpoint?: string;
   readonly kubernetesVersion: string;
-  readonly nodeImageVersion: string;
+  readonly nodeImageVersion?: string;
+  readonly imageRefreshMs?: number;
   readonly sshPublicKey?: string;
   readonly clientId?: string;
   readonly tenantId?: string;
@@ -48,8 +52,6 @@ export interface AzureSettings {
   readonly pollIntervalMs?: number;
   readonly retryDelayMs?: number;
 }
-
-export const DefaultNodeImageVersion = '202511.07.0';
 
 const fail = (message: string): never => {
   throw new Error(`azure provider: ${message}`);
@@ -82,8 +84,8 @@ export function parseAzureSettings(raw: Readonly<Record<string, string>>): Azure
   const kubernetesVersion = required('kubernetesVersion', '1.33.2');
   if (!/^\d+\.\d+(\.\d+)?$/.test(kubernetesVersion))
     fail(`setting kubernetesVersion ${JSON.stringify(kubernetesVersion)} is not a version such as 1.33.2`);
-  const nodeImageVersion = get('nodeImageVersion') ?? DefaultNodeImageVersion;
-  if (!/^\d+\.\d+\.\d+$/.test(nodeImageVersion))
+  const nodeImageVersion = get('nodeImageVersion');
+  if (nodeImageVersion !== undefined && !/^\d+\.\d+\.\d+$/.test(nodeImageVersion))
     fail(
       `setting nodeImageVersion ${JSON.stringify(nodeImageVersion)} is not an image version such as 202511.07.0`,
     );
@@ -101,7 +103,7 @@ export function parseAzureSettings(raw: Readonly<Record<string, string>>): Azure
       `setting maxLaunchAttempts ${JSON.stringify(get('maxLaunchAttempts'))} is not a whole number from 1 to 20`,
     );
   }
-  const duration = (k: 'pollInterval' | 'retryDelay') => {
+  const duration = (k: 'pollInterval' | 'retryDelay' | 'imageRefresh') => {
     const v = get(k);
     if (v === undefined) return undefined;
     // Milliseconds too: ARM operations and retries are tuned below a second.
@@ -117,8 +119,8 @@ export function parseAzureSettings(raw: Readonly<Record<string, string>>): Azure
     location,
     nodeResourceGroup,
     kubernetesVersion,
-    nodeImageVersion,
     maxLaunchAttempts: attempts,
+    ...optional('nodeImageVersion', nodeImageVersion),
     ...optional('resourceGroup', get('resourceGroup')),
     ...optional('subnetID', subnetID),
     ...optional('clusterEndpoint', get('clusterEndpoint')),
@@ -131,5 +133,6 @@ export function parseAzureSettings(raw: Readonly<Record<string, string>>): Azure
     ...optional('staticAccessToken', get('staticAccessToken')),
     ...optional('pollIntervalMs', duration('pollInterval')),
     ...optional('retryDelayMs', duration('retryDelay')),
+    ...optional('imageRefreshMs', duration('imageRefresh')),
   };
 }

@@ -62,6 +62,8 @@ export function armClients(options: ArmClientOptions): ArmClients {
   const poll = options.pollIntervalMs === undefined ? {} : { updateIntervalInMs: options.pollIntervalMs };
   const compute: ComputeApi = {
     listResourceSkus: (location) => computeClient.resourceSkus.list({ filter: `location eq '${location}'` }),
+    listCommunityGalleryImageVersions: (location, gallery, image) =>
+      computeClient.communityGalleryImageVersions.list(location, gallery, image),
     createVirtualMachine: (rg, name, body) =>
       computeClient.virtualMachines.createOrUpdate(rg, name, body, poll).pollUntilDone(),
     getVirtualMachine: (rg, name) => computeClient.virtualMachines.get(rg, name),

@@ -8,6 +8,9 @@ type PortMethods = `compute.${keyof ComputeApi}` | `network.${keyof NetworkApi}`
  */
 export const ArmActionsByCall: Readonly<Record<PortMethods, readonly string[]>> = {
   'compute.listResourceSkus': ['Microsoft.Compute/skus/read'],
+  'compute.listCommunityGalleryImageVersions': [
+    'Microsoft.Compute/locations/communityGalleries/images/versions/read',
+  ],
   'compute.createVirtualMachine': [
     'Microsoft.Compute/virtualMachines/write',
     'Microsoft.Compute/disks/write',

@@ -1,8 +1,8 @@
-import type { VirtualMachine } from '@azure/arm-compute';
+import type { CommunityGalleryImageVersion, VirtualMachine } from '@azure/arm-compute';
 import type { NetworkInterface } from '@azure/arm-network';
 import type { ResourceSkuInfo } from '../instancetype/facts.js';
 
-export type { NetworkInterface, VirtualMachine };
+export type { CommunityGalleryImageVersion, NetworkInterface, VirtualMachine };
 
 /**
  * The Compute calls the provider makes. Long-running ones resolve when ARM's operation has
@@ -11,6 +11,12 @@ export type { NetworkInterface, VirtualMachine };
 export interface ComputeApi {
   /** Every Resource SKU of the subscription in `location`, all pages. */
   listResourceSkus(location: string): AsyncIterable<ResourceSkuInfo>;
+  /** Every version of a community gallery's image definition as replicated to `location`, all pages. */
+  listCommunityGalleryImageVersions(
+    location: string,
+    gallery: string,
+    image: string,
+  ): AsyncIterable<CommunityGalleryImageVersion>;
   createVirtualMachine(resourceGroup: string, name: string, body: VirtualMachine): Promise<VirtualMachine>;
   getVirtualMachine(resourceGroup: string, name: string): Promise<VirtualMachine>;
   listVirtualMachines(resourceGroup: string): AsyncIterable<VirtualMachine>;

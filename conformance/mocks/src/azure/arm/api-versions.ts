@@ -6,6 +6,7 @@ import { ArmError } from './errors.js';
  */
 export const API_VERSIONS = {
   skus: ['2021-07-01'],
+  communityGalleryImageVersions: ['2025-12-03', '2025-03-03', '2024-03-03'],
   virtualMachines: ['2026-04-01', '2025-04-01', '2024-11-01', '2024-07-01'],
   disks: ['2026-03-02', '2025-01-02', '2024-03-02'],
   networkInterfaces: ['2026-01-01', '2025-05-01', '2024-07-01', '2024-05-01'],

@@ -1,4 +1,5 @@
 import type { AzureFaults } from '../faults/faults.js';
+import type { GalleryImageVersion } from '../seed/gallery-images.js';
 import type { ResourceSku } from '../seed/resource-skus.js';
 import type { RetailPriceItem } from '../seed/retail-prices.js';
 import type { AsyncOperations } from './operations.js';
@@ -15,6 +16,10 @@ export interface ArmContext {
   readonly operations: AsyncOperations;
   readonly skus: () => readonly ResourceSku[];
   readonly prices: readonly RetailPriceItem[];
+  /** Versions of each community gallery image definition, by `galleryImageKey`. */
+  readonly galleryImages: ReadonlyMap<string, readonly GalleryImageVersion[]>;
+  /** Versions per page of a gallery image's version list. */
+  readonly galleryPageSize: number;
   /** Resource SKUs per page of the SKU list. */
   readonly skuPageSize: number;
   /** Items per page of the Retail Prices API. */

@@ -7,6 +7,7 @@ import { parseResourceId, resourceId } from '../arm/resource-ids.js';
 import { type ArmResource, ArmState } from '../arm/state.js';
 import type { VmPriority } from '../faults/faults.js';
 import type { ResourceSku } from '../seed/resource-skus.js';
+import { checkGalleryImageId } from './gallery-image-versions.js';
 
 const TYPE = 'Microsoft.Compute/virtualMachines';
 
@@ -28,7 +29,10 @@ interface VmBody {
         ssh?: { publicKeys?: { path?: string; keyData?: string }[] };
       };
     };
-    storageProfile?: { osDisk?: { name?: string; diskSizeGB?: number; deleteOption?: string } };
+    storageProfile?: {
+      imageReference?: { communityGalleryImageId?: string };
+      osDisk?: { name?: string; diskSizeGB?: number; deleteOption?: string };
+    };
     networkProfile?: { networkInterfaces?: { id?: string; properties?: { deleteOption?: string } }[] };
   };
 }
@@ -102,6 +106,8 @@ export function putVm(req: ArmRequest, ctx: ArmContext): ArmReply {
       'Authentication using either SSH or by user name and password must be enabled in Linux profile.',
     );
   }
+  const imageId = body.properties?.storageProfile?.imageReference?.communityGalleryImageId;
+  if (imageId !== undefined) checkGalleryImageId(imageId, ctx);
   const nicRefs = body.properties?.networkProfile?.networkInterfaces ?? [];
   if (nicRefs.length === 0) {
     throw new ArmError(400, 'InvalidParameter', 'A virtual machine needs at least one network interface.');

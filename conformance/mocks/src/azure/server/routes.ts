@@ -1,5 +1,6 @@
 import type { ArmContext, ArmReply, ArmRequest } from '../arm/context.js';
 import { deleteDisk, getDisk, listDisks } from '../compute/disks.js';
+import { listGalleryImageVersions } from '../compute/gallery-image-versions.js';
 import { listSkus } from '../compute/skus.js';
 import { deleteVm, getVm, listVms, putVm } from '../compute/virtual-machines.js';
 import { deleteNic, getNic, listNics, putNic } from '../network/nics.js';
@@ -31,6 +32,11 @@ const RG = '/subscriptions/{subscription}/resourceGroups/{resourceGroup}/provide
 /** Every path the mock answers. */
 export const ROUTES: readonly Route[] = [
   route('GET', '/subscriptions/{subscription}/providers/Microsoft.Compute/skus', listSkus),
+  route(
+    'GET',
+    '/subscriptions/{subscription}/providers/Microsoft.Compute/locations/{location}/communityGalleries/{gallery}/images/{image}/versions',
+    listGalleryImageVersions,
+  ),
   route(
     'GET',
     '/subscriptions/{subscription}/providers/{provider}/locations/{location}/operations/{operation}',
