@@ -9,13 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // Which cloud SDK modules the built CLI loads, seen by a resolve hook in the child process: a
 // provider's SDK is loaded only when that provider runs, so the commands that merely read a
 // provider's kinds or catalogs, and a controller running another provider, never load it.
+// The same hook sees the other packages a short command should not pay for (the operator's
+// runtime, the Kubernetes client, the YAML parser for JSON input).
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
 
-/** Records every resolved @aws-sdk and @azure package, and the GCP SDK (as `gcp:<package>`), into $SDK_TRACE when the process exits. */
+/**
+ * Records every resolved @aws-sdk and @azure package, and the GCP SDK (as `gcp:<package>`), and
+ * apart from them every other package resolved under node_modules, into $SDK_TRACE when the
+ * process exits.
+ */
 const TraceHook = `import { registerHooks } from 'node:module';
 import { writeFileSync } from 'node:fs';
 const seen = new Set();
+const packages = new Set();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
@@ -23,10 +30,14 @@ registerHooks({
     if (match) seen.add(match[1] + '/' + match[2]);
     const gcp = /\\/(@google-cloud\\/compute|google-gax)\\//.exec(result.url);
     if (gcp) seen.add('gcp:' + gcp[1]);
+    const pkg = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\/(?!.*\\/node_modules\\/)/.exec(result.url);
+    if (pkg && !pkg[1].startsWith('@nodewright/')) packages.add(pkg[1]);
     return result;
   },
 });
-process.on('exit', () => writeFileSync(process.env.SDK_TRACE, JSON.stringify([...seen].sort())));
+process.on('exit', () =>
+  writeFileSync(process.env.SDK_TRACE, JSON.stringify({ sdk: [...seen].sort(), packages: [...packages].sort() })),
+);
 `;
 
 describe('cloud SDKs are loaded only by the provider that needs them (built bin.js)', () => {
@@ -43,8 +54,10 @@ describe('cloud SDKs are loaded only by the provider that needs them (built bin.
       env: { ...process.env, SDK_TRACE: trace, KUBECONFIG: '' },
     });
     if (result.error) throw result.error;
-    const sdk = existsSync(trace) ? (JSON.parse(await readFile(trace, 'utf8')) as string[]) : ['<no trace>'];
-    return { code: result.status, err: result.stderr, sdk };
+    const { sdk, packages } = existsSync(trace)
+      ? (JSON.parse(await readFile(trace, 'utf8')) as { sdk: string[]; packages: string[] })
+      : { sdk: ['<no trace>'], packages: ['<no trace>'] };
+    return { code: result.status, err: result.stderr, sdk, packages };
   };
 
   beforeAll(async () => {
@@ -143,5 +156,38 @@ describe('cloud SDKs are loaded only by the provider that needs them (built bin.
     expect(err).toContain('cannot load kubeconfig');
     expect(code).toBe(1);
     expect(sdk).toEqual([]);
+  });
+
+  // What a short command pays for is what it loads (docs/cli.md, bench/README.md `bench:cli`).
+  const runtime = ['inversify', 'pino', 'prom-client', '@kubernetes/client-node'];
+
+  it.each([
+    ['validate', ['validate', '-f', 'examples/nodepools']],
+    ['schedule -f', ['schedule', '-f', 'examples/schedule', '--catalog', 'kwok']],
+    ['disrupt -f', ['disrupt', '-f', 'examples/disrupt', '--catalog', 'kwok']],
+    ['convert', ['convert', '-f', 'examples/convert']],
+  ])('%s loads neither the operator runtime nor the Kubernetes client', async (_, args) => {
+    const { code, packages, err } = await traced([bin, ...args, '-R']);
+    expect(code, err).toBe(0);
+    expect(packages).toEqual(expect.arrayContaining(['zod']));
+    expect(packages.filter((p) => runtime.includes(p))).toEqual([]);
+  });
+
+  it('schedule of JSON files loads no YAML parser; of a YAML file, it does (the control)', async () => {
+    const json = join(dir, 'pod.json');
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { containers: [{ name: 'app', resources: { requests: { cpu: '1' } } }] },
+    };
+    await writeFile(json, JSON.stringify(pod));
+    const nodePool = join(root, 'examples', 'schedule', 'nodepools.yaml');
+    const fromJson = await traced([bin, 'schedule', '-f', json, '--catalog', 'kwok', '-o', 'json']);
+    expect(fromJson.code, fromJson.err).toBe(0);
+    expect(fromJson.packages).not.toContain('yaml');
+    const fromYaml = await traced([bin, 'schedule', '-f', json, '-f', nodePool, '--catalog', 'kwok']);
+    expect(fromYaml.code, fromYaml.err).toBe(0);
+    expect(fromYaml.packages).toContain('yaml');
   });
 });

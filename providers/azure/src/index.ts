@@ -8,7 +8,7 @@ export * from './launch/index.js';
 export * from './logger.js';
 export * from './nodeclass/index.js';
 export * from './pricing/index.js';
-export * from './provider/index.js';
 /** The plug-in object (`--provider azure`, `--provider-module @nodewright/azure`). */
-export { azureProviderPlugin as default } from './provider/plugin.js';
+export { azureProviderPlugin as default } from './provider/azure-provider-plugin.js';
+export * from './provider/index.js';
 export * from './sdk/index.js';

@@ -3,4 +3,4 @@
  * and `--catalog azure` without the rest of the package; the Azure SDK is imported only when the
  * plug-in's `create` runs.
  */
-export { azureProviderPlugin as default } from './provider/plugin.js';
+export { azureProviderPlugin as default } from './provider/azure-provider-plugin.js';

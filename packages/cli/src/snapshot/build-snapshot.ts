@@ -11,7 +11,7 @@ import type {
 import type { InstanceType } from '@nodewright/core/cloudprovider';
 import type { ManifestError, ParsedManifest } from '@nodewright/core/manifests';
 import type { SolverInput } from '@nodewright/core/scheduling';
-import { buildSolverInput, type IgnoredPod, whyNodePoolUnusable } from '@nodewright/core/state';
+import { buildSolverInput, type IgnoredPod, whyNodePoolUnusable } from '@nodewright/core/snapshot';
 import { asCatalog, catalogInstanceTypes, type SourcedCatalog } from './catalogs.js';
 
 export type { IgnoredPod };

@@ -12,7 +12,7 @@ import { writeErrors } from '../io.js';
 import { type ClusterTarget, clusterTargetOf } from '../live/cluster-target.js';
 import { defaultCatalogs, type NodeClassCatalogs } from '../live/default-catalogs.js';
 import { ClusterAccessError, type ClusterConnector, type LiveCluster } from '../live/live-cluster.js';
-import { type LiveObjects, readLiveObjects } from '../live/read-live-objects.js';
+import type { LiveObjects } from '../live/read-live-objects.js';
 import { expandWorkloads } from '../workloads/expand-workloads.js';
 import { buildSnapshot, type Snapshot } from './build-snapshot.js';
 import { readCatalogOptions, type SourcedCatalog } from './catalogs.js';
@@ -62,6 +62,8 @@ export async function readClusterSnapshot(
   if (target !== undefined) {
     try {
       cluster = await live!.connect(target);
+      // Loaded here: the cluster port's adapters are not needed to read files.
+      const { readLiveObjects } = await import('../live/read-live-objects.js');
       fromCluster = await readLiveObjects(cluster, services.registry);
     } catch (error) {
       if (!(error instanceof ClusterAccessError)) throw error;

@@ -1,7 +1,7 @@
 import type { NodePool, Pod } from '@nodewright/core/apis';
 import type { ParsedManifest } from '@nodewright/core/manifests';
 import type { SolverInput, SolverResult } from '@nodewright/core/scheduling';
-import { isMarkedUnschedulable, podId, whyNodePoolUnusable } from '@nodewright/core/state';
+import { isMarkedUnschedulable, podId, whyNodePoolUnusable } from '@nodewright/core/snapshot';
 import { formatPerHour } from '../format/index.js';
 import type { ObjectEvent } from '../live/recent-events.js';
 import { type NodeClaimJson, nodeClaimJson } from '../snapshot/claim-json.js';

@@ -1,13 +1,4 @@
-import {
-  type Document,
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  parseAllDocuments,
-} from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import { formatFieldPath } from '../apis/field-errors.js';
 import {
   type Manifest,
@@ -18,6 +9,7 @@ import {
 } from './manifest.js';
 import { MaxNestingDepth, tooDeepPath } from './nesting.js';
 import { binaryContentProblem } from './text-check.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /**
  * Decodes the text of one input into objects. The text is a stream of YAML documents
@@ -131,6 +123,7 @@ function decodeJson(file: string, text: string): ManifestSet | undefined {
   let parsed: DocumentPositions | undefined;
   const positions = (): DocumentPositions => {
     if (parsed !== undefined) return parsed;
+    const { LineCounter, parseAllDocuments } = yamlLibrary();
     const lines = new LineCounter();
     const doc = parseAllDocuments(text, { lineCounter: lines })[0] as Document;
     parsed = yamlPositions(doc, lines, listOf(value)?.itemsKey);
@@ -145,6 +138,7 @@ function decodeJson(file: string, text: string): ManifestSet | undefined {
 }
 
 function decodeYaml(file: string, text: string): ManifestSet {
+  const { LineCounter, parseAllDocuments, isScalar } = yamlLibrary();
   const lines = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter: lines, prettyErrors: true });
   const collector = new ManifestCollector(file);
@@ -300,6 +294,7 @@ function listOf(value: unknown): { items: unknown[]; itemsKey?: string; inherit?
 }
 
 function listItemNodes(doc: Document, root: Node, itemsKey: string | undefined): Array<Node | undefined> {
+  const { isMap, isSeq } = yamlLibrary();
   const seq =
     itemsKey === undefined
       ? root
@@ -335,6 +330,7 @@ function fieldLine(
   lines: LineCounter,
   fallback: number,
 ): number {
+  const { isMap, isScalar, isSeq } = yamlLibrary();
   let line = fallback;
   let node = resolve(doc, start ?? undefined);
   for (const segment of segments) {
@@ -358,7 +354,7 @@ function fieldLine(
 
 function resolve(doc: Document, node: Node | null | undefined): Node | undefined {
   if (node === null || node === undefined) return undefined;
-  if (isAlias(node)) return (node.resolve(doc) as Node | undefined) ?? undefined;
+  if (yamlLibrary().isAlias(node)) return (node.resolve(doc) as Node | undefined) ?? undefined;
   return node;
 }
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { KindRegistry } from '../apis/kind.js';
+import { kubernetesKinds } from '../apis/kubernetes/kinds.js';
 import { decodeManifests } from './decode.js';
 import { formatManifestError } from './format.js';
-import { parseManifests } from './parse.js';
+import { CompileSchemaAtCount, parseManifests } from './parse.js';
 
 const registry = new KindRegistry([
   {
@@ -89,5 +90,52 @@ describe('parseManifests', () => {
     const { parsed, errors } = parse(text);
     expect(parsed.map((p) => p.manifest.id)).toEqual(['Node/a', 'Node/<unnamed #3>']);
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe('parseManifests of many objects of one kind (the schema compiled)', () => {
+  const pods = new KindRegistry(kubernetesKinds);
+  const pod = (i: number, spec: Record<string, unknown>) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `p-${i}`, namespace: i % 2 === 0 ? undefined : 'web', labels: { app: `a${i % 7}` } },
+    spec,
+  });
+  const specs: Array<Record<string, unknown>> = [
+    { containers: [{ name: 'app', resources: { requests: { cpu: '250m', memory: '1Gi' } } }] },
+    {
+      containers: [{ name: 'app', resources: { requests: { cpu: 1 } }, ports: [{ containerPort: 80 }] }],
+      nodeSelector: { 'topology.kubernetes.io/zone': 'a' },
+      tolerations: [{ key: 'k', operator: 'Exists' }],
+      priority: null,
+    },
+    // Invalid: no containers; a negative request; a duplicate container name.
+    { containers: [] },
+    { containers: [{ name: 'app', resources: { requests: { cpu: '-1' } } }] },
+    { containers: [{ name: 'a' }, { name: 'a' }] },
+  ];
+  const objects = Array.from({ length: CompileSchemaAtCount + 5 }, (_, i) =>
+    pod(i, specs[i % specs.length]!),
+  );
+  const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects });
+
+  it('compiles the Pod schema (else large inputs silently lose the fast path)', () => {
+    const podKind = pods.get('v1', 'Pod')!;
+    expect(z.compile(podKind.schema, { strict: true })).not.toBe(podKind.schema);
+  });
+
+  it('gives the values and errors that parsing each object alone gives', () => {
+    const many = parseManifests(pods, decodeManifests('pods.json', text).manifests);
+    const one = (i: number) =>
+      parseManifests(pods, decodeManifests('pods.json', JSON.stringify(objects[i])).manifests);
+    expect(many.parsed).toHaveLength(((CompileSchemaAtCount + 5) / 5) * 2);
+    for (const i of [0, 1, 2, 3, 4, 5, 6, 1003, 1004]) {
+      const alone = one(i);
+      const inMany = i % 5 < 2 ? many.parsed.find((p) => p.manifest.name === `p-${i}`) : undefined;
+      expect(inMany?.value).toEqual(alone.parsed[0]?.value);
+      const errors = many.errors.filter((e) => e.object === `Pod/p-${i}`);
+      expect(errors.map((e) => [e.path, e.message])).toEqual(alone.errors.map((e) => [e.path, e.message]));
+      expect(errors.length > 0).toBe(i % 5 >= 2);
+    }
   });
 });

@@ -4,14 +4,12 @@ import {
   InstanceTypeCatalogApiVersion,
   InstanceTypeCatalogKind,
 } from '@nodewright/core/apis';
-import { type CatalogProvider, catalogEntryOf } from '@nodewright/core/catalog';
+import { catalogEntryOf } from '@nodewright/core/catalog';
 import { buildInstanceType, type NodeShape } from '../instancetype/build.js';
 import { AzureWellKnownLabels } from '../instancetype/labels.js';
 import { STATIC_PRICES, type StaticPrice } from '../pricing/static-prices.js';
-import { SKU_FACTS, type SkuFact, STATIC_REGIONS } from './sku-facts.js';
-
-/** The region `--catalog azure` prices. */
-export const DefaultAzureCatalogRegion = 'eastus';
+import { DefaultAzureCatalogRegion } from './catalog-providers.js';
+import { SKU_FACTS, type SkuFact } from './sku-facts.js';
 
 export interface AzureCatalogOptions {
   readonly region?: string;
@@ -51,20 +49,3 @@ export function azureCatalog(options: AzureCatalogOptions = {}): InstanceTypeCat
     instanceTypes,
   };
 }
-
-const description = (region: string) =>
-  `common Azure VM sizes (D, E, F, B, L, N series; Intel, AMD, Arm) at ${region} list and spot prices, ${region}-1..3`;
-
-/** `--catalog azure` (eastus) and `--catalog azure:<region>` for each region of the table. */
-export const azureCatalogProviders: readonly CatalogProvider[] = [
-  {
-    name: 'azure',
-    description: `${description(DefaultAzureCatalogRegion)}; azure:REGION for another region`,
-    catalog: () => azureCatalog(),
-  },
-  ...STATIC_REGIONS.map((region) => ({
-    name: `azure:${region}`,
-    description: description(region),
-    catalog: () => azureCatalog({ region }),
-  })),
-];

@@ -4,7 +4,8 @@ import { instanceTypesFromCatalog } from '@nodewright/core/catalog';
 import { decodeManifests } from '@nodewright/core/manifests';
 import { solve } from '@nodewright/core/scheduling';
 import { describe, expect, it } from 'vitest';
-import { azureCatalog, azureCatalogProviders } from './catalog.js';
+import { azureCatalog } from './catalog.js';
+import { azureCatalogProviders } from './catalog-providers.js';
 
 const dir = new URL('../../../../examples/nodepools/azure/', import.meta.url);
 const nodePools: NodePool[] = readdirSync(dir)

@@ -1,2 +1,3 @@
 export * from './catalog.js';
+export * from './catalog-providers.js';
 export * from './sku-facts.js';

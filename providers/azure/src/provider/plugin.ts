@@ -1,8 +1,5 @@
-import type { KindDefinition } from '@nodewright/core/apis';
 import { readinessFromReadyCondition } from '@nodewright/core/lifecycle';
-import type { ProviderContext, ProviderInstance, ProviderPlugin } from '@nodewright/core/operator';
-import { aksNodeClassKind } from '../apis/index.js';
-import { azureCatalogProviders } from '../catalog/catalog.js';
+import type { ProviderContext, ProviderInstance } from '@nodewright/core/operator';
 import { Instances } from '../instance/instances.js';
 import { InstanceTypeProvider } from '../instancetype/provider.js';
 import { EvictionWatcher } from '../interruption/eviction-watcher.js';
@@ -15,7 +12,7 @@ import { AKSNodeClassStatusController } from '../nodeclass/status-controller.js'
 import { PricingProvider } from '../pricing/provider.js';
 import type { ArmClients } from '../sdk/arm-clients.js';
 import { AzureCloudProvider } from './azure-cloud-provider.js';
-import { AzureSettingKeys, type AzureSettings, parseAzureSettings } from './settings.js';
+import type { AzureSettings } from './settings.js';
 
 /** The provider, and when its first reads of Resource SKUs and prices have finished. */
 export interface AzureProviderInstance extends ProviderInstance {
@@ -108,22 +105,3 @@ export function createAzureProvider(
     },
   };
 }
-
-/**
- * `--provider azure`: AKSNodeClass (images and readiness resolved by `aksnodeclass.status`), VM
- * sizes from Resource SKUs, prices from the Retail Prices API, one VM and NIC per NodeClaim with
- * bounded failover across offerings. Settings: see AzureSettingKeys and the README.
- */
-export const azureProviderPlugin: ProviderPlugin = {
-  name: 'azure',
-  kinds: [aksNodeClassKind as KindDefinition],
-  settings: AzureSettingKeys,
-  secretSettings: ['staticAccessToken'],
-  catalogs: azureCatalogProviders,
-  async create(context) {
-    const settings = parseAzureSettings(context.settings);
-    // Imported here, not at the top: the Azure SDK is loaded only when this provider runs.
-    const { azureClients } = await import('../sdk/azure-clients.js');
-    return createAzureProvider(context, settings, await azureClients(settings));
-  },
-};

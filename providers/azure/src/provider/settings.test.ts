@@ -1,6 +1,6 @@
 import { providerPluginProblems } from '@nodewright/core/operator';
 import { describe, expect, it } from 'vitest';
-import { azureProviderPlugin } from './plugin.js';
+import { azureProviderPlugin } from './azure-provider-plugin.js';
 import { parseAzureSettings } from './settings.js';
 
 const required = {

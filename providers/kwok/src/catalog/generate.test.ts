@@ -1,8 +1,9 @@
 import { instanceTypeCatalogSchema } from '@nodewright/core/apis';
 import { formatResourceList } from '@nodewright/core/scheduling';
 import { describe, expect, it } from 'vitest';
+import { kwokCatalogProvider } from './catalog-provider.js';
 import { generateKwokCatalog, KwokLabels, maxPods, onDemandPrice } from './generate.js';
-import { kwokCatalogProvider, kwokInstanceTypes } from './provider.js';
+import { kwokInstanceTypes } from './provider.js';
 
 describe('generateKwokCatalog', () => {
   const catalog = generateKwokCatalog();
@@ -94,8 +95,8 @@ describe('kwokInstanceTypes', () => {
     }
   });
 
-  it('is what the kwok catalog provider ships', () => {
+  it('is what the kwok catalog provider ships', async () => {
     expect(kwokCatalogProvider.name).toBe('kwok');
-    expect(kwokCatalogProvider.catalog()).toEqual(generateKwokCatalog());
+    expect(await kwokCatalogProvider.catalog()).toEqual(generateKwokCatalog());
   });
 });

@@ -1,9 +1,5 @@
 import type { InstanceTypeCatalog } from '@nodewright/core/apis';
-import {
-  type CatalogProvider,
-  describeCatalogProblem,
-  instanceTypesFromCatalog,
-} from '@nodewright/core/catalog';
+import { describeCatalogProblem, instanceTypesFromCatalog } from '@nodewright/core/catalog';
 import type { InstanceType } from '@nodewright/core/cloudprovider';
 import { generateKwokCatalog, type KwokCatalogOptions } from './generate.js';
 
@@ -21,11 +17,3 @@ export function kwokInstanceTypes(options?: KwokCatalogOptions): InstanceType[] 
   if (problems.length > 0) throw new Error(problems.map(describeCatalogProblem).join('\n'));
   return instanceTypes;
 }
-
-/** `--catalog kwok`: Karpenter's KWOK instance types, for examples, tests and simulation. */
-export const kwokCatalogProvider: CatalogProvider = {
-  name: 'kwok',
-  description:
-    "Karpenter's KWOK types: 1-256 vCPU, c/s/m = 2/4/8 GiB per vCPU, amd64/arm64, linux/windows, test-zone-a..d, spot at 0.7x",
-  catalog: () => generateKwokCatalog(),
-};

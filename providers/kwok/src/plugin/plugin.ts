@@ -1,6 +1,6 @@
 import type { ProviderPlugin } from '@nodewright/core/operator';
 import { kwokNodeClassKind } from '../apis/kind.js';
-import { kwokCatalogProvider } from '../catalog/provider.js';
+import { kwokCatalogProvider } from '../catalog/catalog-provider.js';
 import { KwokSettingDescriptions, parseKwokSettings } from './settings.js';
 
 /**

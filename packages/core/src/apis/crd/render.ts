@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { yamlLibrary } from '../../manifests/yaml-library.js';
 import type { KindDefinition } from '../kind.js';
 import { generateCrd } from './generate.js';
 
@@ -7,7 +7,8 @@ import { generateCrd } from './generate.js';
  * same schema always renders the same bytes, so committed CRDs can be checked for staleness.
  */
 export function renderCrdYaml(def: KindDefinition): string {
-  const body = stringify(generateCrd(def), {
+  // The yaml library loads here, not with the apis: only the `crds` command renders.
+  const body = yamlLibrary().stringify(generateCrd(def), {
     lineWidth: 0,
     minContentWidth: 0,
     aliasDuplicateObjects: false,
