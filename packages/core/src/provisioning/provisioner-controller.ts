@@ -3,6 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { ObjectKey } from '../kube/object.js';
 import type { ClusterPort } from '../kube/port.js';
 import { Pods } from '../kube/resource-types.js';
+import { skipWhileUnsynced } from '../operator/runtime/cache-sync.js';
 import {
   type Controller,
   type ReconcileContext,
@@ -88,6 +89,8 @@ export class ProvisionerController implements Controller {
     }
     const dueIn = this.#batcher.dueInMs() ?? 0;
     if (dueIn > 0) return { requeueAfterMs: dueIn };
+    const unsynced = skipWhileUnsynced(context, this.#unsyncedRetryMs);
+    if (unsynced !== undefined) return unsynced;
     if (!(await state.synced(this.#deps.cluster))) {
       context.logger.debug('waiting for cluster state to sync before provisioning');
       return { requeueAfterMs: this.#unsyncedRetryMs };

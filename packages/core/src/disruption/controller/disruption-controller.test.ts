@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Taints } from '../../apis/labels.js';
 import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
+import { asPatch } from '../../lifecycle/patch.js';
 import { hasDisruptedTaint, startControllerHarness } from '../testing/controller-harness.js';
 import type { DisruptionControllerOptions } from './disruption-controller.js';
 import { DisruptionEventReasons } from './events.js';
@@ -147,5 +149,29 @@ describe('DisruptionController', () => {
     const before = await passes();
     await advance(60_000);
     expect((await passes()) - before).toBe(6);
+  }, 30_000);
+});
+
+describe('DisruptionController and a command that died', () => {
+  it('untaints nodes left with karpenter.sh/disrupted by a lost command, then consolidates them', async () => {
+    const { env, advance, logs, scale } = await setup();
+    // What a controller killed between tainting and deleting leaves behind: tainted nodes, no command.
+    for (const node of (await env.cluster.list(Nodes)).items)
+      await env.cluster.patch(
+        Nodes,
+        { name: node.metadata.name },
+        asPatch({ spec: { taints: [...(node.spec.taints ?? []), { ...Taints.Disrupted }] } }),
+      );
+    const strandedCount = (await env.cluster.list(Nodes)).items.filter(hasDisruptedTaint).length;
+    expect(strandedCount).toBeGreaterThan(0);
+    await advance(10_000);
+    expect((await env.cluster.list(Nodes)).items.filter(hasDisruptedTaint)).toEqual([]);
+    const released = logs.filter((l) => l.msg === 'removed a stranded karpenter.sh/disrupted taint');
+    expect(released.length).toBe(strandedCount);
+    // Candidates again: emptied, they are consolidated away.
+    await scale(0);
+    await advance(30_000);
+    await advance(120_000);
+    expect((await env.cluster.list(NodeClaims)).items).toEqual([]);
   }, 30_000);
 });

@@ -8,6 +8,7 @@ import type { ObjectKey } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
 import { NodeClaims, PodDisruptionBudgets } from '../../kube/resource-types.js';
 import type { LifecycleMetrics } from '../../lifecycle/metrics.js';
+import { skipWhileUnsynced, UnsyncedRetryMs } from '../../operator/runtime/cache-sync.js';
 import type { Controller, ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { watchMapped } from '../../operator/runtime/controller.js';
 import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
@@ -112,6 +113,10 @@ export class DisruptionController implements Controller {
 
   async reconcile(_key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult> {
     const now = this.#deps.clock.now();
+    const unsynced = skipWhileUnsynced(context, UnsyncedRetryMs);
+    if (unsynced !== undefined) return unsynced;
+    // Before deciding, so a node stranded by a lost command is a candidate in this very pass.
+    await this.#queue.releaseStranded(context);
     if (!this.#queue.busy) return this.#pass(now, context);
     return this.#queue.step(now, context, async (command) => {
       const snapshot = this.#snapshot(await this.#instanceTypes(), new Set(command.candidates), context);

@@ -20,6 +20,7 @@ import { DisruptionEventReasons, publishOnNode } from '../controller/events.js';
 import { consolidationType, type DisruptionMetrics, reasonLabel } from '../controller/metrics.js';
 import type { DisruptionCommand } from '../decide/methods/method.js';
 import type { CommandValidation } from '../decide/validation.js';
+import { strandedDisruptionTaints } from './stranded-taints.js';
 
 /** What the queue acts through. */
 export interface DisruptionQueueDependencies {
@@ -88,6 +89,34 @@ export class DisruptionQueue {
   awaits(claimName: string): boolean {
     const phase = this.#inFlight?.phase;
     return phase?.kind === 'replacing' && phase.replacements.includes(claimName);
+  }
+
+  /** Whether the command in flight holds `nodeName` as a candidate (its taint is ours). */
+  holds(nodeName: string): boolean {
+    return this.#inFlight?.command.candidates.includes(nodeName) ?? false;
+  }
+
+  /**
+   * Removes the `karpenter.sh/disrupted` taint from every node no command owns any more
+   * (`strandedDisruptionTaints`: left by a controller that crashed or lost its Lease mid-command),
+   * so those nodes become candidates again. Returns their names.
+   */
+  async releaseStranded(context: ReconcileContext): Promise<string[]> {
+    const { state } = this.#deps;
+    const stranded = strandedDisruptionTaints({
+      nodes: state.nodes(),
+      nodeClaims: state.nodeClaims(),
+      held: (name) => this.holds(name),
+      marked: (name) => state.isMarkedForDeletion(name),
+    });
+    for (const name of stranded) {
+      await this.#setTaint(name, false);
+      context.logger.info(
+        { node: name, why: 'no disruption command in flight holds the node' },
+        'removed a stranded karpenter.sh/disrupted taint',
+      );
+    }
+    return stranded;
   }
 
   /** Takes a decided command: marks and taints its candidates; validation comes after the delay. */

@@ -3,6 +3,7 @@ import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { MetricNames } from '../../metrics/names.js';
 import { NodeTerminationController } from '../../node/termination/node-termination-controller.js';
+import { UnsyncedRetryMs } from '../../operator/runtime/cache-sync.js';
 import { ControllerEnv } from '../../testing/controller-env.js';
 import { lifecycleDependencies } from '../../testing/lifecycle-env.js';
 import { aNodeFor } from '../../testing/node-builder.js';
@@ -99,7 +100,8 @@ describe('nodeclaim.garbagecollection', () => {
   it('terminates a leaked instance once it is older than 30 s, on the next poll', async () => {
     const { env } = await setup();
     env.cloudProvider.addInstance(aNodeClaim({ metadata: { name: 'leaked-1' } }));
-    await env.advance(2 * MIN - 1);
+    // The pass at start came before the caches synced, so the first one ran UnsyncedRetryMs later.
+    await env.advance(UnsyncedRetryMs + 2 * MIN - 1);
     expect(env.cloudProvider.instances()).toHaveLength(1);
     await env.advance(1);
     expect(env.cloudProvider.instances()).toEqual([]);

@@ -9,6 +9,7 @@ import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { isManaged } from '../../lifecycle/lookup.js';
 import { DisruptionReasons, recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
+import { skipWhileUnsynced, UnsyncedRetryMs } from '../../operator/runtime/cache-sync.js';
 import type { Controller, ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { objectRef } from '../../operator/runtime/logger.js';
 
@@ -99,6 +100,8 @@ export class GarbageCollectionController implements Controller {
 
   async reconcile(_key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined> {
     const { cluster, cloudProvider, clock, events, metrics } = this.#deps;
+    const unsynced = skipWhileUnsynced(context, UnsyncedRetryMs);
+    if (unsynced !== undefined) return unsynced;
     const instances = await cloudProvider.list();
     const claims = (await cluster.list(NodeClaims)).items.filter((c) => isManaged(c, cloudProvider));
     const nodes = (await cluster.list(Nodes)).items;

@@ -3,6 +3,7 @@ import { ControllerBackoff, ItemBackoff } from '../../clock/backoff.js';
 import type { Timers } from '../../clock/timers.js';
 import { isConflict } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
+import type { CacheSync } from './cache-sync.js';
 import type { Controller, ReconcileContext, ReconcileResult } from './controller.js';
 import type { ControllerCache } from './controller-cache.js';
 import { keyString, parseKey } from './keys.js';
@@ -20,6 +21,8 @@ export interface RunnerDependencies {
   readonly logger: Logger;
   readonly metrics: RuntimeMetrics;
   readonly signal: AbortSignal;
+  /** The manager's cache sync, handed to reconciles. */
+  readonly cacheSync: () => CacheSync;
 }
 
 /**
@@ -47,7 +50,12 @@ export class ControllerRunner {
     this.#max = Math.max(1, controller.maxConcurrentReconciles ?? 1);
     this.#backoff = new ItemBackoff(controller.backoff ?? ControllerBackoff);
     this.#logger = deps.logger.child({ controller: controller.name });
-    this.#context = { cache: deps.cache, signal: deps.signal, logger: this.#logger };
+    this.#context = {
+      cache: deps.cache,
+      signal: deps.signal,
+      logger: this.#logger,
+      cacheSync: deps.cacheSync,
+    };
     const labels = { name: controller.name, controller: controller.name };
     this.#queue = new WorkQueue(deps.timers, deps.now, {
       added: () => deps.metrics.adds.inc(labels),

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { BackoffPolicy } from '../../clock/backoff.js';
 import type { KubeObject, ObjectKey } from '../../kube/object.js';
 import type { ResourceType } from '../../kube/resource-type.js';
+import type { CacheSync } from './cache-sync.js';
 import type { ControllerCache } from './controller-cache.js';
 import type { InformerEvent } from './informer.js';
 import { objectKey } from './keys.js';
@@ -22,6 +23,12 @@ export interface ReconcileContext {
   readonly signal: AbortSignal;
   /** The controller's logger (`controller` bound), for structured logs. */
   readonly logger: Logger;
+  /**
+   * Whether every informer cache holds the API server's current list now. Controllers that
+   * decide from the whole cluster (provisioning, disruption, garbage collection) act only while
+   * it is synced; see `unsyncedReason`.
+   */
+  readonly cacheSync: () => CacheSync;
 }
 
 /** Maps a change of a watched object to the keys of the controller that must reconcile. */

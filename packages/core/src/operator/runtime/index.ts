@@ -1,3 +1,4 @@
+export * from './cache-sync.js';
 export * from './controller.js';
 export * from './controller-cache.js';
 export * from './controller-runner.js';

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
 import { type ResourceType, typeKey } from '../../kube/resource-type.js';
 import type { Watch, WatchEvent } from '../../kube/watch.js';
+import type { ListingState } from './cache-sync.js';
 import type { TypeStore } from './controller-cache.js';
 import { keyString, objectKey } from './keys.js';
 
@@ -41,6 +42,8 @@ export class Informer {
   readonly synced: Promise<void>;
   #resolveSynced!: () => void;
   #hasSynced = false;
+  /** When the list now in progress (or awaited after a failed watch) began; undefined when delivered. */
+  #listingSince: number | undefined;
   #watch: Watch | undefined;
   #restart: Cancel | undefined;
   #resourceVersion: string | undefined;
@@ -48,8 +51,18 @@ export class Informer {
   /** Generation of the current watch, so events of a replaced watch are ignored. */
   #generation = 0;
 
-  constructor(port: ClusterPort, type: ResourceType, store: TypeStore, timers: Timers, logger: Logger) {
+  readonly #now: () => number;
+
+  constructor(
+    port: ClusterPort,
+    type: ResourceType,
+    store: TypeStore,
+    timers: Timers,
+    logger: Logger,
+    now: () => number,
+  ) {
     this.#port = port;
+    this.#now = now;
     this.type = type;
     this.#store = store;
     this.#timers = timers;
@@ -68,7 +81,17 @@ export class Informer {
     return this.#hasSynced;
   }
 
+  /**
+   * This cache's part of CacheSync: listing from `start` until the first list is delivered, and
+   * from a watch error that forces a relist until the relist is delivered.
+   */
+  listingState(): ListingState {
+    const since = this.#listingSince ?? (this.#hasSynced ? undefined : this.#now());
+    return { plural: this.type.plural, listingSinceMs: since };
+  }
+
   start(): void {
+    this.#listingSince = this.#now();
     this.#open(undefined);
   }
 
@@ -100,6 +123,7 @@ export class Informer {
         if (generation !== this.#generation || this.#stopped) return;
         this.#backoff.forget('watch');
         if (seen !== undefined) this.#dropUnseen(seen);
+        this.#listingSince = undefined;
         if (!this.#hasSynced) {
           this.#hasSynced = true;
           this.#resolveSynced();
@@ -146,6 +170,7 @@ export class Informer {
     this.#watch = undefined;
     if (this.#stopped) return;
     const relist = isGone(error) || this.#resourceVersion === undefined;
+    if (relist) this.#listingSince ??= this.#now();
     const delay = this.#backoff.next('watch');
     this.#logger.warn(
       { err: error, kind: typeKey(this.type), relist, retryInMs: delay },

@@ -311,13 +311,17 @@ describe('Manager', () => {
     await cluster.create(Widgets, widget('a'));
     await cluster.create(Widgets, widget('b'));
     await settle();
+    expect(manager.cacheSync().synced).toBe(true);
     inject?.(new GoneError('too old resource version'));
     await cluster.delete(Widgets, { name: 'a' });
     await cluster.create(Widgets, widget('c'));
     await settle();
     expect(seen).toEqual(['a:present', 'b:present']);
+    // Between the Gone and the delivered relist the cache may hold deleted objects: unsynced.
+    expect(manager.cacheSync()).toMatchObject({ synced: false, listing: ['widgets'] });
     await timers.advance(1_000, settle);
     expect(seen.slice(2).sort()).toEqual(['a:gone', 'b:present', 'c:present']);
+    expect(manager.cacheSync().synced).toBe(true);
     expect(manager.cache.list(Widgets).map((w) => w.metadata.name)).toEqual(['b', 'c']);
   });
 

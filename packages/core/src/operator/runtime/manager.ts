@@ -4,6 +4,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { Timers } from '../../clock/timers.js';
 import type { ClusterPort } from '../../kube/port.js';
 import { typeKey } from '../../kube/resource-type.js';
+import { type CacheSync, cacheSyncOf, registerCacheSyncMetrics } from './cache-sync.js';
 import type { Controller } from './controller.js';
 import { type ControllerCache, StoreCache, TypeStore } from './controller-cache.js';
 import { ControllerRunner } from './controller-runner.js';
@@ -58,6 +59,8 @@ export class Manager {
     this.#logger = options.logger;
     this.#metrics = runtimeMetrics(options.registry);
     this.cache = new StoreCache(this.#stores);
+    const now = () => options.clock.now();
+    registerCacheSyncMetrics(options.registry, () => this.cacheSync(), now);
   }
 
   /** Adds controllers; only before `start`. Names must be unique. */
@@ -76,6 +79,7 @@ export class Manager {
         logger: this.#logger,
         metrics: this.#metrics,
         signal: this.#abort.signal,
+        cacheSync: () => this.cacheSync(),
       });
       this.#runners.push(runner);
       for (const source of controller.watches) {
@@ -140,6 +144,14 @@ export class Manager {
   }
 
   /**
+   * Whether every informer's cache holds the API server's current list (see CacheSync): false
+   * during the first list and during a relist, when `hasSynced` may already be true.
+   */
+  cacheSync(): CacheSync {
+    return cacheSyncOf([...this.#informers.values()].map((i) => i.listingState()));
+  }
+
+  /**
    * Resolves when the cluster has delivered every event caused so far and no controller has a
    * ready key or a running reconcile. Delayed requeues may remain: they wait for their timers.
    */
@@ -178,7 +190,9 @@ export class Manager {
     if (informer === undefined) {
       const store = new TypeStore();
       this.#stores.set(key, store);
-      informer = new Informer(this.#options.cluster, type, store, this.#options.timers, this.#logger);
+      informer = new Informer(this.#options.cluster, type, store, this.#options.timers, this.#logger, () =>
+        this.#options.clock.now(),
+      );
       this.#informers.set(key, informer);
     }
     return informer;

@@ -1,0 +1,107 @@
+import { writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { ClusterConnection } from '@nodewright/conformance/cluster';
+
+/** Which requests a ListHoldProxy holds back. */
+export interface ListHold {
+  /** The exact path of the list, e.g. `/api/v1/pods`. */
+  readonly path: string;
+  /** Requests for it (not watches) are answered no sooner than this wall-clock instant (ms). */
+  readonly untilMs: number;
+}
+
+/**
+ * A plain-HTTP proxy in front of the API server, for fault tests: it forwards every request with
+ * the connection's credentials, streaming both ways (watches stay watches), except that a LIST of
+ * `hold.path` — a GET without `watch=true|1` — is forwarded only at `hold.untilMs`. A client
+ * pointed at it (`writeKubeconfig`) sees an API server whose list of that kind is slow, as a large
+ * or overloaded cluster's is after a restart.
+ */
+export class ListHoldProxy {
+  readonly #server: Server;
+  readonly #connection: ClusterConnection;
+  readonly #hold: ListHold;
+  /** Wall-clock instants at which held lists arrived, and were released. */
+  readonly held: { readonly arrivedMs: number; releasedMs?: number }[] = [];
+
+  private constructor(connection: ClusterConnection, hold: ListHold) {
+    this.#connection = connection;
+    this.#hold = hold;
+    this.#server = createServer((req, res) => this.#handle(req, res));
+  }
+
+  static async start(connection: ClusterConnection, hold: ListHold): Promise<ListHoldProxy> {
+    const proxy = new ListHoldProxy(connection, hold);
+    await new Promise<void>((resolve) => proxy.#server.listen(0, '127.0.0.1', resolve));
+    return proxy;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  /** Writes a kubeconfig (JSON) whose only cluster is this proxy, without credentials. */
+  async writeKubeconfig(path: string): Promise<void> {
+    const config = {
+      apiVersion: 'v1',
+      kind: 'Config',
+      // client-node refuses a plain-HTTP server unless told to skip TLS verification.
+      clusters: [{ name: 'proxy', cluster: { server: this.url, 'insecure-skip-tls-verify': true } }],
+      users: [{ name: 'proxy', user: {} }],
+      contexts: [{ name: 'proxy', context: { cluster: 'proxy', user: 'proxy' } }],
+      'current-context': 'proxy',
+    };
+    await writeFile(path, JSON.stringify(config));
+  }
+
+  stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+
+  #handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://proxy');
+    const watch = url.searchParams.get('watch');
+    const isHeldList =
+      req.method === 'GET' && url.pathname === this.#hold.path && watch !== 'true' && watch !== '1';
+    const wait = isHeldList ? Math.max(0, this.#hold.untilMs - Date.now()) : 0;
+    if (!isHeldList) {
+      this.#forward(req, res);
+      return;
+    }
+    const record: { arrivedMs: number; releasedMs?: number } = { arrivedMs: Date.now() };
+    this.held.push(record);
+    setTimeout(() => {
+      record.releasedMs = Date.now();
+      this.#forward(req, res);
+    }, wait);
+  }
+
+  #forward(req: IncomingMessage, res: ServerResponse): void {
+    const target = new URL(req.url ?? '/', this.#connection.server);
+    const headers = { ...req.headers, host: target.host };
+    if (this.#connection.bearerToken) headers.authorization = `Bearer ${this.#connection.bearerToken}`;
+    const upstream = httpsRequest(
+      target,
+      {
+        method: req.method ?? 'GET',
+        headers,
+        ...(this.#connection.ca ? { ca: this.#connection.ca } : {}),
+        ...(this.#connection.cert ? { cert: this.#connection.cert, key: this.#connection.key } : {}),
+        rejectUnauthorized: !this.#connection.insecureSkipTlsVerify,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`proxy: ${err.message}`);
+    });
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  }
+}
