@@ -53,10 +53,16 @@ function instance(overrides: Partial<MockInstance> = {}): MockInstance {
 
 interface NodeView extends KubeObject {
   spec?: { providerID?: string; taints?: { key: string; effect: string; value?: string }[] };
-  status?: { capacity?: Record<string, string>; allocatable?: Record<string, string> };
+  status?: {
+    capacity?: Record<string, string>;
+    allocatable?: Record<string, string>;
+    conditions?: Record<string, string>[];
+  };
 }
 
-function fixture(options: Partial<Pick<KubeletHarnessDeps, 'retryDelayMs' | 'startupTaintRemoval'>> = {}) {
+function fixture(
+  options: Partial<Pick<KubeletHarnessDeps, 'retryDelayMs' | 'startupTaintRemoval' | 'holdNotReady'>> = {},
+) {
   const clock = new FakeClock(0);
   const timers = new ManualTimers(clock);
   const cluster = new MemoryCluster({ clock });
@@ -68,6 +74,7 @@ function fixture(options: Partial<Pick<KubeletHarnessDeps, 'retryDelayMs' | 'sta
     timers,
     bootDelayMs: 5_000,
     onError: (error) => errors.push(error),
+    clock,
     ...options,
   });
   const advance = async (ms: number) => {
@@ -135,6 +142,34 @@ describe('KubeletHarness', () => {
     expect(node?.status?.capacity).toEqual({ cpu: '2', memory: '8Gi', pods: '29' });
     expect(node?.status?.allocatable).toEqual({ cpu: '1930m', memory: '7Gi', pods: '29' });
     expect(harness.nodeNameOf('aws:///us-west-2a/i-0123456789abcdef0')).toBe(node?.metadata.name);
+  });
+
+  it('holds the Node of a broken kubelet at Ready=False, out of the hands of kwok', async () => {
+    const { source, harness, advance, nodes } = fixture({
+      holdNotReady: (i) => i.instanceType === 'm5.xlarge',
+    });
+    await harness.start();
+    source.put(instance({ instanceType: 'm5.xlarge' }));
+    source.put(instance({ providerID: 'aws:///us-west-2a/i-1', nodeName: 'healthy' }));
+    await advance(5_000);
+    const [broken, healthy] = ['ip-10-0-0-1.us-west-2.compute.internal', 'healthy'].map((name) =>
+      nodes().then((all) => all.find((n) => n.metadata.name === name)),
+    );
+    expect((await broken)?.spec?.providerID).toBe('aws:///us-west-2a/i-0123456789abcdef0');
+    expect((await broken)?.metadata.annotations?.['kwok.x-k8s.io/node']).toBeUndefined();
+    expect((await broken)?.status?.conditions).toEqual([
+      {
+        type: 'Ready',
+        status: 'False',
+        reason: 'KubeletNotReady',
+        message: 'container runtime network not ready (held by the kubelet harness)',
+        lastHeartbeatTime: '1970-01-01T00:00:05Z',
+        lastTransitionTime: '1970-01-01T00:00:05Z',
+      },
+    ]);
+    expect((await broken)?.status?.capacity).toEqual({ cpu: '2', memory: '8Gi', pods: '29' });
+    expect((await healthy)?.metadata.annotations).toEqual({ 'kwok.x-k8s.io/node': 'fake' });
+    expect((await healthy)?.status?.conditions).toBeUndefined();
   });
 
   it('counts the boot from pending and registers once the instance runs', async () => {

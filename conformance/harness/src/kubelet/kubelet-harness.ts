@@ -1,8 +1,8 @@
 import { Taints } from '@nodewright/core/apis';
-import type { Cancel, Timers } from '@nodewright/core/clock';
+import { type Cancel, type Clock, SystemClock, type Timers } from '@nodewright/core/clock';
 import { type ClusterPort, isAlreadyExists, isNotFound, type KubeObject, Nodes } from '@nodewright/core/kube';
 import type { MockInstance, MockInstanceSource } from '../mock-instance.js';
-import { nodeRegistration } from './node-manifest.js';
+import { KWOK_MANAGED_ANNOTATION, type NodeRegistration, nodeRegistration } from './node-manifest.js';
 
 /** Everything a KubeletHarness works with. */
 export interface KubeletHarnessDeps {
@@ -28,6 +28,14 @@ export interface KubeletHarnessDeps {
    * no such DaemonSet.
    */
   readonly startupTaintRemoval?: StartupTaintRemoval;
+  /**
+   * Instances whose kubelet comes up broken and stays so (a dead container runtime): their Node
+   * registers without the kwok annotation, so kwok does not make it Ready, and the harness
+   * reports `Ready=False` itself, stamped with `clock`'s time. Default: none.
+   */
+  readonly holdNotReady?: (instance: MockInstance) => boolean;
+  /** The time of the conditions `holdNotReady` reports; default the system clock. */
+  readonly clock?: Clock;
 }
 
 /** Which startup taints a simulated DaemonSet removes, and how long after registration. */
@@ -211,7 +219,10 @@ export class KubeletHarness {
   async #register(tracked: Tracked): Promise<void> {
     // Re-checked inside the queue: a terminate or an earlier register may have run meanwhile.
     if (tracked.nodeName !== undefined || tracked.latest.state !== 'running') return;
-    const { node, status } = nodeRegistration(tracked.latest);
+    const registration = nodeRegistration(tracked.latest);
+    const { node, status } = this.#deps.holdNotReady?.(tracked.latest)
+      ? notReady(registration, (this.#deps.clock ?? new SystemClock()).now())
+      : registration;
     const { cluster } = this.#deps;
     const key = { name: node.metadata.name };
     try {
@@ -284,4 +295,26 @@ export class KubeletHarness {
     tracked.startupTaintsRemoved = false;
     this.#existing.delete(tracked.latest.providerID);
   }
+}
+
+/** The registration of a kubelet that came up broken: no kwok annotation, Ready=False since `now`. */
+function notReady(registration: NodeRegistration, now: number): NodeRegistration {
+  const { [KWOK_MANAGED_ANNOTATION.key]: _kwok, ...annotations } = registration.node.metadata.annotations;
+  const since = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return {
+    node: { ...registration.node, metadata: { ...registration.node.metadata, annotations } },
+    status: {
+      ...registration.status,
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'KubeletNotReady',
+          message: 'container runtime network not ready (held by the kubelet harness)',
+          lastHeartbeatTime: since,
+          lastTransitionTime: since,
+        },
+      ],
+    },
+  };
 }

@@ -31,6 +31,8 @@ export interface NodeRegistration {
   readonly status: {
     readonly capacity: Record<string, string>;
     readonly allocatable: Record<string, string>;
+    /** Conditions kubelet reports itself; absent when kwok keeps the Node's conditions. */
+    readonly conditions?: Record<string, string>[];
   };
 }
 

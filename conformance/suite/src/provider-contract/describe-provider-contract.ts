@@ -312,7 +312,15 @@ export function describeProviderContract(
       const [first] = fx.provider.supportedNodeClasses();
       expect(first?.group).toBe(fx.nodePool.spec.template.spec.nodeClassRef.group);
       expect(first?.kind).toBe(fx.nodePool.spec.template.spec.nodeClassRef.kind);
-      for (const p of fx.provider.repairPolicies()) expect(p.tolerationDurationMs).toBeGreaterThan(0);
+      const policies = fx.provider.repairPolicies();
+      for (const p of policies) {
+        expect(p.tolerationDurationMs).toBeGreaterThan(0);
+        expect(p.conditionType).not.toBe('');
+        expect(['True', 'False', 'Unknown']).toContain(p.conditionStatus);
+      }
+      // node.health takes the earliest deadline among matches; two tolerations for one condition would be a typo.
+      const pairs = policies.map((p) => `${p.conditionType}=${p.conditionStatus}`);
+      expect(new Set(pairs).size, 'one policy per condition type and status').toBe(pairs.length);
     });
   });
 }

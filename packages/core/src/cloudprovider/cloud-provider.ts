@@ -46,6 +46,9 @@ export interface InterruptionNotice {
  * acts on each notice (cordon and drain ahead of the deadline; rebalance only records an event)
  * and then acknowledges it, so a notice is redelivered if the controller dies before acting.
  * Malformed messages are the source's to log and drop; `receive` must not throw for them.
+ * `receive` is called again at once while it returns notices; notices are handled concurrently,
+ * so `acknowledge` must be safe to call concurrently, and a notice whose handling keeps failing
+ * is acknowledged after a few attempts.
  */
 export interface InterruptionSource {
   receive(signal?: AbortSignal): Promise<InterruptionNotice[]>;
@@ -108,7 +111,12 @@ export interface CloudProvider {
   /** A drift reason when the instance no longer matches its NodeClass, else undefined. */
   isDrifted(nodeClaim: NodeClaim): Promise<DriftReason | undefined>;
 
-  /** Node conditions after which the node is replaced regardless of budgets. */
+  /**
+   * Node conditions after which the node is replaced regardless of disruption budgets: core's
+   * `node.health` deletes the Node's NodeClaim once a condition has held (from its
+   * lastTransitionTime) for the policy's toleration, unless more than 20 % of the NodePool's
+   * Nodes match a policy. `[]` turns node repair off. A fixed list: read on every reconcile.
+   */
   repairPolicies(): readonly RepairPolicy[];
 
   /** The NodeClass kinds this provider resolves; the first is the default. */

@@ -25,6 +25,10 @@ export const EventReasons = {
   Expired: 'Expired',
   /** NodeClaim: it no longer matches its NodePool or NodeClass; disruption replaces it within budgets. */
   Drifted: 'Drifted',
+  /** NodeClaim, Node: a repair policy's condition held past its toleration; the claim is deleted. */
+  NodeRepair: 'NodeRepair',
+  /** Node: it needs repair, but too much of its NodePool is unhealthy to repair any. */
+  NodeRepairBlocked: 'NodeRepairBlocked',
   /** NodeClaim: its instance is gone; deleted. */
   GarbageCollected: 'GarbageCollected',
   /** Node: pods are still waiting to be evicted (with the blocking pod and PDB when one refuses). */

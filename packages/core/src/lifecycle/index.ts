@@ -1,3 +1,5 @@
+export * from '../node/health/node-health-controller.js';
+export * from '../node/health/repair-verdict.js';
 export * from '../node/termination/drain.js';
 export * from '../node/termination/node-termination-controller.js';
 export * from '../node/termination/volume-detachment.js';

@@ -10,6 +10,8 @@ export const DisruptionReasons = {
   NodeClassNotReady: 'nodeclass_not_ready',
   LaunchTimeout: 'launch_timeout',
   RegistrationTimeout: 'registration_timeout',
+  InitializationTimeout: 'initialization_timeout',
+  Unhealthy: 'unhealthy',
   Expired: 'expired',
   GarbageCollected: 'garbage_collected',
 } as const;

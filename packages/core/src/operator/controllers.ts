@@ -14,6 +14,7 @@ import type { MetricsDependencies } from '../metrics/dependencies.js';
 import { NodeMetricsController } from '../metrics/node/node-metrics-controller.js';
 import { NodePoolMetricsController } from '../metrics/nodepool/nodepool-metrics-controller.js';
 import { PodMetricsController } from '../metrics/pod/pod-metrics-controller.js';
+import { NodeHealthController, type NodeHealthOptions } from '../node/health/node-health-controller.js';
 import { NodeTerminationController } from '../node/termination/node-termination-controller.js';
 import {
   NodeClaimDisruptionController,
@@ -55,6 +56,7 @@ import type { EventRecorder } from './runtime/event-recorder.js';
 //   provisioning.provisioner      provisioning/provisioner-controller.ts   provisioningControllers
 //   nodeclaim.lifecycle           nodeclaim/lifecycle/                     lifecycleControllers
 //   node.termination              node/termination/                        lifecycleControllers
+//   node.health                   node/health/                             lifecycleControllers
 //   nodeclaim.expiration          nodeclaim/expiration/                    lifecycleControllers
 //   nodeclaim.disruption          nodeclaim/drift/                         lifecycleControllers
 //   nodeclaim.garbagecollection   nodeclaim/garbage-collection/            lifecycleControllers
@@ -129,6 +131,8 @@ export interface LifecycleOptions {
   readonly garbageCollection?: GarbageCollectionOptions;
   /** `nodeclaim.disruption`: how often provider drift is re-checked, retry backoff. */
   readonly drift?: NodeClaimDisruptionOptions;
+  /** `node.health` (node repair): how soon a repair held back by an unhealthy pool is retried. */
+  readonly health?: NodeHealthOptions;
   /** How NodeClass readiness is read; default: every NodeClass is ready. */
   readonly nodeClassReadiness?: NodeClassReadinessCheck;
   /** NodeClass kinds to watch for readiness changes. */
@@ -137,7 +141,7 @@ export interface LifecycleOptions {
 
 /**
  * The NodeClaim, Node and NodePool controllers: `nodeclaim.lifecycle`, `node.termination`,
- * `nodeclaim.expiration`, `nodeclaim.disruption` (the Drifted condition),
+ * `node.health`, `nodeclaim.expiration`, `nodeclaim.disruption` (the Drifted condition),
  * `nodeclaim.garbagecollection`, `nodepool.hash`, `nodepool.counter`, `nodepool.readiness`, and
  * `nodeclaim.interruption` when the cloud provider has an interruption source. Register them on
  * a Manager: `manager.register(...lifecycleControllers(deps))`.
@@ -149,6 +153,7 @@ export function lifecycleControllers(
   return [
     new NodeClaimLifecycleController(deps, options.lifecycle),
     new NodeTerminationController(deps),
+    new NodeHealthController(deps, options.health),
     new ExpirationController(deps),
     new NodeClaimDisruptionController(deps, options.drift),
     new GarbageCollectionController(deps, options.garbageCollection),

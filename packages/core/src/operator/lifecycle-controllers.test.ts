@@ -20,6 +20,7 @@ describe('lifecycleControllers', () => {
     expect(controllers.map((c) => c.name)).toEqual([
       'nodeclaim.lifecycle',
       'node.termination',
+      'node.health',
       'nodeclaim.expiration',
       'nodeclaim.disruption',
       'nodeclaim.garbagecollection',

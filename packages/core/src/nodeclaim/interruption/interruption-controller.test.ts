@@ -5,6 +5,7 @@ import type {
   InterruptionSource,
 } from '../../cloudprovider/cloud-provider.js';
 import { UnavailableOfferingsCache } from '../../cloudprovider/unavailable-offerings.js';
+import { InternalError } from '../../kube/errors.js';
 import { NodeClaims } from '../../kube/resource-types.js';
 import { MetricNames } from '../../metrics/names.js';
 import { lifecycleControllers } from '../../operator/controllers.js';
@@ -12,13 +13,21 @@ import { ControllerEnv } from '../../testing/controller-env.js';
 import { lifecycleDependencies } from '../../testing/lifecycle-env.js';
 import { aNodeClaim } from '../../testing/nodeclaim-builder.js';
 import { InterruptionEventReasons, interruptionAction } from './interruption-action.js';
-import { InterruptionController } from './interruption-controller.js';
+import { InterruptionController, type InterruptionOptions } from './interruption-controller.js';
 
-/** Hands each published notice out once, at once; records acknowledgements. */
+/**
+ * Hands each published notice out once, up to `batch` per receive (SQS returns at most 10);
+ * records acknowledgements and how many were in flight at once.
+ */
 class FakeInterruptionSource implements InterruptionSource {
   readonly acknowledged: string[] = [];
+  readonly receives: number[] = [];
+  peakAcknowledging = 0;
+  #acknowledging = 0;
   #pending: InterruptionNotice[] = [];
   #failReceive = false;
+
+  constructor(readonly batch = Number.POSITIVE_INFINITY) {}
 
   publish(notice: InterruptionNotice): void {
     this.#pending.push(notice);
@@ -33,12 +42,18 @@ class FakeInterruptionSource implements InterruptionSource {
       this.#failReceive = false;
       throw new Error('queue unreachable');
     }
-    const out = this.#pending;
-    this.#pending = [];
+    const out = this.#pending.slice(0, this.batch);
+    this.#pending = this.#pending.slice(out.length);
+    this.receives.push(out.length);
     return out;
   }
 
   async acknowledge(notice: InterruptionNotice): Promise<void> {
+    this.#acknowledging++;
+    this.peakAcknowledging = Math.max(this.peakAcknowledging, this.#acknowledging);
+    // An acknowledgement is a network call: let the others run meanwhile.
+    for (let i = 0; i < 3; i++) await Promise.resolve();
+    this.#acknowledging--;
     this.acknowledged.push(notice.id);
   }
 }
@@ -56,14 +71,17 @@ function withInterruptions(cloud: CloudProvider, source: InterruptionSource): Cl
 
 const offering = { capacityType: 'spot', instanceType: 'fake-small', zone: 'zone-a' };
 
-async function setup() {
+async function setup(
+  names: readonly string[] = ['a', 'b'],
+  source = new FakeInterruptionSource(),
+  options: InterruptionOptions = {},
+) {
   const env = new ControllerEnv();
-  const source = new FakeInterruptionSource();
   const deps = {
     ...lifecycleDependencies(env),
     cloudProvider: withInterruptions(env.cloudProvider, source),
   };
-  for (const name of ['a', 'b']) {
+  for (const name of names) {
     await env.create(
       NodeClaims,
       aNodeClaim({
@@ -75,7 +93,7 @@ async function setup() {
       }),
     );
   }
-  await env.start(new InterruptionController(deps));
+  await env.start(new InterruptionController(deps, options));
   return { env, source };
 }
 
@@ -151,6 +169,43 @@ describe('InterruptionController', () => {
     expect(await env.find(NodeClaims, 'a')).toBeUndefined();
     expect(source.acknowledged).toEqual(['m1']);
     expect(env.events.withReason(InterruptionEventReasons.ScheduledMaintenance)).toHaveLength(1);
+  });
+
+  it('acts on a storm of 300 notices within three polls, 20 at a time, receiving until the queue is empty', async () => {
+    const names = Array.from({ length: 300 }, (_, i) => `c${i}`);
+    const { env, source } = await setup(names, new FakeInterruptionSource(10));
+    for (const name of names) source.publish(notice(`n-${name}`, 'SpotInterruption', `fake://${name}`));
+    // Receives chain while the notices are handled: a few polls see them all.
+    for (let poll = 0; poll < 3; poll++) await env.advance(2_000);
+    expect((await env.cluster.list(NodeClaims)).items).toEqual([]);
+    expect(source.acknowledged.sort()).toEqual(names.map((n) => `n-${n}`).sort());
+    expect(source.peakAcknowledging).toBe(20);
+    // 30 full receives of 10, then the empty one that ends the chain.
+    expect(source.receives.filter((n) => n === 10)).toHaveLength(30);
+  });
+
+  it('retries a notice whose handling throws, then drops it after 3 attempts without holding others back', async () => {
+    const { env, source } = await setup(['a', 'b', 'c']);
+    env.cluster.addAdmissionHook(
+      (request) => {
+        if (request.operation === 'DELETE' && request.object.metadata.name === 'a')
+          throw new InternalError('poisoned');
+      },
+      [NodeClaims],
+    );
+    source.publish(notice('poison', 'SpotInterruption', 'fake://a'));
+    source.publish(notice('n-b', 'SpotInterruption', 'fake://b'));
+    await env.advance(2_000);
+    await env.advance(2_000);
+    expect(source.acknowledged).toEqual(['n-b']);
+    source.publish(notice('n-c', 'InstanceStopping', 'fake://c'));
+    await env.advance(2_000);
+    await env.advance(2_000);
+    expect(source.acknowledged.slice(1).sort()).toEqual(['n-c', 'poison']);
+    expect(await env.find(NodeClaims, 'a')).toBeDefined();
+    expect(await env.find(NodeClaims, 'c')).toBeUndefined();
+    await env.advance(10_000);
+    expect(source.acknowledged.filter((id) => id === 'poison')).toHaveLength(1);
   });
 
   it('is registered by lifecycleControllers only when the provider has a source', () => {

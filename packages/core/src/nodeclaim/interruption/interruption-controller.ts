@@ -8,6 +8,7 @@ import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
 import type { Controller, ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { objectRef } from '../../operator/runtime/logger.js';
+import { eachBounded } from './each-bounded.js';
 import {
   InterruptionDisruptionReason,
   interruptionAction,
@@ -27,6 +28,24 @@ export interface InterruptionDependencies extends LifecycleDependencies {
 export interface InterruptionOptions {
   /** How often received notices are handled; default 2 s. */
   readonly pollIntervalMs?: number;
+  /** How many notices are handled at once; default 20. */
+  readonly parallelism?: number;
+  /**
+   * How many times a notice whose handling throws is tried before it is acknowledged (dropped)
+   * and logged, so a poisoned notice is never redelivered forever; default 3.
+   */
+  readonly maxAttempts?: number;
+  /**
+   * Received notices not yet handled above which the controller stops receiving more until it
+   * catches up; default 1,000.
+   */
+  readonly maxInbox?: number;
+}
+
+/** A received notice and how many times its handling has failed. */
+interface InboxEntry {
+  readonly notice: InterruptionNotice;
+  readonly failures: number;
 }
 
 /** The single key `nodeclaim.interruption` reconciles. */
@@ -38,12 +57,17 @@ const InterruptionControllerKey: ObjectKey = { name: 'interruption' };
  * `status.providerID` matches (termination then cordons and drains it) and count it in
  * `nodeclaims_disrupted_total{reason="interruption"}`; a spot notice also marks its offering
  * unavailable; a rebalance recommendation only records an event. Every notice is acknowledged
- * once acted on, and notices for unknown instances are acknowledged and logged. A notice whose
- * handling fails stays unacknowledged, so the source redelivers it.
+ * once acted on, and notices for unknown instances are acknowledged and logged. Notices are
+ * handled `parallelism` at a time, so a storm of them (hundreds of spot reclaims at once) is
+ * acted on within seconds. A notice whose handling throws is tried again on the next polls; after
+ * `maxAttempts` failures it is acknowledged and logged as dropped, so one poisoned notice never
+ * holds the others back nor comes back forever.
  *
  * `receive` may long-poll on timers, and a reconcile must not wait on timers, so the receive
  * runs in the background: each reconcile starts one when none is in flight and handles what
- * earlier receives delivered, then requeues itself after the poll interval.
+ * earlier receives delivered, then requeues itself after the poll interval. A receive that
+ * delivered notices starts the next one at once (the queue may hold more than one receive
+ * returns), until `maxInbox` notices wait.
  */
 export class InterruptionController implements Controller {
   readonly name = 'nodeclaim.interruption';
@@ -51,41 +75,40 @@ export class InterruptionController implements Controller {
   readonly initialKeys = [InterruptionControllerKey];
   readonly #deps: InterruptionDependencies;
   readonly #pollMs: number;
+  readonly #parallelism: number;
+  readonly #maxAttempts: number;
+  readonly #maxInbox: number;
   readonly #cache: UnavailableOfferingsCache | undefined;
-  #inbox: InterruptionNotice[] = [];
+  #inbox: InboxEntry[] = [];
   #receiving = false;
 
   constructor(deps: InterruptionDependencies, options: InterruptionOptions = {}) {
     this.#deps = deps;
     this.#pollMs = options.pollIntervalMs ?? 2_000;
+    this.#parallelism = options.parallelism ?? 20;
+    this.#maxAttempts = options.maxAttempts ?? 3;
+    this.#maxInbox = options.maxInbox ?? 1_000;
     this.#cache = deps.unavailableOfferings ?? providerCache(deps.cloudProvider);
   }
 
   async reconcile(_key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined> {
     const source = this.#deps.cloudProvider.interruptions;
     if (source === undefined) return undefined;
-    const notices = this.#inbox;
+    const entries = this.#inbox;
     this.#inbox = [];
-    if (notices.length > 0) {
+    if (entries.length > 0) {
       let claims: Map<string, NodeClaim>;
       try {
         claims = await this.#claimsByProviderID();
       } catch (err) {
         // Keep the notices for the next poll rather than waiting for redelivery.
-        this.#inbox = [...notices, ...this.#inbox];
+        this.#inbox = [...entries, ...this.#inbox];
         context.logger.error({ err }, 'listing nodeclaims for interruption notices');
         return { requeueAfterMs: this.#pollMs };
       }
-      for (const notice of notices) {
-        try {
-          await this.#handle(notice, claims.get(notice.providerID), source, context);
-        } catch (err) {
-          context.logger.error(
-            { err, providerID: notice.providerID, kind: notice.kind },
-            'handling interruption notice; it will be redelivered',
-          );
-        }
-      }
+      await eachBounded(entries, this.#parallelism, (entry) =>
+        this.#handleOrRetry(entry, claims, source, context),
+      );
     }
     this.#startReceive(source, context);
     return { requeueAfterMs: this.#pollMs };
@@ -105,13 +128,48 @@ export class InterruptionController implements Controller {
     received.then(
       (notices) => {
         this.#receiving = false;
-        this.#inbox.push(...notices);
+        for (const notice of notices) this.#inbox.push({ notice, failures: 0 });
+        if (notices.length > 0 && this.#inbox.length < this.#maxInbox) this.#startReceive(source, context);
       },
       (err: unknown) => {
         this.#receiving = false;
         if (!context.signal.aborted) context.logger.error({ err }, 'receiving interruption notices');
       },
     );
+  }
+
+  /** Handles one notice; a failure is retried on a later poll, or dropped after `maxAttempts`. */
+  async #handleOrRetry(
+    entry: InboxEntry,
+    claims: ReadonlyMap<string, NodeClaim>,
+    source: InterruptionSource,
+    context: ReconcileContext,
+  ): Promise<void> {
+    const { notice } = entry;
+    try {
+      await this.#handle(notice, claims.get(notice.providerID), source, context);
+      return;
+    } catch (err) {
+      const failures = entry.failures + 1;
+      const about = { err, providerID: notice.providerID, kind: notice.kind, attempts: failures };
+      if (failures < this.#maxAttempts) {
+        context.logger.error(about, 'handling interruption notice failed; retrying on the next poll');
+        this.#inbox.push({ notice, failures });
+        return;
+      }
+      context.logger.error(
+        about,
+        `dropping interruption notice: handling failed ${failures} times (the limit); acknowledging it so it is not redelivered`,
+      );
+    }
+    try {
+      await source.acknowledge(notice);
+    } catch (err) {
+      context.logger.error(
+        { err, providerID: notice.providerID, kind: notice.kind },
+        'acknowledging a dropped interruption notice; the source will redeliver it',
+      );
+    }
   }
 
   async #claimsByProviderID(): Promise<Map<string, NodeClaim>> {

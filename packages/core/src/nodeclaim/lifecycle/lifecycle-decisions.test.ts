@@ -69,7 +69,7 @@ describe('launch decisions', () => {
 });
 
 describe('liveness', () => {
-  const claim = (launched: boolean, registered = false) =>
+  const claim = (launched: boolean, registered = false, initialized = false) =>
     aNodeClaim({
       metadata: { creationTimestamp: '2026-03-02T09:00:00Z' },
       status: {
@@ -84,6 +84,13 @@ describe('liveness', () => {
           {
             type: 'Registered',
             status: registered ? 'True' : 'Unknown',
+            reason: 'R',
+            message: '',
+            lastTransitionTime: '2026-03-02T09:00:00Z',
+          },
+          {
+            type: 'Initialized',
+            status: initialized ? 'True' : 'Unknown',
             reason: 'R',
             message: '',
             lastTransitionTime: '2026-03-02T09:00:00Z',
@@ -103,7 +110,16 @@ describe('liveness', () => {
       kind: 'timedOut',
       reason: 'registration_timeout',
     });
-    expect(livenessVerdict(claim(true, true), T0 + 60 * MIN)).toEqual({ kind: 'alive' });
+    expect(livenessVerdict(claim(true, true, true), T0 + 60 * MIN)).toEqual({ kind: 'alive' });
+  });
+
+  it('times out a registered claim that does not initialize within 15 minutes of registering', () => {
+    expect(livenessVerdict(claim(true, true), T0 + 14 * MIN)).toEqual({ kind: 'alive', recheckInMs: MIN });
+    expect(livenessVerdict(claim(true, true), T0 + 15 * MIN)).toEqual({
+      kind: 'timedOut',
+      reason: 'initialization_timeout',
+      timeoutMs: 15 * MIN,
+    });
   });
 });
 

@@ -322,6 +322,25 @@ describe('nodeclaim.lifecycle', () => {
     expect(await env.metric(MetricNames.NodeClaimsDisrupted, { reason: 'registration_timeout' })).toBe(1);
   });
 
+  it('deletes a registered claim whose Node never becomes Ready within 15 minutes of registering', async () => {
+    const { env, create } = await setup();
+    await create();
+    await env.settle();
+    await env.advance(3 * MIN);
+    await env.cluster.create(Nodes, aNodeFor((await claimOf(env))!, {}, { ready: 'False' }));
+    await env.settle();
+    expect(condition(await claimOf(env), 'Registered')?.status).toBe('True');
+    expect(condition(await claimOf(env), 'Initialized')?.status).not.toBe('True');
+    await env.advance(15 * MIN - 1);
+    expect((await claimOf(env))?.metadata.deletionTimestamp).toBeUndefined();
+    await env.advance(1);
+    expect((await claimOf(env))?.metadata.deletionTimestamp).toBeDefined();
+    expect(await env.metric(MetricNames.NodeClaimsDisrupted, { reason: 'initialization_timeout' })).toBe(1);
+    expect(env.events.withReason(EventReasons.LivenessTimeout)[0]?.message).toBe(
+      'NodeClaim did not initialize within 15m of registering; deleting it',
+    );
+  });
+
   it('a crash after create and before the status write launches no second instance', async () => {
     const { env, create } = await setup();
     let rejected = 0;
