@@ -5,16 +5,22 @@ import type { KubeObject } from '../object.js';
 import { PodDisruptionBudgetStatusController } from './disruption-controller.js';
 import { newCluster, podObject } from './test-fixtures.js';
 
+/** A cluster running the controller, with budget `web` (minAvailable 1 of app=web) in default. */
+async function withBudget() {
+  const { cluster } = newCluster();
+  const stop = cluster.use(new PodDisruptionBudgetStatusController());
+  await cluster.create(PodDisruptionBudgets, {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
+  } as KubeObject);
+  return { cluster, stop };
+}
+
 describe('PodDisruptionBudgetStatusController', () => {
   it('keeps PDB status current as pods come, become ready and go', async () => {
-    const { cluster } = newCluster();
-    const stop = cluster.use(new PodDisruptionBudgetStatusController());
-    await cluster.create(PodDisruptionBudgets, {
-      apiVersion: 'policy/v1',
-      kind: 'PodDisruptionBudget',
-      metadata: { name: 'web', namespace: 'default' },
-      spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
-    } as KubeObject);
+    const { cluster, stop } = await withBudget();
     const status = async () =>
       (
         (await cluster.get(PodDisruptionBudgets, {
@@ -59,14 +65,7 @@ describe('PodDisruptionBudgetStatusController', () => {
   });
 
   it('at one instant, skips pod changes a budget cannot see and still counts those it can', async () => {
-    const { cluster } = newCluster();
-    const stop = cluster.use(new PodDisruptionBudgetStatusController());
-    await cluster.create(PodDisruptionBudgets, {
-      apiVersion: 'policy/v1',
-      kind: 'PodDisruptionBudget',
-      metadata: { name: 'web', namespace: 'default' },
-      spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
-    } as KubeObject);
+    const { cluster, stop } = await withBudget();
     for (const name of ['a', 'b']) {
       const pod = await cluster.create(Pods, podObject(name, { labels: { app: 'web' } }));
       await cluster.updateStatus(Pods, {
