@@ -9,16 +9,22 @@ import { newCluster, podObject } from './test-fixtures.js';
 // The port's contract is kind-agnostic: these tests write objects with only the fields at stake.
 const Pods: ResourceType = TypedPods;
 
+/** A cluster running the controller, with budget `web` (minAvailable 1 of app=web) in default. */
+async function withBudget() {
+  const { cluster } = newCluster();
+  const stop = cluster.use(new PodDisruptionBudgetStatusController());
+  await cluster.create(PodDisruptionBudgets, {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
+  } as KubeObject);
+  return { cluster, stop };
+}
+
 describe('PodDisruptionBudgetStatusController', () => {
   it('keeps PDB status current as pods come, become ready and go', async () => {
-    const { cluster } = newCluster();
-    const stop = cluster.use(new PodDisruptionBudgetStatusController());
-    await cluster.create(PodDisruptionBudgets, {
-      apiVersion: 'policy/v1',
-      kind: 'PodDisruptionBudget',
-      metadata: { name: 'web', namespace: 'default' },
-      spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
-    } as KubeObject);
+    const { cluster, stop } = await withBudget();
     const status = async () =>
       (
         (await cluster.get(PodDisruptionBudgets, {
@@ -59,6 +65,51 @@ describe('PodDisruptionBudgetStatusController', () => {
       conditions: [{ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods' }],
     });
     expect((await status()).disruptedPods).toBeUndefined();
+    stop();
+  });
+
+  it('at one instant, skips pod changes a budget cannot see and still counts those it can', async () => {
+    const { cluster, stop } = await withBudget();
+    for (const name of ['a', 'b']) {
+      const pod = await cluster.create(Pods, podObject(name, { labels: { app: 'web' } }));
+      await cluster.updateStatus(Pods, {
+        ...pod,
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+      } as KubeObject);
+    }
+    await cluster.settled();
+    const budget = async () =>
+      (await cluster.get(PodDisruptionBudgets, {
+        name: 'web',
+        namespace: 'default',
+      })) as PodDisruptionBudgetLike;
+    const before = await budget();
+    expect(before.status).toMatchObject({ expectedPods: 2, currentHealthy: 2, disruptionsAllowed: 1 });
+
+    // A scheduling condition changes nothing the budget reads: its status is not rewritten.
+    const pod = await cluster.get(Pods, { name: 'a', namespace: 'default' });
+    await cluster.updateStatus(Pods, {
+      ...pod,
+      status: {
+        phase: 'Running',
+        conditions: [
+          { type: 'Ready', status: 'True' },
+          { type: 'PodScheduled', status: 'True' },
+        ],
+      },
+    } as KubeObject);
+    await cluster.settled();
+    expect((await budget()).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+
+    // Relabelled out of the selector at the same instant: no longer counted.
+    const current = await cluster.get(Pods, { name: 'a', namespace: 'default' });
+    await cluster.update(Pods, { ...current, metadata: { ...current.metadata, labels: { app: 'other' } } });
+    await cluster.settled();
+    expect((await budget()).status).toMatchObject({
+      expectedPods: 1,
+      currentHealthy: 1,
+      disruptionsAllowed: 0,
+    });
     stop();
   });
 });
