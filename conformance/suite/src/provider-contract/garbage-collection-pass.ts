@@ -42,10 +42,12 @@ export class ContractGarbageCollector {
       },
       { intervalMs: 60_000, ...ContractGarbageCollectionGrace },
     );
-    // A pass reads nothing from the cache; it lists the cloud and the cluster itself.
+    // A pass reads nothing from the cache; it lists the cloud and the cluster itself, so the
+    // cache counts as synced.
     this.#context = {
       logger: createLogger({ level: 'silent' }),
       signal: new AbortController().signal,
+      cacheSync: () => ({ synced: true, listing: [] }),
     } as unknown as ReconcileContext;
   }
 
