@@ -1,21 +1,14 @@
-import { awsClients, createAwsProvider, EC2NodeClasses, parseAwsSettings } from '@nodewright/aws';
+import { EC2NodeClasses } from '@nodewright/aws';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
 import { CapacityTypes, type NodeClaim } from '@nodewright/core/apis';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
-import { type OfferingKey, UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
-import { InternalError, type KubeObject, MemoryCluster, NodeClaims, NodePools } from '@nodewright/core/kube';
+import type { OfferingKey } from '@nodewright/core/cloudprovider';
+import { InternalError, MemoryCluster, NodeClaims, NodePools } from '@nodewright/core/kube';
 import { interruptionController, lifecycleMetrics } from '@nodewright/core/lifecycle';
-import {
-  createLogger,
-  Manager,
-  type ProviderInstance,
-  type ReconcileContext,
-  RecordingEventRecorder,
-} from '@nodewright/core/operator';
-import { ControllerEnv } from '@nodewright/core/testing';
+import { createLogger, Manager, type ProviderInstance } from '@nodewright/core/operator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContractClaims, contractNodePool } from './src/provider-contract/contract-claims.js';
-import { mockAwsSettings, mockEC2NodeClass } from './src/providers/aws-harness.js';
+import { awsProviderOnMock } from './src/providers/aws-harness.js';
 
 // Issue 14 item 7, the fault test: 300 spot interruption warnings land on the SQS queue at once,
 // with a message that is not JSON and one whose handling always throws (the apiserver refuses to
@@ -59,31 +52,17 @@ describe('aws: an interruption storm on the SQS queue', () => {
     });
     mock = await startAwsMock({ cluster: ClusterName, timings: { startMs: 0 } });
     const cluster = new MemoryCluster({ clock, kinds: [NodePools, NodeClaims, EC2NodeClasses] });
-    const settings = parseAwsSettings(
-      mockAwsSettings(mock, { interruptionQueue: mock.interruptionQueue.name }),
-    );
-    const unavailableOfferings = new UnavailableOfferingsCache(clock);
-    // A metrics registry of its own (the env's clock and timers are not used).
-    const registry = new ControllerEnv().registry;
-    const events = new RecordingEventRecorder();
-    provider = createAwsProvider(
-      {
-        cluster,
-        clock,
-        timers,
-        logger,
-        registry,
-        events,
-        clusterName: ClusterName,
-        settings: {},
-        unavailableOfferings,
-      },
-      settings,
-      await awsClients(settings),
-    );
-    await cluster.create(EC2NodeClasses, mockEC2NodeClass('default', ClusterName) as KubeObject as never);
-    const resolve = { logger, signal: new AbortController().signal } as unknown as ReconcileContext;
-    for (const c of provider.controllers) await c.reconcile({ name: 'default' }, resolve);
+    const composed = await awsProviderOnMock({
+      mock,
+      cluster,
+      clusterName: ClusterName,
+      clock,
+      timers,
+      logger,
+      settings: { interruptionQueue: mock.interruptionQueue.name },
+    });
+    provider = composed.instance;
+    const { registry, events, unavailableOfferings } = composed;
     const pool = await cluster.create(
       NodePools,
       contractNodePool('default', { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }),

@@ -1,10 +1,4 @@
-import {
-  awsClients,
-  createAwsProvider,
-  EC2NodeClasses,
-  ec2NodeClassKind,
-  parseAwsSettings,
-} from '@nodewright/aws';
+import { EC2NodeClasses, ec2NodeClassKind } from '@nodewright/aws';
 import { KubeletHarness } from '@nodewright/conformance/harness';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
 import {
@@ -15,28 +9,16 @@ import {
   nodePoolKind,
 } from '@nodewright/core/apis';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
-import {
-  type CloudProvider,
-  type OfferingKey,
-  type RepairPolicy,
-  UnavailableOfferingsCache,
-} from '@nodewright/core/cloudprovider';
-import type { ClientNodeCluster, KubeObject } from '@nodewright/core/kube';
+import type { CloudProvider, OfferingKey, RepairPolicy } from '@nodewright/core/cloudprovider';
+import type { ClientNodeCluster } from '@nodewright/core/kube';
 import { NodeClaims, NodePools, Nodes } from '@nodewright/core/kube';
 import { EventReasons, lifecycleControllers, lifecycleMetrics } from '@nodewright/core/lifecycle';
-import {
-  createLogger,
-  Manager,
-  type ProviderInstance,
-  type ReconcileContext,
-  RecordingEventRecorder,
-} from '@nodewright/core/operator';
-import { ControllerEnv } from '@nodewright/core/testing';
+import { createLogger, Manager, type ProviderInstance } from '@nodewright/core/operator';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type E2EEnvironment, startE2EEnvironment } from './src/e2e/environment.js';
 import { ContractClaims, contractNodePool } from './src/provider-contract/contract-claims.js';
 import { contractCluster } from './src/provider-contract/contract-cluster.js';
-import { mockAwsSettings, mockEC2NodeClass } from './src/providers/aws-harness.js';
+import { awsProviderOnMock } from './src/providers/aws-harness.js';
 import { waitUntil } from './src/wait-until.js';
 
 // Issue 14 item 6, the fault test: node repair on a real control plane of its own (etcd,
@@ -97,28 +79,17 @@ describe.skipIf(provided.external)('node repair on the real control plane', () =
     const clock = new SystemClock();
     const timers = new SystemTimers();
     const logger = createLogger({ level: 'silent' });
-    const registry = new ControllerEnv().registry;
-    const events = new RecordingEventRecorder();
     mock = await startAwsMock({ cluster: ClusterName, timings: { startMs: 0 } });
-    const settings = parseAwsSettings(mockAwsSettings(mock));
-    provider = createAwsProvider(
-      {
-        cluster,
-        clock,
-        timers,
-        logger,
-        registry,
-        events,
-        clusterName: ClusterName,
-        settings: {},
-        unavailableOfferings: new UnavailableOfferingsCache(clock),
-      },
-      settings,
-      await awsClients(settings),
-    );
-    await cluster.create(EC2NodeClasses, mockEC2NodeClass('default', ClusterName) as KubeObject as never);
-    const resolve = { logger, signal: new AbortController().signal } as unknown as ReconcileContext;
-    for (const c of provider.controllers) await c.reconcile({ name: 'default' }, resolve);
+    const composed = await awsProviderOnMock({
+      mock,
+      cluster,
+      clusterName: ClusterName,
+      clock,
+      timers,
+      logger,
+    });
+    provider = composed.instance;
+    const { registry, events } = composed;
     const pool = await cluster.create(
       NodePools,
       contractNodePool('default', { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }),

@@ -13,13 +13,8 @@ import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
 import { MemoryCluster, resourceTypeOf } from '@nodewright/core/kube';
 import { decodeManifests } from '@nodewright/core/manifests';
-import {
-  createLogger,
-  type ProviderInstance,
-  type ReconcileContext,
-  RecordingEventRecorder,
-} from '@nodewright/core/operator';
-import { aNodeClaimFor, ControllerEnv } from '@nodewright/core/testing';
+import { createLogger, type ProviderInstance, RecordingEventRecorder } from '@nodewright/core/operator';
+import { aNodeClaimFor, ControllerEnv, reconcileContext } from '@nodewright/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AwsMock, startAwsMock } from './aws-mock.js';
 
@@ -56,10 +51,10 @@ let mock: AwsMock;
 let cluster: MemoryCluster;
 let provider: ProviderInstance;
 const logger = createLogger({ level: 'silent' });
-const reconcileContext = { logger, signal: new AbortController().signal } as unknown as ReconcileContext;
+const context = reconcileContext({ logger });
 
 async function reconcile(name: string): Promise<void> {
-  for (const controller of provider.controllers) await controller.reconcile({ name }, reconcileContext);
+  for (const controller of provider.controllers) await controller.reconcile({ name }, context);
 }
 
 /** The provider starts on its static price table, which may lack the mock's types; waits for GetProducts. */

@@ -7,8 +7,8 @@ import {
   type GarbageCollectionOptions,
   lifecycleMetrics,
 } from '@nodewright/core/lifecycle';
-import { createLogger, type ReconcileContext } from '@nodewright/core/operator';
-import { ControllerEnv } from '@nodewright/core/testing';
+import type { ReconcileContext } from '@nodewright/core/operator';
+import { ControllerEnv, reconcileContext } from '@nodewright/core/testing';
 
 /** Karpenter's garbage-collection grace periods, which core's controller defaults to. */
 export const ContractGarbageCollectionGrace: Required<Omit<GarbageCollectionOptions, 'intervalMs'>> = {
@@ -44,11 +44,7 @@ export class ContractGarbageCollector {
     );
     // A pass reads nothing from the cache; it lists the cloud and the cluster itself, so the
     // cache counts as synced.
-    this.#context = {
-      logger: createLogger({ level: 'silent' }),
-      signal: new AbortController().signal,
-      cacheSync: () => ({ synced: true, listing: [] }),
-    } as unknown as ReconcileContext;
+    this.#context = reconcileContext();
   }
 
   /** Records a created NodeClaim as the cluster would hold it: Launched now, with its providerID. */

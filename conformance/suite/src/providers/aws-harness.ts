@@ -16,10 +16,9 @@ import {
   createLogger,
   type ProviderContext,
   type ProviderInstance,
-  type ReconcileContext,
   RecordingEventRecorder,
 } from '@nodewright/core/operator';
-import { ControllerEnv } from '@nodewright/core/testing';
+import { ControllerEnv, reconcileContext } from '@nodewright/core/testing';
 import { ContractClaims, contractNodePool } from '../provider-contract/contract-claims.js';
 import type { ProviderContractFixture, ProviderContractHarness } from '../provider-contract/harness.js';
 import { pinJitter, recordRetryDelays } from './aws-retry-recorder.js';
@@ -79,13 +78,61 @@ export function mockAwsSettings(
   };
 }
 
+/** How to compose the real AWS provider against a wire mock: see `awsProviderOnMock`. */
+export interface AwsProviderOnMockOptions {
+  readonly mock: AwsMock;
+  /** Serves EC2NodeClass (its CRD applied on a real cluster). */
+  readonly cluster: ClusterPort;
+  readonly clusterName: string;
+  readonly clock: Clock;
+  readonly timers: SystemTimers;
+  readonly logger: Logger;
+  /** The EC2NodeClass created and made Ready (default `default`). */
+  readonly nodeClassName?: string;
+  /** Settings besides the mock's endpoint and credentials (e.g. `interruptionQueue`). */
+  readonly settings?: Readonly<Record<string, string>>;
+  /** SDK clients to use instead of fresh ones, e.g. with a retry recorder attached. */
+  readonly clients?: Awaited<ReturnType<typeof awsClients>>;
+}
+
+/** The composed provider and the parts a test reads back. */
+export interface AwsProviderOnMock {
+  readonly instance: ProviderInstance;
+  readonly registry: ProviderContext['registry'];
+  readonly events: RecordingEventRecorder;
+  readonly unavailableOfferings: UnavailableOfferingsCache;
+}
+
+/**
+ * Composes the AWS provider as `awsProviderPlugin` does, on real SDK clients against `mock`,
+ * then creates the EC2NodeClass the mock's seeded VPC is discovered by and runs the provider's
+ * controllers once, so it is Ready: what every AWS fault test starts from.
+ */
+export async function awsProviderOnMock(options: AwsProviderOnMockOptions): Promise<AwsProviderOnMock> {
+  const { mock, cluster, clusterName, clock, timers, logger } = options;
+  const settings = parseAwsSettings(mockAwsSettings(mock, options.settings));
+  const unavailableOfferings = new UnavailableOfferingsCache(clock);
+  // The AWS provider registers no metrics of its own; a test registry stands in.
+  const registry = new ControllerEnv().registry;
+  const events = new RecordingEventRecorder();
+  const instance = createAwsProvider(
+    { cluster, clock, timers, logger, registry, events, clusterName, settings: {}, unavailableOfferings },
+    settings,
+    options.clients ?? (await awsClients(settings)),
+  );
+  const nodeClassName = options.nodeClassName ?? 'default';
+  await cluster.create(EC2NodeClasses, mockEC2NodeClass(nodeClassName, clusterName) as KubeObject as never);
+  await reconcileAll(instance.controllers, { name: nodeClassName }, logger);
+  return { instance, registry, events, unavailableOfferings };
+}
+
 /** Runs each provider controller's reconcile for one key once, as the Manager would on an add. */
 async function reconcileAll(
   controllers: readonly Controller[],
   key: { name: string },
   logger: Logger,
 ): Promise<void> {
-  const context = { logger, signal: new AbortController().signal } as unknown as ReconcileContext;
+  const context = reconcileContext({ logger });
   for (const controller of controllers) await controller.reconcile(key, context);
 }
 
@@ -152,8 +199,7 @@ export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness 
       });
       const cluster: ClusterPort =
         (await options.cluster?.()) ?? new MemoryCluster({ clock, kinds: [EC2NodeClasses] });
-      const settings = parseAwsSettings(mockAwsSettings(mock));
-      const clients = await awsClients(settings);
+      const clients = await awsClients(parseAwsSettings(mockAwsSettings(mock)));
       // EC2 is the service the faults throttle and fail; its SDK client's own strategy decides the waits.
       const retryDelays: number[] = [];
       recordRetryDelays(clients.ec2, (ms) => retryDelays.push(ms));
@@ -161,30 +207,18 @@ export function awsHarness(options: AwsHarnessOptions): ProviderContractHarness 
       const pinJitterOnce = () => {
         unpinJitter ??= pinJitter(PinnedJitter);
       };
-      const unavailableOfferings = new UnavailableOfferingsCache(clock);
-      const instance: ProviderInstance = createAwsProvider(
-        {
-          cluster,
-          clock,
-          timers,
-          logger,
-          // The AWS provider registers no metrics of its own; a test registry stands in.
-          registry: new ControllerEnv().registry,
-          events: new RecordingEventRecorder(),
-          clusterName,
-          settings: {},
-          unavailableOfferings,
-        },
-        settings,
-        clients,
-      );
       const nodeClassName = `contract-${suffix}`;
-      await cluster.create(
-        EC2NodeClasses,
-        mockEC2NodeClass(nodeClassName, clusterName) as KubeObject as never,
-      );
+      const { instance, unavailableOfferings } = await awsProviderOnMock({
+        mock,
+        cluster,
+        clusterName,
+        clock,
+        timers,
+        logger,
+        nodeClassName,
+        clients,
+      });
       const resolveStatus = () => reconcileAll(instance.controllers, { name: nodeClassName }, logger);
-      await resolveStatus();
       const nodePool = contractNodePool(`contract-${suffix}`, {
         group: 'karpenter.k8s.aws',
         kind: 'EC2NodeClass',

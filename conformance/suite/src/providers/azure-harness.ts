@@ -22,10 +22,9 @@ import {
   type Controller,
   createLogger,
   type ProviderContext,
-  type ReconcileContext,
   RecordingEventRecorder,
 } from '@nodewright/core/operator';
-import { ControllerEnv } from '@nodewright/core/testing';
+import { ControllerEnv, reconcileContext } from '@nodewright/core/testing';
 import { ContractClaims, contractNodePool } from '../provider-contract/contract-claims.js';
 import type { ProviderContractFixture, ProviderContractHarness } from '../provider-contract/harness.js';
 
@@ -73,7 +72,7 @@ async function reconcileAll(
   key: { name: string },
   logger: Logger,
 ): Promise<void> {
-  const context = { logger, signal: new AbortController().signal } as unknown as ReconcileContext;
+  const context = reconcileContext({ logger });
   for (const controller of controllers) await controller.reconcile(key, context);
 }
 

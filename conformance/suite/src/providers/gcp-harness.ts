@@ -8,10 +8,9 @@ import {
   type Controller,
   createLogger,
   type ProviderContext,
-  type ReconcileContext,
   RecordingEventRecorder,
 } from '@nodewright/core/operator';
-import { aNodePool, ControllerEnv } from '@nodewright/core/testing';
+import { aNodePool, ControllerEnv, reconcileContext } from '@nodewright/core/testing';
 import {
   createGcpProvider,
   GCENodeClasses,
@@ -60,7 +59,7 @@ export function mockGcpSettings(mock: gcp.GcpMock): Record<string, string> {
 }
 
 async function reconcileAll(controllers: readonly Controller[], name: string, logger: Logger): Promise<void> {
-  const context = { logger, signal: new AbortController().signal } as unknown as ReconcileContext;
+  const context = reconcileContext({ logger });
   for (const controller of controllers) await controller.reconcile({ name }, context);
 }
 

@@ -8,3 +8,4 @@ export * from './node-class.js';
 export * from './nodeclaim-builder.js';
 export * from './nodepool-builder.js';
 export * from './pod-builder.js';
+export * from './reconcile-context.js';

@@ -1,6 +1,7 @@
 import { FakeClock } from '@nodewright/core/clock';
 import { MemoryCluster, resourceTypeOf } from '@nodewright/core/kube';
-import { createLogger, type ReconcileContext } from '@nodewright/core/operator';
+import { createLogger } from '@nodewright/core/operator';
+import { reconcileContext } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   type EC2NodeClass,
@@ -50,7 +51,7 @@ async function world() {
     destination: { write: (line: string) => void lines.push(line) },
     now: () => clock.now(),
   });
-  const context = { logger, signal: new AbortController().signal } as unknown as ReconcileContext;
+  const context = reconcileContext({ logger });
   const controller = new EC2NodeClassStatusController({ cluster, resolver, clock });
   const patches = { status: 0 };
   const originalPatchStatus = cluster.patchStatus.bind(cluster);

@@ -1,7 +1,8 @@
 import { type NodeClaim, nodeClaimKind } from '@nodewright/core/apis';
 import { FakeClock } from '@nodewright/core/clock';
 import { MemoryCluster, resourceTypeOf } from '@nodewright/core/kube';
-import { createLogger, type ReconcileContext } from '@nodewright/core/operator';
+import { createLogger } from '@nodewright/core/operator';
+import { reconcileContext } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
 import { type EC2NodeClass, ec2NodeClassKind } from '../apis/index.js';
 import { EC2NodeClassFinalizer } from './resource.js';
@@ -37,7 +38,7 @@ async function world() {
     destination: { write: (l: string) => void lines.push(l) },
     now: () => clock.now(),
   });
-  const context = { logger, signal: new AbortController().signal } as unknown as ReconcileContext;
+  const context = reconcileContext({ logger });
   await cluster.create(EC2NodeClasses, {
     ...nodeClassFixture(),
     metadata: { name: 'default', finalizers: [EC2NodeClassFinalizer] },

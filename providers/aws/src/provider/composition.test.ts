@@ -1,6 +1,6 @@
 import { Labels } from '@nodewright/core/apis';
 import type { ProviderContext, ReconcileContext } from '@nodewright/core/operator';
-import { ControllerEnv } from '@nodewright/core/testing';
+import { ControllerEnv, reconcileContext } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
 import { type EC2NodeClass, ec2NodeClassSchema, exampleEC2NodeClass } from '../apis/index.js';
 import { M5Large, M6gLarge } from '../instancetype/fixtures.js';
@@ -126,12 +126,8 @@ describe('aws provider composition', () => {
       },
     });
     await env.create(EC2NodeClasses, nodeClass);
-    const reconcileContext = {
-      logger: env.logger,
-      signal: new AbortController().signal,
-    } as unknown as ReconcileContext;
-    for (const controller of provider.controllers)
-      await controller.reconcile({ name: 'default' }, reconcileContext);
+    const resolve = reconcileContext({ logger: env.logger });
+    for (const controller of provider.controllers) await controller.reconcile({ name: 'default' }, resolve);
     const resolved = await env.cluster.get(EC2NodeClasses, { name: 'default' });
     expect(resolved?.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
 
