@@ -62,9 +62,11 @@ export async function controllerMain(
   const builtins =
     deps.providers === undefined ? (deps.builtins ?? BuiltinProviders).filter((b) => !given.has(b.name)) : [];
   const defaultProvider = extra.length === 1 ? extra[0]!.name : undefined;
-  const runtime = deps.runtime ?? processControllerRuntime;
+  // Built once: the provider choice reads its environment, and the command runs on the same one.
+  const built = (deps.runtime ?? processControllerRuntime)();
+  const runtime = () => built;
   const chosen =
-    chosenProvider(split.rest) ?? runtime().variable?.(ControllerFlagEnv.provider) ?? defaultProvider;
+    chosenProvider(split.rest) ?? built.variable?.(ControllerFlagEnv.provider) ?? defaultProvider;
   const known = chosen !== undefined && (given.has(chosen) || builtins.some((b) => b.name === chosen));
   const load = known ? builtins.filter((b) => b.name === chosen) : builtins;
   const { loaded, notInstalled } = await loadInstalled(load);

@@ -4,11 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../clock/clock.js';
 import { SystemTimers } from '../clock/timers.js';
 import { UnreachableError } from '../kube/client-node/response-errors.js';
-import { MemoryCluster } from '../kube/memory/memory-cluster.js';
 import type { ClusterPort } from '../kube/port.js';
-import { NodeClaims, NodePools } from '../kube/resource-types.js';
-import { alwaysReady } from '../nodepool/readiness/node-class-readiness.js';
-import { FakeCloudProvider } from '../testing/fake-cloud-provider.js';
+import { clusterWithEstablishedCrds, fakeProviderPlugin } from '../testing/operator-fixtures.js';
 import { CustomResourceDefinitions } from './crds/crd-type.js';
 import { Leases } from './leader-election/lease.js';
 import { Operator, type OperatorOptions } from './operator.js';
@@ -23,23 +20,6 @@ import { createLogger } from './runtime/logger.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LEASE = { namespace: 'kube-system', name: 'nodewright-leader-election' };
 const FAST = { leaseDurationMs: 1_500, renewDeadlineMs: 1_000, retryPeriodMs: 200 };
-
-/** A MemoryCluster that marks applied CRDs Established, as the API server does. */
-function clusterWithCrds(): MemoryCluster {
-  const cluster = new MemoryCluster({
-    clock: new SystemClock(),
-    kinds: [NodePools, NodeClaims, CustomResourceDefinitions],
-  });
-  cluster.watch(CustomResourceDefinitions, (event) => {
-    if (event.type !== 'ADDED') return;
-    void cluster.patchStatus(
-      CustomResourceDefinitions,
-      { name: event.object.metadata.name! },
-      { status: { conditions: [{ type: 'Established', status: 'True' }] } },
-    );
-  });
-  return cluster;
-}
 
 /** Lease writes through this port can be cut, as a partition of one replica would. */
 function partitionable(cluster: ClusterPort): { port: ClusterPort; cut: () => void } {
@@ -57,17 +37,7 @@ function partitionable(cluster: ClusterPort): { port: ClusterPort; cut: () => vo
   return { port, cut: () => (cut = true) };
 }
 
-const plugin: ProviderPlugin = {
-  name: 'fake',
-  kinds: [],
-  settings: {},
-  create: async () => ({
-    cloudProvider: new FakeCloudProvider({ clock: new SystemClock() }),
-    controllers: [],
-    nodeClassTypes: [],
-    nodeClassReadiness: alwaysReady,
-  }),
-};
+const plugin = fakeProviderPlugin();
 
 const running: Operator[] = [];
 afterEach(async () => {
@@ -108,7 +78,7 @@ async function until(what: string, probe: () => boolean, timeoutMs = 5_000): Pro
 
 describe('Operator', () => {
   it('installs the CRDs, becomes ready (/readyz 200) and leads', async () => {
-    const cluster = clusterWithCrds();
+    const cluster = clusterWithEstablishedCrds();
     const { op, messages } = operator(cluster, 'a');
     const health = () => fetch(`http://127.0.0.1:${op.ports.health}/readyz`);
     await op.start();
@@ -129,7 +99,7 @@ describe('Operator', () => {
   });
 
   it('a leader that cannot renew stops its controllers and exits 1 before the lease expires for others', async () => {
-    const cluster = clusterWithCrds();
+    const cluster = clusterWithEstablishedCrds();
     const link = partitionable(cluster);
     const a = operator(link.port, 'a');
     await a.op.start();
@@ -155,7 +125,7 @@ describe('Operator', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const { op } = operator(clusterWithCrds(), 'a', { healthPort: port });
+      const { op } = operator(clusterWithEstablishedCrds(), 'a', { healthPort: port });
       await expect(op.start()).rejects.toThrow(`cannot listen on port ${port}: EADDRINUSE`);
       expect((await op.exited).code).toBe(1);
     } finally {
@@ -164,14 +134,14 @@ describe('Operator', () => {
   });
 
   it('checking CRDs that are absent fails start-up with the fix in the message', async () => {
-    const { op } = operator(clusterWithCrds(), 'a', { crds: 'check' });
+    const { op } = operator(clusterWithEstablishedCrds(), 'a', { crds: 'check' });
     await expect(op.start()).rejects.toThrow(
       'CustomResourceDefinition nodepools.karpenter.sh is not installed (run with --install-crds=true',
     );
   });
 
   it('without leader election the replica leads at once and no Lease is written', async () => {
-    const cluster = clusterWithCrds();
+    const cluster = clusterWithEstablishedCrds();
     const { op } = operator(cluster, 'a', { leaderElection: undefined });
     await op.start();
     expect(op.isLeading()).toBe(true);
@@ -189,7 +159,7 @@ describe('Operator', () => {
         return plugin.create(context);
       },
     };
-    const { op, messages } = operator(clusterWithCrds(), 'a', { plugin: slow });
+    const { op, messages } = operator(clusterWithEstablishedCrds(), 'a', { plugin: slow });
     const starting = op.start();
     await until('the provider being built', () => {
       const ready = op.readiness();
@@ -205,7 +175,7 @@ describe('Operator', () => {
   });
 
   it('stop waits for a running reconcile at most shutdownTimeoutMs, then releases the Lease', async () => {
-    const cluster = clusterWithCrds();
+    const cluster = clusterWithEstablishedCrds();
     let entered = false;
     const { op } = operator(cluster, 'a', {
       shutdownTimeoutMs: 300,

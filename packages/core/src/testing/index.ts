@@ -7,5 +7,6 @@ export * from './node-builder.js';
 export * from './node-class.js';
 export * from './nodeclaim-builder.js';
 export * from './nodepool-builder.js';
+export * from './operator-fixtures.js';
 export * from './pod-builder.js';
 export * from './reconcile-context.js';

@@ -1,18 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  CustomResourceDefinitions,
-  createLogger,
-  Operator,
-  type ProviderPlugin,
-} from '@nodewright/core/operator';
+import { createLogger, Operator } from '@nodewright/core/operator';
 import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../clock/clock.js';
 import { SystemTimers } from '../../clock/timers.js';
-import { MemoryCluster } from '../../kube/memory/memory-cluster.js';
-import { NodeClaims, NodePools } from '../../kube/resource-types.js';
-import { alwaysReady } from '../../nodepool/readiness/node-class-readiness.js';
-import { FakeCloudProvider } from '../../testing/fake-cloud-provider.js';
+import { clusterWithEstablishedCrds, fakeProviderPlugin } from '../../testing/operator-fixtures.js';
 import { describeRegistry, metricsReferenceMarkdown } from './metrics-reference.js';
 
 // docs/metrics.md is generated from a running operator's registry: a metric added, renamed or
@@ -20,33 +12,11 @@ import { describeRegistry, metricsReferenceMarkdown } from './metrics-reference.
 const root = resolve(import.meta.dirname, '../../../../..');
 const doc = join(root, 'docs', 'metrics.md');
 
-const plugin: ProviderPlugin = {
-  name: 'fake',
-  kinds: [],
-  settings: {},
-  create: async () => ({
-    cloudProvider: new FakeCloudProvider({ clock: new SystemClock() }),
-    controllers: [],
-    nodeClassTypes: [],
-    nodeClassReadiness: alwaysReady,
-  }),
-};
+const plugin = fakeProviderPlugin();
 
 describe('docs/metrics.md', () => {
   it('lists every metric the controller exports, with its type and labels', async () => {
-    const cluster = new MemoryCluster({
-      clock: new SystemClock(),
-      kinds: [NodePools, NodeClaims, CustomResourceDefinitions],
-    });
-    // The API server marks an applied CRD Established; the in-memory cluster needs telling.
-    cluster.watch(CustomResourceDefinitions, (event) => {
-      if (event.type !== 'ADDED') return;
-      void cluster.patchStatus(
-        CustomResourceDefinitions,
-        { name: event.object.metadata.name! },
-        { status: { conditions: [{ type: 'Established', status: 'True' }] } },
-      );
-    });
+    const cluster = clusterWithEstablishedCrds();
     const operator = new Operator({
       environment: {
         clock: new SystemClock(),
