@@ -31,7 +31,8 @@ import { waitUntil } from './src/wait-until.js';
 // Fault tests of issue 14 on the real control plane with the built controller (KWOK provider,
 // whose instances are Nodes kwok keeps Ready): a controller killed mid-command must strand no
 // `karpenter.sh/disrupted` taint, and a controller whose Pod list is slow must decide nothing
-// until its caches have synced. Each prints its figures as a JSON line (`fault measured`), which
+// until its caches have synced, and a controller cut off from the API server for 60 s must come
+// back (restarted, as its Deployment would restart it) without losing or doubling a NodeClaim. Each prints its figures as a JSON line (`fault measured`), which
 // conformance/README.md's "Faults survived" table quotes. Needs `pnpm build` first.
 const provided = inject('nodewrightCluster');
 
@@ -86,6 +87,36 @@ function startController(identity: string, leaseId: string, kubeconfigPath = env
   });
   controllers.push(controller);
   return controller;
+}
+
+/**
+ * Keeps one controller running through `kubeconfigPath`, starting a new one 5 s after each exit,
+ * as a Deployment's kubelet would (restartPolicy Always): a controller exits when it loses its
+ * Lease, as Karpenter's does, so that it cannot act beside a new leader.
+ */
+function supervise(identity: string, leaseId: string, kubeconfigPath: string) {
+  let stopped = false;
+  let current = startController(`${identity}-0`, leaseId, kubeconfigPath);
+  const exits: { at: number; code: number | null }[] = [];
+  const watch = (c: ControllerProcess): void => {
+    void c.exited.then(async (exit) => {
+      exits.push({ at: Date.now(), code: exit.code });
+      if (stopped) return;
+      await sleep(5_000);
+      if (stopped) return;
+      current = startController(`${identity}-${exits.length}`, leaseId, kubeconfigPath);
+      watch(current);
+    });
+  };
+  watch(current);
+  return {
+    current: () => current,
+    exits,
+    async stop() {
+      stopped = true;
+      await current.stop();
+    },
+  };
 }
 
 const becameLeader = (c: ControllerProcess) =>
@@ -354,5 +385,64 @@ describe('faults survived (kwok, real kube-apiserver)', () => {
       'kill-to-consolidated-ms': doneAt - killedAt,
       'stray-tainted-nodes-30s-after-takeover': stray.length,
     });
+  }, 480_000);
+
+  it('the API server unreachable for 60 s: the controller is restarted as its Deployment would be and provisions again, no NodeClaim lost or launched twice', async () => {
+    const pool = 'outage';
+    const allocatable = 4000 - kubeReservedMilliCpu(4);
+    // One pod per node: nothing to consolidate, so every NodeClaim is a launch the test counts.
+    const cpu = `${Math.floor(allocatable * 0.6)}m`;
+    await applyPool(pool, 'fast', [types(C4), OnDemand]);
+    const proxy = await ListHoldProxy.start(env.connection);
+    const kubeconfig = join(env.workDir, 'outage.kubeconfig');
+    await proxy.writeKubeconfig(kubeconfig);
+    const supervisor = supervise('outage', 'faults-outage', kubeconfig);
+    try {
+      await becameLeader(supervisor.current());
+      await deploy('before-outage', pool, 2, cpu);
+      await wait(
+        '2 pods Running before the outage',
+        120_000,
+        () => podsOf('before-outage'),
+        (p) => p.length === 2 && p.every(isRunningPod),
+      );
+      const claimsBefore = (await claimsOf(pool)).filter(isLive).map(nameOf).sort();
+      expect(claimsBefore).toHaveLength(2);
+
+      const outageMs = 60_000;
+      const cutAt = Date.now();
+      proxy.outage(cutAt + outageMs);
+      // Pods that need two more nodes arrive while the controller cannot see them.
+      await deploy('during-outage', pool, 2, cpu);
+      await sleep(Math.max(0, cutAt + outageMs - Date.now()));
+      const healedAt = Date.now();
+      const exitsDuringOutage = supervisor.exits.length;
+      await wait(
+        'the pods that arrived during the outage Running',
+        240_000,
+        () => podsOf('during-outage'),
+        (p) => p.length === 2 && p.every(isRunningPod),
+      );
+      const recoveredAt = Date.now();
+      const claims = (await claimsOf(pool)).filter(isLive);
+      const nodes = (await nodesOf(pool)).filter(isLive);
+      // No NodeClaim lost, and exactly one launch per node that was needed.
+      expect(claims.map(nameOf)).toEqual(expect.arrayContaining(claimsBefore));
+      expect(claims).toHaveLength(4);
+      const ids = claims.map((c) => String(c.status?.providerID ?? '')).sort();
+      expect(new Set(ids).size).toBe(4);
+      expect(nodes.map((n) => String(n.spec?.providerID ?? '')).sort()).toEqual(ids);
+      report('API server unreachable for 60 s (every connection cut, new ones reset)', {
+        'outage-ms': outageMs,
+        'controller-exits-during-outage': exitsDuringOutage,
+        'outage-end-to-pending-pods-running-ms': recoveredAt - healedAt,
+        'nodeclaims-lost': claimsBefore.filter((n) => !claims.some((c) => nameOf(c) === n)).length,
+        'nodeclaims-after': claims.length,
+        'duplicate-launches': claims.length - new Set(ids).size,
+      });
+    } finally {
+      await supervisor.stop();
+      await proxy.stop();
+    }
   }, 480_000);
 });

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ClusterConnection } from '@nodewright/conformance/cluster';
 
 /** Which requests a ListHoldProxy holds back. */
@@ -17,22 +17,34 @@ export interface ListHold {
  * the connection's credentials, streaming both ways (watches stay watches), except that a LIST of
  * `hold.path` — a GET without `watch=true|1` — is forwarded only at `hold.untilMs`. A client
  * pointed at it (`writeKubeconfig`) sees an API server whose list of that kind is slow, as a large
- * or overloaded cluster's is after a restart.
+ * or overloaded cluster's is after a restart. Without a hold it forwards everything; `outage`
+ * then makes the API server unreachable for a while, as a control-plane upgrade or a network
+ * partition does: open connections (watches included) are cut and new ones reset.
  */
 export class ListHoldProxy {
   readonly #server: Server;
   readonly #connection: ClusterConnection;
-  readonly #hold: ListHold;
+  readonly #hold: ListHold | undefined;
+  readonly #sockets = new Set<Socket>();
+  #downUntilMs = 0;
   /** Wall-clock instants at which held lists arrived, and were released. */
   readonly held: { readonly arrivedMs: number; releasedMs?: number }[] = [];
 
-  private constructor(connection: ClusterConnection, hold: ListHold) {
+  private constructor(connection: ClusterConnection, hold: ListHold | undefined) {
     this.#connection = connection;
     this.#hold = hold;
     this.#server = createServer((req, res) => this.#handle(req, res));
+    this.#server.on('connection', (socket: Socket) => {
+      if (Date.now() < this.#downUntilMs) {
+        socket.destroy();
+        return;
+      }
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
   }
 
-  static async start(connection: ClusterConnection, hold: ListHold): Promise<ListHoldProxy> {
+  static async start(connection: ClusterConnection, hold?: ListHold): Promise<ListHoldProxy> {
     const proxy = new ListHoldProxy(connection, hold);
     await new Promise<void>((resolve) => proxy.#server.listen(0, '127.0.0.1', resolve));
     return proxy;
@@ -56,6 +68,13 @@ export class ListHoldProxy {
     await writeFile(path, JSON.stringify(config));
   }
 
+  /** Cuts every open connection and resets new ones until `untilMs` (wall clock). */
+  outage(untilMs: number): void {
+    this.#downUntilMs = untilMs;
+    for (const socket of this.#sockets) socket.destroy();
+    this.#sockets.clear();
+  }
+
   stop(): Promise<void> {
     this.#server.closeAllConnections();
     return new Promise((resolve) => this.#server.close(() => resolve()));
@@ -64,19 +83,26 @@ export class ListHoldProxy {
   #handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://proxy');
     const watch = url.searchParams.get('watch');
+    const hold = this.#hold;
     const isHeldList =
-      req.method === 'GET' && url.pathname === this.#hold.path && watch !== 'true' && watch !== '1';
-    const wait = isHeldList ? Math.max(0, this.#hold.untilMs - Date.now()) : 0;
+      hold !== undefined &&
+      req.method === 'GET' &&
+      url.pathname === hold.path &&
+      watch !== 'true' &&
+      watch !== '1';
     if (!isHeldList) {
       this.#forward(req, res);
       return;
     }
     const record: { arrivedMs: number; releasedMs?: number } = { arrivedMs: Date.now() };
     this.held.push(record);
-    setTimeout(() => {
-      record.releasedMs = Date.now();
-      this.#forward(req, res);
-    }, wait);
+    setTimeout(
+      () => {
+        record.releasedMs = Date.now();
+        this.#forward(req, res);
+      },
+      Math.max(0, hold.untilMs - Date.now()),
+    );
   }
 
   #forward(req: IncomingMessage, res: ServerResponse): void {
