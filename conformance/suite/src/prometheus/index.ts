@@ -7,7 +7,13 @@ export {
   type PanelQuery,
 } from './dashboards.js';
 export { documentedMetricNames, documentedMetricOf } from './documented-metrics.js';
-export { legendOf, type RenderedPanel, renderPanelsHtml } from './panel-report.js';
+export {
+  legendOf,
+  PanelStyle,
+  type RenderedPanel,
+  renderPanelSections,
+  renderPanelsHtml,
+} from './panel-report.js';
 export {
   PrometheusProcess,
   type PrometheusSpec,
@@ -15,3 +21,4 @@ export {
   prometheusConfig,
 } from './prometheus-process.js';
 export { promqlMetricNames } from './promql-metrics.js';
+export { queryPanels, readSnapshotPanels, type SnapshotRun, saveSnapshot } from './snapshot.js';

@@ -33,9 +33,8 @@ export function legendOf(template: string, metric: Readonly<Record<string, strin
 }
 
 /**
- * A self-contained HTML page (inline SVG, no scripts) with one line chart per panel, x in
- * seconds since `start`, grouped by dashboard. NaN points (a quantile with no observations in
- * its window) are left out.
+ * A self-contained HTML page (inline SVG, no scripts) with one line chart per panel: the
+ * sections of renderPanelSections under a title and an introduction.
  */
 export function renderPanelsHtml(
   title: string,
@@ -43,6 +42,25 @@ export function renderPanelsHtml(
   start: number,
   panels: readonly RenderedPanel[],
 ): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:sans-serif;max-width:820px;margin:2em auto}${PanelStyle}</style></head><body>
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(intro)}</p>
+${renderPanelSections(start, panels)}
+</body></html>
+`;
+}
+
+/** The CSS renderPanelSections' markup needs, for a page that embeds the sections. */
+export const PanelStyle =
+  'p.q{font-size:11px;color:#555;margin:0 0 2em}h2.dash{border-bottom:2px solid #333;margin-top:2em}';
+
+/**
+ * HTML (inline SVG, no scripts) with one line chart per panel, x in seconds since `start`,
+ * under a heading per dashboard, each chart followed by its queries. NaN points (a quantile
+ * with no observations in its window) are left out.
+ */
+export function renderPanelSections(start: number, panels: readonly RenderedPanel[]): string {
   const end = Math.max(
     1,
     ...panels.flatMap((p) => p.series.flatMap((qs) => qs.flatMap((s) => s.values.map(([t]) => t - start)))),
@@ -52,7 +70,7 @@ export function renderPanelsHtml(
   for (const { panel, series } of panels) {
     if (panel.dashboard !== dashboard) {
       dashboard = panel.dashboard;
-      sections.push(`<h2>${escapeHtml(dashboard)}</h2>`);
+      sections.push(`<h2 class="dash">Dashboard: ${escapeHtml(dashboard)}</h2>`);
     }
     let colour = 0;
     const lines = series.flatMap((qs, i) =>
@@ -68,18 +86,12 @@ export function renderPanelsHtml(
         maxX: end,
         xTicks: 'decimal',
         xLabel: (v) => `${Math.round(v)} s`,
-        xTitle: 'seconds since Prometheus started',
+        xTitle: 'seconds since the run started',
         yTitle: panel.unit,
         formatY: (v) => (Math.abs(v) >= 1000 ? v.toExponential(1) : String(Number(v.toPrecision(3)))),
       }),
       `<p class="q">${exprs}</p>`,
     );
   }
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:sans-serif;max-width:820px;margin:2em auto}p.q{font-size:11px;color:#555;margin:0 0 2em}</style></head><body>
-<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(intro)}</p>
-${sections.join('\n')}
-</body></html>
-`;
+  return sections.join('\n');
 }

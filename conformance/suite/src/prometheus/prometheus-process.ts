@@ -10,8 +10,10 @@ export interface PrometheusSpec {
   readonly binary: string;
   /** Holds the config, the TSDB and prometheus.log. */
   readonly dir: string;
-  /** `host:port` of each /metrics to scrape. */
+  /** `host:port` of each /metrics to scrape; none to only query stored data. */
   readonly targets: readonly string[];
+  /** The TSDB to open (a snapshot's copy, to read it back); default `<dir>/data`, created empty. */
+  readonly tsdbPath?: string;
   /** Seconds between scrapes; the test's run lasts minutes, so 1-2 s. */
   readonly scrapeIntervalSeconds: number;
   /** Where the running process is recorded, so a later run stops it if this one was killed. */
@@ -41,10 +43,14 @@ interface ApiResponse {
 
 /** The Prometheus config: one job scraping the targets at the interval. */
 export function prometheusConfig(targets: readonly string[], intervalSeconds: number): string {
-  return [
+  const global = [
     'global:',
     `  scrape_interval: ${intervalSeconds}s`,
     `  evaluation_interval: ${intervalSeconds}s`,
+  ];
+  if (targets.length === 0) return [...global, ''].join('\n');
+  return [
+    ...global,
     'scrape_configs:',
     '  - job_name: nodewright',
     `    scrape_timeout: ${intervalSeconds}s`,
@@ -83,7 +89,8 @@ export class PrometheusProcess {
 
   /** Writes the config, starts Prometheus and resolves once it answers /-/ready. */
   static async start(spec: PrometheusSpec, readyTimeoutMs = 60_000): Promise<PrometheusProcess> {
-    await mkdir(join(spec.dir, 'data'), { recursive: true });
+    const tsdb = spec.tsdbPath ?? join(spec.dir, 'data');
+    await mkdir(tsdb, { recursive: true });
     const config = join(spec.dir, 'prometheus.yml');
     await writeFile(config, prometheusConfig(spec.targets, spec.scrapeIntervalSeconds));
     const [port] = await freePorts(1);
@@ -93,7 +100,9 @@ export class PrometheusProcess {
       spec.binary,
       [
         `--config.file=${config}`,
-        `--storage.tsdb.path=${join(spec.dir, 'data')}`,
+        `--storage.tsdb.path=${tsdb}`,
+        // A snapshot read back must keep its samples, however old the run.
+        '--storage.tsdb.retention.time=10y',
         `--web.listen-address=${listen}`,
         '--web.enable-admin-api',
         '--log.format=json',

@@ -46,7 +46,9 @@ export function metricsReferenceMarkdown(metrics: readonly MetricDescription[]):
     'so dashboards and alerts written for Karpenter keep working.',
     '',
     'Grafana dashboards built on these series (capacity, performance, cost) are in',
-    '[deploy/grafana](../deploy/grafana/).',
+    '[deploy/grafana](../deploy/grafana/); [dashboards.html](dashboards.html) shows every panel',
+    'with data a real Prometheus scraped from the controller during an end-to-end run',
+    "(conformance/suite/dashboards-kwok.integration.test.ts evaluates each panel's PromQL).",
     '',
   ];
   for (const [family, members] of families) {
