@@ -6,6 +6,8 @@
 // Run with `pnpm bench:e2e` (builds first; runs the built CLI and packages). Progress on
 // stderr, figures on stdout, and the run as charts in reports/bench-e2e.html (RSS against
 // Karpenter's bar, pods Running, nodes). NODEWRIGHT_KUBECONFIG=... runs it on an existing cluster.
+// A real Prometheus scrapes the controller throughout; the run leaves its TSDB snapshot in
+// reports/bench-e2e-prometheus/, and the report's dashboard panels are read from that snapshot.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +16,16 @@ import { type E2EEnvironment, startE2EEnvironment } from '../conformance/suite/d
 import { AppLabel, deploymentManifest, nodePoolManifest } from '../conformance/suite/dist/e2e/manifests.js';
 import { isLive, isRunningPod, type Observed } from '../conformance/suite/dist/e2e/observe.js';
 import { percentile } from '../conformance/suite/dist/e2e/proc-status.js';
+import {
+  ensurePrometheus,
+  loadDashboards,
+  PanelStyle,
+  PrometheusProcess,
+  type RenderedPanel,
+  readSnapshotPanels,
+  renderPanelSections,
+  saveSnapshot,
+} from '../conformance/suite/dist/prometheus/index.js';
 import { escapeHtml, lineChart } from '../packages/cli/dist/commands/simulate-svg.js';
 import { SystemTimers } from '../packages/core/dist/clock/index.js';
 import { Deployments, NodePools, Nodes, Pods } from '../packages/core/dist/kube/index.js';
@@ -42,6 +54,8 @@ const ScaleOutLimitMs = 10 * 60_000 * SizeFactor;
 const ScaleInLimitMs = 5 * 60_000 * SizeFactor;
 const BinPath = new URL('../packages/cli/dist/bin.js', import.meta.url).pathname;
 const ReportPath = new URL('../reports/bench-e2e.html', import.meta.url).pathname;
+const SnapshotPath = new URL('../reports/bench-e2e-prometheus', import.meta.url).pathname;
+const ScrapeSeconds = 2;
 
 const progress = (line: string): void => {
   process.stderr.write(`[bench:e2e] ${line}\n`);
@@ -129,6 +143,8 @@ function requestsBetween(from: Map<string, number> | undefined, to: Map<string, 
 }
 
 async function main(): Promise<void> {
+  // Built (or found in its cache) before the clock starts.
+  const prometheusBinary = await ensurePrometheus();
   progress('starting the control plane');
   const external = process.env.NODEWRIGHT_KUBECONFIG;
   const env = await startE2EEnvironment({
@@ -138,6 +154,7 @@ async function main(): Promise<void> {
     ...(process.argv.includes('--keep') ? { keep: true } : {}),
   });
   let controller: ControllerProcess | undefined;
+  let prometheus: PrometheusProcess | undefined;
   const rss: number[] = [];
   let peak = 0;
   // (seconds since the controller was ready, value) for the HTML report.
@@ -171,6 +188,15 @@ async function main(): Promise<void> {
     };
     let running = await launch();
     progress(`controller ready (pid ${running.pid}, logs ${env.workDir}/controller-N.log)`);
+    // Scrapes the first controller only: a restarted one listens on another port.
+    prometheus = await PrometheusProcess.start({
+      binary: prometheusBinary,
+      dir: `${env.workDir}/prometheus`,
+      targets: [`127.0.0.1:${await running.port('metrics')}`],
+      scrapeIntervalSeconds: ScrapeSeconds,
+      registry: env.processes,
+    });
+    const promStart = Date.now() / 1000;
     const restarts: string[] = [];
     // A Deployment restarts a controller that exits (e.g. after losing its Lease); so does the bench, counting it.
     const keepRunning = async (): Promise<void> => {
@@ -340,7 +366,23 @@ async function main(): Promise<void> {
       ],
       ['apiserver requests, scale-in (all clients)', requestsBetween(requestsAtRunning, requestsAtEnd), ''],
     ];
-    writeReport(rows, rssSeries, runningSeries, nodeSeries);
+    // Two more scrapes, so the last figures are in the snapshot.
+    await sleep(2_000 * ScrapeSeconds);
+    await saveSnapshot(prometheus, `${env.workDir}/prometheus/data`, SnapshotPath, {
+      start: promStart,
+      end: Date.now() / 1000,
+      scrapeIntervalSeconds: ScrapeSeconds,
+    });
+    await prometheus.stop();
+    progress(`Prometheus snapshot: ${SnapshotPath}`);
+    const { rendered } = await readSnapshotPanels(
+      prometheusBinary,
+      SnapshotPath,
+      loadDashboards(),
+      env.workDir,
+      env.processes,
+    );
+    writeReport(rows, rssSeries, runningSeries, nodeSeries, rendered, promStart);
     const width = Math.max(...rows.map((r) => r[0].length));
     process.stdout.write('nodewright e2e performance (KWOK provider, real control plane)\n');
     for (const [name, value, bar] of rows) {
@@ -348,6 +390,7 @@ async function main(): Promise<void> {
     }
   } finally {
     sampling = false;
+    await prometheus?.stop();
     await controller?.stop();
     await env.stop();
   }
@@ -359,6 +402,8 @@ function writeReport(
   rssSeries: readonly (readonly [number, number])[],
   runningSeries: readonly (readonly [number, number])[],
   nodeSeries: readonly (readonly [number, number])[],
+  panels: readonly RenderedPanel[],
+  panelsStart: number,
 ): void {
   const end = Math.max(0, ...rssSeries.map(([t]) => t), ...nodeSeries.map(([t]) => t));
   // One x axis for every chart: seconds since the controller was ready, to the end of the run.
@@ -376,7 +421,7 @@ function writeReport(
     )
     .join('');
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>nodewright bench:e2e</title>
-<style>body{font-family:sans-serif;max-width:800px;margin:2em auto}td{padding:2px 12px 2px 0}</style></head><body>
+<style>body{font-family:sans-serif;max-width:800px;margin:2em auto}td{padding:2px 12px 2px 0}${PanelStyle}</style></head><body>
 <h1>nodewright e2e performance (KWOK provider, real control plane)</h1>
 <p>Karpenter's test (${TotalPods} pods); x is seconds since the controller was ready (pods are created just after).</p>
 <table><tr><th align="left">figure</th><th align="left">nodewright</th><th align="left">Karpenter's bar</th></tr>${table}</table>
@@ -398,6 +443,10 @@ ${lineChart(
 )}
 ${lineChart('Pods Running', [{ label: 'Running', colour: '#2ca02c', points: runningSeries }], { ...axes, yTitle: 'pods', minStepY: 1 })}
 ${lineChart('Nodes', [{ label: 'nodes', colour: '#9467bd', points: nodeSeries }], { ...axes, yTitle: 'nodes', minStepY: 1 })}
+<h2>Grafana dashboards (deploy/grafana), from the run's Prometheus snapshot</h2>
+<p>Every panel, read back from the TSDB snapshot in reports/bench-e2e-prometheus/ (Prometheus scraped the
+controller every ${ScrapeSeconds} s); x is seconds since Prometheus started, just after the controller was ready.</p>
+${renderPanelSections(panelsStart, panels)}
 </body></html>
 `;
   mkdirSync(new URL('../reports/', import.meta.url), { recursive: true });

@@ -72,3 +72,55 @@ step() {
   fi
   log "$label: done in $((SECONDS - t0))s"
 }
+
+# The whole of a single-binary build script (build-helm.sh, build-prometheus.sh): `go install`
+# one command at a pinned version into CACHE_ROOT/<inputs-hash>/bin, the hash covering the
+# recipe, Go, the platform and the version, and print that bin directory. With `--bin-dir` it
+# only prints it, exiting 3 while the binary is missing. Holds the cache lock while building;
+# bin/ never holds a partial binary.
+#   go_install_cached NAME VERSION RECIPE CACHE_ROOT PACKAGE@VERSION LDFLAGS [--bin-dir]
+go_install_cached() {
+  local name="$1" version="$2" recipe="$3" cache_root="$4" package="$5" ldflags="$6"
+  shift 6
+  use_cached_build_without_go "$cache_root" "$name"
+  require_go_126
+  local inputs_hash bin_dir started
+  inputs_hash="$(
+    printf 'recipe=%s go=%s os=%s arch=%s %s=%s\n' \
+      "$recipe" "$go_version" "$(go env GOOS)" "$(go env GOARCH)" "$name" "$version" |
+      sha256sum | cut -c1-16
+  )"
+  cache_dir="$cache_root/$inputs_hash"
+  bin_dir="$cache_dir/bin"
+
+  if [[ "${1:-}" == "--bin-dir" ]]; then
+    printf '%s\n' "$bin_dir"
+    [[ -x "$bin_dir/$name" ]] || exit 3
+    exit 0
+  fi
+  [[ $# -eq 0 ]] || die "unknown argument: $1 (usage: build-$name.sh [--bin-dir])"
+
+  if [[ -x "$bin_dir/$name" ]]; then
+    printf '%s\n' "$bin_dir"
+    exit 0
+  fi
+
+  mkdir -p "$cache_dir/logs" || die "cannot create $cache_dir"
+  lock_cache_dir
+  # Another run may have finished the build while this one waited.
+  if [[ -x "$bin_dir/$name" ]]; then
+    printf '%s\n' "$bin_dir"
+    exit 0
+  fi
+
+  staging="$(mktemp -d "$cache_dir/.staging.XXXXXX")"
+  trap 'rm -rf "$staging"' EXIT
+  started=$SECONDS
+  step "$name" "$name $version" \
+    env GOBIN="$staging" nice -n 15 go install -trimpath -ldflags "$ldflags" "$package"
+  mkdir -p "$bin_dir"
+  # A rename within one filesystem is atomic.
+  mv -f "$staging/$name" "$bin_dir/$name" || die "cannot move $name into $bin_dir"
+  log "$name $version ready in $bin_dir ($((SECONDS - started))s)"
+  printf '%s\n' "$bin_dir"
+}

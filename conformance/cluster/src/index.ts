@@ -32,6 +32,7 @@ export { DEFAULT_NODE_CAPACITY, KWOK_NODE_ANNOTATION, KWOK_NODE_ANNOTATION_VALUE
 export { loadKubeconfig } from './load-kubeconfig.js';
 export type { PidRecord, ProcessProbe, RecordedProcess } from './pid-record.js';
 export { PidRecordFile, type ProcessRegistry } from './pid-record-file.js';
+export { freePorts } from './ports.js';
 export { procfsProbe } from './processes.js';
 export {
   type ServiceAccountKubeconfigInput,

@@ -1,6 +1,12 @@
 export type { Command, CommandArgs, CommandContext } from './command.js';
 export { UsageError } from './command.js';
 export { catalogsOf, createCommands } from './commands/index.js';
+export {
+  type ChartLine,
+  escapeHtml,
+  type LineChartOptions,
+  lineChart,
+} from './commands/simulate-svg.js';
 export { createCliServices } from './compose.js';
 export type { ControllerMainDependencies } from './controller-main.js';
 export { controllerMain } from './controller-main.js';

@@ -45,6 +45,11 @@ export function metricsReferenceMarkdown(metrics: readonly MetricDescription[]):
     "Names, types and labels are Karpenter's and controller-runtime's where they have the metric,",
     'so dashboards and alerts written for Karpenter keep working.',
     '',
+    'Grafana dashboards built on these series (capacity, performance, cost) are in',
+    '[deploy/grafana](../deploy/grafana/); [dashboards.html](dashboards.html) shows every panel',
+    'with data a real Prometheus scraped from the controller during an end-to-end run',
+    "(conformance/suite/dashboards-kwok.integration.test.ts evaluates each panel's PromQL).",
+    '',
   ];
   for (const [family, members] of families) {
     lines.push(`## ${family}`, '', '| Metric | Type | Labels | Description |', '| --- | --- | --- | --- |');
@@ -60,7 +65,9 @@ export function metricsReferenceMarkdown(metrics: readonly MetricDescription[]):
     "prom-client's defaults, under their usual names: `process_cpu_seconds_total`,",
     '`process_resident_memory_bytes`, `process_start_time_seconds`, `nodejs_heap_size_used_bytes`,',
     '`nodejs_gc_duration_seconds`, and the event-loop delay as `nodejs_eventloop_lag_seconds` with',
-    '`nodejs_eventloop_lag_p50_seconds`, `_p90_`, `_p99_`, `_max_` and `_mean_`: a long solve or',
+    '`nodejs_eventloop_lag_p50_seconds`, `nodejs_eventloop_lag_p90_seconds`,',
+    '`nodejs_eventloop_lag_p99_seconds`, `nodejs_eventloop_lag_max_seconds` and',
+    '`nodejs_eventloop_lag_mean_seconds`: a long solve or',
     'consolidation search that blocks the loop shows there before it delays Lease renewal.',
     '',
   );
