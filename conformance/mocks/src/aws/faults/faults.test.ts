@@ -26,6 +26,26 @@ describe('AwsFaults', () => {
     expect(seen()).toBe('ok');
   });
 
+  it('throttles a share of the calls in scope, evenly, until the deadline', () => {
+    const clock = new FakeClock(0);
+    const faults = new AwsFaults({ clock });
+    faults.throttleShare({ service: 'ec2' }, 0.5, 10_000);
+    const seen = (service: 'ec2' | 'sqs' = 'ec2') => faults.admit(service, 'CreateFleet')?.kind ?? 'ok';
+    expect([seen(), seen(), seen(), seen()]).toEqual(['throttle', 'ok', 'throttle', 'ok']);
+    expect(seen('sqs')).toBe('ok');
+    faults.throttleShare({ service: 'sqs' }, 0.25, 10_000);
+    expect([seen('sqs'), seen('sqs'), seen('sqs'), seen('sqs'), seen('sqs')]).toEqual([
+      'throttle',
+      'ok',
+      'ok',
+      'ok',
+      'throttle',
+    ]);
+    clock.step(10_000);
+    expect([seen(), seen()]).toEqual(['ok', 'ok']);
+    expect(faults.sharedThrottles()).toEqual({ seen: 9, throttled: 4 });
+  });
+
   it('tracks pool capacity down to zero and restores it', () => {
     const faults = new AwsFaults({ clock: new FakeClock(0) });
     const pool = { capacityType: 'spot' as const, instanceType: 'm5.large', zone: 'us-east-1a' };

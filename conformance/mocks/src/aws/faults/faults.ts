@@ -27,6 +27,14 @@ interface CountedFault {
   remaining: number;
 }
 
+interface ThrottleShare {
+  readonly scope: FaultScope;
+  readonly share: number;
+  readonly untilMs: number;
+  seen: number;
+  throttled: number;
+}
+
 interface RateLimit {
   readonly scope: FaultScope;
   readonly perSecond: number;
@@ -43,6 +51,7 @@ export class AwsFaults {
   readonly #clock: Clock;
   readonly #counted: CountedFault[] = [];
   readonly #rates: RateLimit[] = [];
+  readonly #shares: ThrottleShare[] = [];
   readonly #latency = new Map<string, number>();
   readonly #capacity = new Map<string, number>();
   readonly #calls = new Map<string, number>();
@@ -85,6 +94,23 @@ export class AwsFaults {
   /** Calls in scope beyond `perSecond` within one second of the clock are throttled. */
   throttleRate(scope: FaultScope, perSecond: number): void {
     this.#rates.push({ scope, perSecond, windowStart: this.#clock.now(), used: 0 });
+  }
+
+  /**
+   * Until `untilMs` on the clock, `share` (0..1) of the calls in scope are throttled, spread
+   * evenly (at 0.5, every other call, the first included): an API under a sustained rate-limit
+   * storm, with an outcome that does not hang on random draws.
+   */
+  throttleShare(scope: FaultScope, share: number, untilMs: number): void {
+    this.#shares.push({ scope, share, untilMs, seen: 0, throttled: 0 });
+  }
+
+  /** How many calls the throttleShare faults answered with a throttle, and how many they saw. */
+  sharedThrottles(): { readonly seen: number; readonly throttled: number } {
+    return {
+      seen: this.#shares.reduce((n, s) => n + s.seen, 0),
+      throttled: this.#shares.reduce((n, s) => n + s.throttled, 0),
+    };
   }
 
   /** The next `count` calls in scope fail with a 5xx (InternalError 500 or ServiceUnavailable 503). */
@@ -141,6 +167,15 @@ export class AwsFaults {
       return { kind: counted.kind };
     }
     const now = this.#clock.now();
+    for (const share of this.#shares) {
+      if (now >= share.untilMs || !inScope(share.scope, service, action)) continue;
+      share.seen++;
+      // Throttled when the running total of `share` crosses an integer: evenly spread.
+      if (Math.ceil(share.seen * share.share) > Math.ceil((share.seen - 1) * share.share)) {
+        share.throttled++;
+        return { kind: 'throttle' };
+      }
+    }
     for (const rate of this.#rates) {
       if (!inScope(rate.scope, service, action)) continue;
       if (now - rate.windowStart >= 1000) {
@@ -167,6 +202,7 @@ export class AwsFaults {
   reset(): void {
     this.#counted.length = 0;
     this.#rates.length = 0;
+    this.#shares.length = 0;
     this.#latency.clear();
     this.#capacity.clear();
     this.#calls.clear();
