@@ -31,6 +31,8 @@ export interface ReflectorOptions {
   readonly timers: Timers;
   readonly logger: KubeLogger;
   readonly backoff: BackoffPolicy;
+  /** Draws the backoff's jitter (0 <= r < 1); default Math.random. */
+  readonly random?: () => number;
   /** Server-side lifetime of a watch connection. */
   readonly timeoutSeconds: number;
   /**
@@ -284,7 +286,7 @@ export class Reflector implements Watch {
   }
 
   async #pause(err: KubeError, failures: number): Promise<void> {
-    const delayMs = backoffDelay(this.#options.backoff, failures);
+    const delayMs = backoffDelay(this.#options.backoff, failures, this.#options.random);
     this.#options.logger.warn(
       { watch: this.#options.description, err, failures, delayMs, resourceVersion: this.#nextRv },
       'watch failed; retrying',
