@@ -14,6 +14,7 @@ import {
   type OperatorControllers,
   operatorControllers,
 } from './controllers.js';
+import { fencedCluster } from './leader-election/fenced-cluster.js';
 import { type LeaderElectionConfig, LeaderElector } from './leader-election/leader-elector.js';
 import type { ProviderInstance, ProviderPlugin } from './plugin/provider-plugin.js';
 import { buildInfo } from './runtime/build-info.js';
@@ -59,6 +60,8 @@ export const Tokens = {
   Logger: Symbol('Logger') as ServiceIdentifier<Logger>,
   Registry: Symbol('Registry') as ServiceIdentifier<Registry>,
   Cluster: Symbol('ClusterPort') as ServiceIdentifier<ClusterPort>,
+  /** The cluster as controllers, the provider and events write to it: fenced by the Lease. */
+  ControllerCluster: Symbol('ControllerClusterPort') as ServiceIdentifier<ClusterPort>,
   Events: Symbol('EventRecorder') as ServiceIdentifier<EventRecorder>,
   UnavailableOfferings: Symbol('UnavailableOfferings') as ServiceIdentifier<UnavailableOfferingsCache>,
   Provider: Symbol('ProviderInstance') as ServiceIdentifier<ProviderInstance>,
@@ -110,7 +113,7 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
   );
   c.bind(Tokens.Events).toResolvedValue(
     (cluster: ClusterPort, logger: Logger) => new ClusterEventRecorder(cluster, logger),
-    [Tokens.Cluster, Tokens.Logger],
+    [Tokens.ControllerCluster, Tokens.Logger],
   );
   c.bind(Tokens.UnavailableOfferings).toResolvedValue(
     (clock: Clock) => new UnavailableOfferingsCache(clock),
@@ -140,7 +143,7 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
       }),
     [
       Tokens.Config,
-      Tokens.Cluster,
+      Tokens.ControllerCluster,
       Tokens.Clock,
       Tokens.Timers,
       Tokens.Logger,
@@ -173,7 +176,7 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
     },
     [
       Tokens.Config,
-      Tokens.Cluster,
+      Tokens.ControllerCluster,
       Tokens.Clock,
       Tokens.Registry,
       Tokens.Events,
@@ -190,7 +193,14 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
       logger: Logger,
       controllers: readonly Controller[],
     ) => new Manager({ cluster, clock, timers, registry, logger }).register(...controllers),
-    [Tokens.Cluster, Tokens.Clock, Tokens.Timers, Tokens.Registry, Tokens.Logger, Tokens.Controllers],
+    [
+      Tokens.ControllerCluster,
+      Tokens.Clock,
+      Tokens.Timers,
+      Tokens.Registry,
+      Tokens.Logger,
+      Tokens.Controllers,
+    ],
   );
   c.bind(Tokens.LeaderElector).toResolvedValue(
     (cfg: OperatorConfig, cluster: ClusterPort, clock: Clock, timers: Timers, logger: Logger) =>
@@ -198,6 +208,12 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
         ? undefined
         : new LeaderElector({ cluster, clock, timers, logger }, cfg.leaderElection),
     [Tokens.Config, Tokens.Cluster, Tokens.Clock, Tokens.Timers, Tokens.Logger],
+  );
+  // The elector writes its Lease through the bare port; everything else through the fence.
+  c.bind(Tokens.ControllerCluster).toResolvedValue(
+    (cluster: ClusterPort, elector: LeaderElector | undefined) =>
+      elector === undefined ? cluster : fencedCluster(cluster, () => elector.writeRefusal()),
+    [Tokens.Cluster, Tokens.LeaderElector],
   );
   return c;
 }

@@ -5,8 +5,11 @@ import { SystemClock } from '../clock/clock.js';
 import { SystemTimers } from '../clock/timers.js';
 import { UnreachableError } from '../kube/client-node/response-errors.js';
 import type { ClusterPort } from '../kube/port.js';
+import { NodePools } from '../kube/resource-types.js';
+import { aNodePool } from '../testing/nodepool-builder.js';
 import { clusterWithEstablishedCrds, fakeProviderPlugin } from '../testing/operator-fixtures.js';
 import { CustomResourceDefinitions } from './crds/crd-type.js';
+import { FencedWriteError } from './leader-election/fenced-cluster.js';
 import { Leases } from './leader-election/lease.js';
 import { Operator, type OperatorOptions } from './operator.js';
 import type { ProviderPlugin } from './plugin/provider-plugin.js';
@@ -118,6 +121,65 @@ describe('Operator', () => {
     expect(b.op.isLeading()).toBe(false);
     await until('b leading', () => b.op.isLeading(), 5_000);
     expect(a.messages().find((m) => m.message === 'lost leadership')).toMatchObject({ identity: 'a' });
+  });
+
+  it('a leader cut off from its Lease writes nothing after its renewDeadline, even from a reconcile still running', async () => {
+    const cluster = clusterWithEstablishedCrds();
+    await cluster.create(NodePools, aNodePool({ metadata: { name: 'written' } }));
+    const writesAt: number[] = [];
+    cluster.watch(NodePools, (event) => {
+      if (event.type === 'MODIFIED') writesAt.push(Date.now());
+    });
+    let renewedAt = 0;
+    cluster.watch(Leases, (event) => {
+      if (event.type !== 'ERROR' && event.object.spec?.holderIdentity === 'a') renewedAt = Date.now();
+    });
+    const link = partitionable(cluster);
+    const refused: unknown[] = [];
+    let done = false;
+    const a = operator(link.port, 'a', {
+      shutdownTimeoutMs: 500,
+      // A reconcile that ignores its signal and keeps writing: the worst case for fencing.
+      extraControllers: ({ cluster: port }) => [
+        {
+          name: 'test.writer',
+          watches: [],
+          initialKeys: [{ name: 'written' }],
+          reconcile: async () => {
+            for (let n = 0; !done; n++) {
+              try {
+                await port.patch(
+                  NodePools,
+                  { name: 'written' },
+                  { metadata: { annotations: { n: String(n) } } },
+                );
+              } catch (err) {
+                refused.push(err);
+              }
+              await sleep(20);
+            }
+            return undefined;
+          },
+        },
+      ],
+    });
+    try {
+      await a.op.start();
+      await until('writes while leading', () => writesAt.length > 5);
+      link.cut();
+      const exit = await a.op.exited;
+      expect(exit.code).toBe(1);
+      await sleep(300);
+      const fencedFrom = renewedAt + FAST.renewDeadlineMs;
+      expect(writesAt.filter((t) => t > fencedFrom)).toEqual([]);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused.every((e) => e instanceof FencedWriteError)).toBe(true);
+      expect(String((refused[0] as Error).message)).toMatch(
+        /^write refused \(patch\): a (no longer leads|has not renewed)/,
+      );
+    } finally {
+      done = true;
+    }
   });
 
   it('a port already in use fails start-up naming it, and ends with code 1', async () => {

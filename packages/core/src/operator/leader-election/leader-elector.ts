@@ -66,6 +66,9 @@ export class LeaderElector {
   #deadline: Cancel | undefined;
   #attempt: Promise<void> | undefined;
   #loggedHolder: string | undefined;
+  /** When the last renewal stops vouching for this replica's lead (renewedAt + renewDeadline). */
+  #leadingUntilMs: number | undefined;
+  #led = false;
 
   constructor(deps: LeaderElectorDependencies, config: LeaderElectionConfig) {
     const resolved = {
@@ -98,6 +101,22 @@ export class LeaderElector {
   /** Whether this replica holds the lease right now. */
   isLeader(): boolean {
     return this.#state === 'leading';
+  }
+
+  /**
+   * Why this replica must not write to the cluster now, or undefined when it may: once it has
+   * led and stopped leading (lost or released), and while leading once its last renewal is
+   * older than renewDeadline — from then on a standby may acquire the lease as soon as it
+   * expires, so writes are refused before the deadline timer has even fired (a busy event loop
+   * can fire it late). A replica that never led is not fenced: its controllers do not run.
+   */
+  writeRefusal(): string | undefined {
+    if (!this.#led) return undefined;
+    if (this.#state !== 'leading') return `${this.#config.identity} no longer leads`;
+    const until = this.#leadingUntilMs ?? Number.POSITIVE_INFINITY;
+    if (this.#deps.clock.now() > until)
+      return `${this.#config.identity} has not renewed its lease within ${this.#config.renewDeadlineMs} ms`;
+    return undefined;
   }
 
   /** The holder last observed (this replica when leading); undefined before the first read. */
@@ -233,6 +252,7 @@ export class LeaderElector {
     this.#armDeadline(now);
     if (this.#state === 'candidate') {
       this.#state = 'leading';
+      this.#led = true;
       this.#loggedHolder = this.#config.identity;
       this.#logger.info(
         {
@@ -252,6 +272,7 @@ export class LeaderElector {
   /** Gives up renewDeadline after `renewedAt` unless a later renewal re-arms it. */
   #armDeadline(renewedAt: number): void {
     this.#deadline?.();
+    this.#leadingUntilMs = renewedAt + this.#config.renewDeadlineMs;
     const remaining = renewedAt + this.#config.renewDeadlineMs - this.#deps.clock.now();
     this.#deadline = this.#deps.timers.after(remaining, () => {
       if (this.#state === 'leading') {
