@@ -12,8 +12,29 @@ export interface AwsClients {
   destroy(): void;
 }
 
+/**
+ * How long a call may go without an answer before the SDK gives up on its connection (and
+ * retries per its strategy): a call EC2 never answers must not hold a launch, and the worker
+ * running it, forever. Longer than SQS's 20 s long poll, which is silent by design.
+ */
+export const AwsRequestTimeoutMs = 60_000;
+/** How long opening a connection may take. */
+export const AwsConnectionTimeoutMs = 10_000;
+
+/** Deadlines for every SDK call; see AwsRequestTimeoutMs. */
+export interface AwsCallDeadlines {
+  readonly requestTimeoutMs: number;
+  readonly connectionTimeoutMs: number;
+}
+
 /** Real SDK clients for the settings: one endpoint for all five when set, static credentials when given. */
-export async function awsClients(settings: AwsSettings): Promise<AwsClients> {
+export async function awsClients(
+  settings: AwsSettings,
+  deadlines: AwsCallDeadlines = {
+    requestTimeoutMs: AwsRequestTimeoutMs,
+    connectionTimeoutMs: AwsConnectionTimeoutMs,
+  },
+): Promise<AwsClients> {
   // The SDK is imported when clients are built, so importing this package (the CLI reads its
   // kinds and catalogs for `validate` and `schedule`) never loads it.
   const [{ EC2 }, { IAM }, { Pricing }, { SQS }, { SSM }] = await Promise.all([
@@ -26,6 +47,12 @@ export async function awsClients(settings: AwsSettings): Promise<AwsClients> {
   const common = {
     ...(settings.endpoint !== undefined ? { endpoint: settings.endpoint } : {}),
     ...(settings.credentials !== undefined ? { credentials: settings.credentials } : {}),
+    requestHandler: {
+      requestTimeout: deadlines.requestTimeoutMs,
+      connectionTimeout: deadlines.connectionTimeoutMs,
+      // Without it the handler only logs a warning at the deadline and keeps waiting.
+      throwOnRequestTimeout: true,
+    },
   };
   const ec2 = new EC2({ ...common, region: settings.region });
   const pricing = new Pricing({ ...common, region: settings.pricingRegion });
