@@ -1,13 +1,13 @@
 import { EC2NodeClasses } from '@nodewright/aws';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
-import { CapacityTypes, type NodeClaim } from '@nodewright/core/apis';
+import { CapacityTypes, type NodeClaim, type NodePool } from '@nodewright/core/apis';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import type { OfferingKey } from '@nodewright/core/cloudprovider';
 import { InternalError, MemoryCluster, NodeClaims, NodePools } from '@nodewright/core/kube';
 import { interruptionController, lifecycleMetrics } from '@nodewright/core/lifecycle';
 import { createLogger, Manager, type ProviderInstance } from '@nodewright/core/operator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContractClaims, contractNodePool } from './src/provider-contract/contract-claims.js';
+import { ContractClaims } from './src/provider-contract/contract-claims.js';
 import { awsProviderOnMock } from './src/providers/aws-harness.js';
 
 // Issue 14 item 7, the fault test: 300 spot interruption warnings land on the SQS queue at once,
@@ -60,13 +60,11 @@ describe('aws: an interruption storm on the SQS queue', () => {
       timers,
       logger,
       settings: { interruptionQueue: mock.interruptionQueue.name },
+      nodePoolName: 'default',
     });
     provider = composed.instance;
     const { registry, events, unavailableOfferings } = composed;
-    const pool = await cluster.create(
-      NodePools,
-      contractNodePool('default', { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }),
-    );
+    const pool = composed.pool as NodePool;
 
     // The instances: spot, spread over a dozen offerings, launched by the provider's CreateFleet.
     const spot = (await provider.cloudProvider.getInstanceTypes(pool))

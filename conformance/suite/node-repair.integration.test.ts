@@ -5,6 +5,7 @@ import {
   CapacityTypes,
   type KindDefinition,
   type NodeClaim,
+  type NodePool,
   nodeClaimKind,
   nodePoolKind,
 } from '@nodewright/core/apis';
@@ -16,7 +17,7 @@ import { EventReasons, lifecycleControllers, lifecycleMetrics } from '@nodewrigh
 import { createLogger, Manager, type ProviderInstance } from '@nodewright/core/operator';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type E2EEnvironment, startE2EEnvironment } from './src/e2e/environment.js';
-import { ContractClaims, contractNodePool } from './src/provider-contract/contract-claims.js';
+import { ContractClaims } from './src/provider-contract/contract-claims.js';
 import { contractCluster } from './src/provider-contract/contract-cluster.js';
 import { awsProviderOnMock } from './src/providers/aws-harness.js';
 import { waitUntil } from './src/wait-until.js';
@@ -87,13 +88,11 @@ describe.skipIf(provided.external)('node repair on the real control plane', () =
       clock,
       timers,
       logger,
+      nodePoolName: 'default',
     });
     provider = composed.instance;
     const { registry, events } = composed;
-    const pool = await cluster.create(
-      NodePools,
-      contractNodePool('default', { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' }),
-    );
+    const pool = composed.pool as NodePool;
     const offerings = (await provider.cloudProvider.getInstanceTypes(pool))
       .flatMap((t) => t.offerings.map((o) => ({ o, type: t.name })))
       .filter(({ o }) => o.available && o.capacityType === CapacityTypes.OnDemand)

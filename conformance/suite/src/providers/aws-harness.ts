@@ -10,7 +10,13 @@ import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
 import type { NodePool } from '@nodewright/core/apis';
 import { type Clock, SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
-import { type ClusterPort, isNotFound, type KubeObject, MemoryCluster } from '@nodewright/core/kube';
+import {
+  type ClusterPort,
+  isNotFound,
+  type KubeObject,
+  MemoryCluster,
+  NodePools,
+} from '@nodewright/core/kube';
 import {
   type Controller,
   createLogger,
@@ -93,6 +99,8 @@ export interface AwsProviderOnMockOptions {
   readonly settings?: Readonly<Record<string, string>>;
   /** SDK clients to use instead of fresh ones, e.g. with a retry recorder attached. */
   readonly clients?: Awaited<ReturnType<typeof awsClients>>;
+  /** Also creates the contract NodePool of this name on the cluster, over the EC2NodeClass. */
+  readonly nodePoolName?: string;
 }
 
 /** The composed provider and the parts a test reads back. */
@@ -101,12 +109,15 @@ export interface AwsProviderOnMock {
   readonly registry: ProviderContext['registry'];
   readonly events: RecordingEventRecorder;
   readonly unavailableOfferings: UnavailableOfferingsCache;
+  /** The NodePool created when `nodePoolName` was given, as stored. */
+  readonly pool: NodePool | undefined;
 }
 
 /**
  * Composes the AWS provider as `awsProviderPlugin` does, on real SDK clients against `mock`,
  * then creates the EC2NodeClass the mock's seeded VPC is discovered by and runs the provider's
- * controllers once, so it is Ready: what every AWS fault test starts from.
+ * controllers once, so it is Ready (and, if named, a NodePool over it): what every AWS fault
+ * test starts from.
  */
 export async function awsProviderOnMock(options: AwsProviderOnMockOptions): Promise<AwsProviderOnMock> {
   const { mock, cluster, clusterName, clock, timers, logger } = options;
@@ -123,7 +134,18 @@ export async function awsProviderOnMock(options: AwsProviderOnMockOptions): Prom
   const nodeClassName = options.nodeClassName ?? 'default';
   await cluster.create(EC2NodeClasses, mockEC2NodeClass(nodeClassName, clusterName) as KubeObject as never);
   await reconcileAll(instance.controllers, { name: nodeClassName }, logger);
-  return { instance, registry, events, unavailableOfferings };
+  const pool =
+    options.nodePoolName === undefined
+      ? undefined
+      : await cluster.create(
+          NodePools,
+          contractNodePool(options.nodePoolName, {
+            group: 'karpenter.k8s.aws',
+            kind: 'EC2NodeClass',
+            name: nodeClassName,
+          }),
+        );
+  return { instance, registry, events, unavailableOfferings, pool };
 }
 
 /** Runs each provider controller's reconcile for one key once, as the Manager would on an add. */

@@ -46,6 +46,15 @@ describe('AwsFaults', () => {
     expect(faults.sharedThrottles()).toEqual({ seen: 9, throttled: 4 });
   });
 
+  it('holds the next calls of an action for their latency, then answers later ones at once', () => {
+    const faults = new AwsFaults({ clock: new FakeClock(0) });
+    faults.latency('DescribeSubnets', 5);
+    faults.latencyNext('CreateFleet', 600_000, 2);
+    expect(
+      ['CreateFleet', 'CreateFleet', 'CreateFleet', 'DescribeSubnets'].map((a) => faults.latencyOf(a)),
+    ).toEqual([600_000, 600_000, 0, 5]);
+  });
+
   it('tracks pool capacity down to zero and restores it', () => {
     const faults = new AwsFaults({ clock: new FakeClock(0) });
     const pool = { capacityType: 'spot' as const, instanceType: 'm5.large', zone: 'us-east-1a' };

@@ -53,6 +53,7 @@ export class AwsFaults {
   readonly #rates: RateLimit[] = [];
   readonly #shares: ThrottleShare[] = [];
   readonly #latency = new Map<string, number>();
+  readonly #latencyNext = new Map<string, { readonly ms: number; remaining: number }>();
   readonly #capacity = new Map<string, number>();
   readonly #calls = new Map<string, number>();
   readonly #lostResponses = new Map<string, number>();
@@ -123,7 +124,18 @@ export class AwsFaults {
     this.#latency.set(action, ms);
   }
 
+  /** The next `count` calls to `action` wait `ms` before they are answered; later ones do not. */
+  latencyNext(action: string, ms: number, count: number): void {
+    this.#latencyNext.set(action, { ms, remaining: count });
+  }
+
+  /** The wait of this call to `action` (latency, or latencyNext, which it counts off). */
   latencyOf(action: string): number {
+    const next = this.#latencyNext.get(action);
+    if (next !== undefined && next.remaining > 0) {
+      next.remaining--;
+      return next.ms;
+    }
     return this.#latency.get(action) ?? 0;
   }
 
@@ -204,6 +216,7 @@ export class AwsFaults {
     this.#rates.length = 0;
     this.#shares.length = 0;
     this.#latency.clear();
+    this.#latencyNext.clear();
     this.#capacity.clear();
     this.#calls.clear();
     this.#lostResponses.clear();

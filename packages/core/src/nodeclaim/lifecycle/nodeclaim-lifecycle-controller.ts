@@ -27,6 +27,11 @@ export interface NodeClaimLifecycleOptions {
   readonly liveness?: LivenessTimeouts;
   /** Karpenter retries lifecycle errors from 1 s up to 1 min. */
   readonly backoff?: BackoffPolicy;
+  /**
+   * Default 1000. A launch waits on a cloud call that can take minutes; with few workers, a
+   * handful of slow launches would hold every other launch and every claim's termination
+   * (the same controller) behind them.
+   */
   readonly maxConcurrentReconciles?: number;
 }
 
@@ -53,7 +58,7 @@ export class NodeClaimLifecycleController implements Controller {
   constructor(deps: LifecycleDependencies, options: NodeClaimLifecycleOptions = {}) {
     this.#deps = deps;
     this.backoff = options.backoff ?? LifecycleBackoff;
-    this.maxConcurrentReconciles = options.maxConcurrentReconciles ?? 10;
+    this.maxConcurrentReconciles = options.maxConcurrentReconciles ?? 1000;
     this.#steps = [
       new LaunchStep(deps),
       new RegistrationStep(deps),
