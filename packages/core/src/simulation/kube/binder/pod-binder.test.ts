@@ -96,6 +96,29 @@ describe('PodBinder', () => {
     expect((await placements(cluster)).third).toBe('only');
   });
 
+  it('gives replicas of one template the same failure, and a fresh one once the cluster changed', async () => {
+    const { cluster } = setup();
+    await cluster.create(Nodes, simNode('small', { cpu: '1' }));
+    for (const name of ['r-1', 'r-2', 'r-3']) await cluster.create(Pods, simPod(name, { cpu: '2' }));
+    await cluster.settled();
+    for (const name of ['r-1', 'r-2', 'r-3'])
+      expect(await scheduledCondition(cluster, name)).toMatchObject({
+        reason: 'Unschedulable',
+        message: '0/1 nodes are available: 1 Insufficient cpu.',
+      });
+    // Room for two: the third must be judged against the new node and the pods now on it.
+    await cluster.create(Nodes, simNode('large', { cpu: '4' }));
+    await cluster.settled();
+    expect(await placements(cluster)).toEqual({ 'r-1': 'large', 'r-2': 'large', 'r-3': undefined });
+    expect(await scheduledCondition(cluster, 'r-3')).toMatchObject({
+      reason: 'Unschedulable',
+      message: '0/2 nodes are available: 2 Insufficient cpu.',
+    });
+    await cluster.delete(Pods, { name: 'r-1', namespace: 'default' });
+    await cluster.settled();
+    expect((await placements(cluster))['r-3']).toBe('large');
+  });
+
   it('leaves pods of other schedulers alone and holds gated pods until their gates are gone', async () => {
     const { cluster } = setup();
     await cluster.create(Nodes, simNode('n'));

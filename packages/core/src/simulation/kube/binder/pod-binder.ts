@@ -13,7 +13,9 @@ import { ReconcileQueue } from '../reconcile-queue.js';
 import type { PlacedPod } from './inter-pod-affinity.js';
 import { NodeInfo } from './node-info.js';
 import { type PodInfo, podInfoOf } from './pod-info.js';
-import { type SchedulingSnapshot, schedulePod } from './schedule-pod.js';
+import { type ScheduleResult, type SchedulingSnapshot, schedulePod } from './schedule-pod.js';
+
+type ScheduleFailure = Extract<ScheduleResult, { scheduled: false }>;
 
 /** Field manager and event source of the binder's writes, as kube-scheduler's. */
 export const SCHEDULER_NAME = DefaultSchedulerName;
@@ -128,6 +130,13 @@ class BinderRun {
   readonly #active = new Set<string>();
   readonly #unschedulable = new Set<string>();
   readonly #queue: ReconcileQueue;
+  /**
+   * Bumped whenever what `schedulePod` reads may have changed (a node, a namespace, a pod counted
+   * on a node), so a failure remembered under an older generation is never reused.
+   */
+  #generation = 0;
+  /** Failures of this generation by scheduling signature: replicas of one template fail alike. */
+  #failures = new Map<string, ScheduleFailure>();
 
   constructor(cluster: MemoryCluster, events: boolean) {
     this.#cluster = cluster;
@@ -137,6 +146,7 @@ class BinderRun {
 
   onNamespace(event: WatchEvent<KubeObject>): Promise<void> | undefined {
     const { changed } = this.#namespaces.apply(event);
+    if (changed) this.#invalidate();
     if (changed) this.#moveWhere((pod) => hasPodAffinity(pod));
     return this.#kick();
   }
@@ -144,6 +154,7 @@ class BinderRun {
   onNode(event: WatchEvent<Node>): Promise<void> | undefined {
     const { changed, previous, current } = this.#nodes.apply(event);
     if (!changed) return undefined;
+    this.#invalidate();
     const name = (current ?? previous)?.metadata.name ?? '';
     this.#info(name).setNode(current);
     if (!jsonEqual(nodeFacts(previous), nodeFacts(current)) && current !== undefined)
@@ -164,6 +175,7 @@ class BinderRun {
     const wasAssigned = this.#assigned.has(key);
     const placed = this.#assigned.get(key);
     if (placed !== undefined) {
+      this.#invalidate();
       placed.node.remove(key);
       this.#assigned.delete(key);
       this.#withAntiAffinity.delete(key);
@@ -176,6 +188,7 @@ class BinderRun {
         info = undefined;
       }
       if (info !== undefined) {
+        this.#invalidate();
         const node = this.#info(current.spec.nodeName!);
         node.add(info);
         const entry = { info, node };
@@ -201,6 +214,26 @@ class BinderRun {
     else if (isNowAssigned && (!wasAssigned || !jsonEqual(placed?.info.labels ?? {}, info?.labels ?? {}))) {
       this.#moveWhere((pod) => hasPodAffinity(pod) || hasSpread(pod));
     }
+  }
+
+  #invalidate(): void {
+    this.#generation++;
+    if (this.#failures.size > 0) this.#failures = new Map();
+  }
+
+  /**
+   * `schedulePod`, reusing the failure of an earlier pod with the same signature when nothing it
+   * reads changed since: the result is a pure function of the pod's namespace, labels and spec
+   * and of the snapshot, so the reuse writes exactly what a fresh attempt would.
+   */
+  #schedule(pod: Pod, info: PodInfo, snapshot: SchedulingSnapshot): ScheduleResult {
+    const signature = `${info.namespace}\u0000${JSON.stringify(pod.metadata.labels ?? {})}\u0000${JSON.stringify(pod.spec)}`;
+    const known = this.#failures.get(signature);
+    if (known !== undefined) return known;
+    const generation = this.#generation;
+    const result = schedulePod(info, snapshot);
+    if (!result.scheduled && generation === this.#generation) this.#failures.set(signature, result);
+    return result;
   }
 
   #info(name: string): NodeInfo {
@@ -273,7 +306,7 @@ class BinderRun {
       await this.#markUnschedulable(pod, 'Unschedulable', (err as Error).message);
       return;
     }
-    const result = schedulePod(info, snapshot);
+    const result = this.#schedule(pod, info, snapshot);
     if (result.scheduled) {
       await this.#bind(pod, result.node.name);
       return;

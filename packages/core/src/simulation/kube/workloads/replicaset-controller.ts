@@ -112,6 +112,10 @@ async function reconcile(
   } else if (active.length > want) {
     const victims = [...active].sort(compareForDeletion).slice(0, active.length - want);
     for (const pod of victims) await deletePod(cluster, pods, pod);
+  } else {
+    // Nothing written and nothing awaited: the caches still hold what `active` was counted from.
+    await writeStatus(cluster, key, sets, pods, active);
+    return;
   }
   await writeStatus(cluster, key, sets, pods);
 }
@@ -121,10 +125,11 @@ async function writeStatus(
   key: string,
   sets: ObjectCache<ReplicaSet>,
   pods: ObjectCache<Pod>,
+  counted?: readonly Pod[],
 ): Promise<void> {
   const rs = sets.get(key);
   if (rs === undefined) return;
-  const active = podsOf(pods, rs).filter(isActive);
+  const active = counted ?? podsOf(pods, rs).filter(isActive);
   const ready = active.filter(isReady).length;
   const status = {
     replicas: active.length,
