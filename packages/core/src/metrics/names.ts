@@ -28,6 +28,7 @@ export const MetricNames = {
   PodsStartupDuration: 'karpenter_pods_startup_duration_seconds',
   SchedulerSchedulingDuration: 'karpenter_scheduler_scheduling_duration_seconds',
   SchedulerQueueDepth: 'karpenter_scheduler_queue_depth',
+  SchedulerUnschedulablePods: 'karpenter_scheduler_unschedulable_pods_count',
   VoluntaryDisruptionDecisions: 'karpenter_voluntary_disruption_decisions_total',
   VoluntaryDisruptionEligibleNodes: 'karpenter_voluntary_disruption_eligible_nodes',
   VoluntaryDisruptionConsolidationTimeouts: 'karpenter_voluntary_disruption_consolidation_timeouts_total',

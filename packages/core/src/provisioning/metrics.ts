@@ -8,6 +8,8 @@ export interface ProvisioningMetrics {
   readonly schedulingDuration: Histogram<'controller'>;
   /** `karpenter_scheduler_queue_depth{controller}`: pods in the solve under way (0 between solves). */
   readonly queueDepth: Gauge<'controller'>;
+  /** `karpenter_scheduler_unschedulable_pods_count{controller}`: pods the last pass could not place. */
+  readonly unschedulablePods: Gauge<'controller'>;
 }
 
 /** Buckets from 5 ms to 5 min: solves of a few pods to tens of thousands. */
@@ -35,6 +37,17 @@ export function provisioningMetrics(registry: Registry): ProvisioningMetrics {
         new Gauge({
           name: MetricNames.SchedulerQueueDepth,
           help: 'The number of pods currently waiting to be scheduled.',
+          labelNames: ['controller'],
+          registers: [registry],
+        }),
+    ),
+    unschedulablePods: reuse(
+      registry,
+      MetricNames.SchedulerUnschedulablePods,
+      () =>
+        new Gauge({
+          name: MetricNames.SchedulerUnschedulablePods,
+          help: 'The number of unschedulable Pods.',
           labelNames: ['controller'],
           registers: [registry],
         }),

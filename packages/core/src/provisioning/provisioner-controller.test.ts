@@ -154,6 +154,7 @@ describe('provisioning.provisioner', () => {
     expect((await claims(env)).map((c) => c.metadata.name)).toEqual(first.map((c) => c.metadata.name));
     expect(env.cloudProvider.instances()).toHaveLength(first.length);
     expect(await env.metric(MetricNames.SchedulerQueueDepth)).toBe(0);
+    expect(await env.metric(MetricNames.SchedulerUnschedulablePods)).toBe(0);
     expect(await env.metric(MetricNames.ClusterStateNodeCount)).toBe(first.length);
     await env.stop();
   });
@@ -257,6 +258,9 @@ describe('provisioning.provisioner', () => {
     const failed = env.events.withReason(ProvisioningEventReasons.FailedScheduling);
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]?.message).toMatch(/^Failed to schedule pod, .*limit/);
+    // The pods the last pass left over, as Karpenter's gauge counts them.
+    expect(await env.metric(MetricNames.SchedulerUnschedulablePods)).toBeGreaterThan(0);
+    expect(await env.metric(MetricNames.SchedulerUnschedulablePods)).toBeLessThan(30);
     await env.stop();
   });
 

@@ -154,6 +154,7 @@ export class Provisioner {
     const skippedNodePools = snapshot.unusableNodePools.map((u) => u.nodePool.metadata.name ?? '');
     const pods = snapshot.input.pods;
     if (pods.length === 0) {
+      this.#deps.metrics.unschedulablePods.set({ controller: this.#controller }, 0);
       await this.#publish(published);
       return { pods: 0, nominated: 0, nodeClaims: [], unschedulable: 0, skippedNodePools };
     }
@@ -204,6 +205,7 @@ export class Provisioner {
       published.push(failedSchedulingEvent(pod, reason));
       logger.debug({ Pod: objectRef(pod), reason }, 'could not schedule pod');
     }
+    this.#deps.metrics.unschedulablePods.set({ controller: this.#controller }, unschedulable);
     await this.#publish(published);
     return {
       pods: pods.length,
