@@ -7,7 +7,7 @@ import { lifecycleControllers, lifecycleMetrics } from '@nodewright/core/lifecyc
 import type { ProviderInstance } from '@nodewright/core/operator';
 import { ControllerEnv } from '@nodewright/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContractClaims, contractNodePool } from './src/provider-contract/contract-claims.js';
+import { ContractClaims, contractNodePool, ownedBy } from './src/provider-contract/contract-claims.js';
 import { mockAwsSettings, mockEC2NodeClass } from './src/providers/aws-harness.js';
 
 // Issue 14 item 4, the fault test: EC2's DescribeInstances lags 30 s behind launches and the
@@ -78,15 +78,6 @@ async function start(): Promise<{
   });
   await harness.start();
   return { env, mock, claims: new ContractClaims(pool), pool };
-}
-
-/** The claim with its owner reference naming the stored NodePool's uid, as the provisioner writes it. */
-function ownedBy(claim: NodeClaim, pool: { metadata: { uid?: string | undefined } }): NodeClaim {
-  const refs = (claim.metadata.ownerReferences as { uid?: string }[] | undefined)?.map((r) => ({
-    ...r,
-    uid: pool.metadata.uid ?? '',
-  }));
-  return { ...claim, metadata: { ...claim.metadata, ownerReferences: refs } };
 }
 
 /** What the run left: instances per claim, orphans, claimless Nodes, claims lost. */

@@ -1,12 +1,12 @@
 import { EC2NodeClasses } from '@nodewright/aws';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
-import type { NodeClaim, NodePool } from '@nodewright/core/apis';
+import type { NodePool } from '@nodewright/core/apis';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { isNotFound, MemoryCluster, NodeClaims, NodePools } from '@nodewright/core/kube';
 import { lifecycleControllers, lifecycleMetrics } from '@nodewright/core/lifecycle';
 import { createLogger, Manager, type ProviderInstance } from '@nodewright/core/operator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ContractClaims } from './src/provider-contract/contract-claims.js';
+import { ContractClaims, ownedBy } from './src/provider-contract/contract-claims.js';
 import { awsProviderOnMock } from './src/providers/aws-harness.js';
 import { waitUntil } from './src/wait-until.js';
 
@@ -31,12 +31,6 @@ afterEach(async () => {
   await manager?.stop();
   await provider?.close?.();
 });
-
-/** The claim with its owner reference naming the stored NodePool's uid, as the provisioner writes it. */
-function ownedBy(claim: NodeClaim, pool: NodePool): NodeClaim {
-  const refs = claim.metadata.ownerReferences?.map((r) => ({ ...r, uid: pool.metadata.uid ?? '' }));
-  return { ...claim, metadata: { ...claim.metadata, ...(refs ? { ownerReferences: refs } : {}) } };
-}
 
 describe('aws: CreateFleet calls held for 600 s', () => {
   it('other launches and a termination still complete within 1 min while 10 launches wait', async () => {

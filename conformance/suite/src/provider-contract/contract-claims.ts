@@ -87,3 +87,12 @@ export function contractNodePool(
     },
   });
 }
+
+/** The claim with its owner reference naming the stored NodePool's uid, as the provisioner writes it. */
+export function ownedBy(claim: NodeClaim, pool: { metadata: { uid?: string | undefined } }): NodeClaim {
+  const refs = (claim.metadata.ownerReferences as { uid?: string }[] | undefined)?.map((r) => ({
+    ...r,
+    uid: pool.metadata.uid ?? '',
+  }));
+  return { ...claim, metadata: { ...claim.metadata, ownerReferences: refs } };
+}
