@@ -1,7 +1,9 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
+import type { NodePool } from '../apis/v1/nodepool.js';
 import { FakeClock } from '../clock/index.js';
+import { fakeInstanceType } from '../testing/fake-instance-types.js';
 import type { CloudProvider } from './cloud-provider.js';
 import { InsufficientCapacityError, NodeClaimNotFoundError } from './errors.js';
 import { cloudProviderMetrics, withMetrics } from './metrics-decorator.js';
@@ -72,6 +74,41 @@ describe('withMetrics', () => {
     expect(text).toContain('karpenter_cloudprovider_duration_seconds_count{method="list",provider="fake"} 1');
     expect(text).toContain(
       'karpenter_cloudprovider_duration_seconds_sum{method="create",provider="fake"} 0.5',
+    );
+  });
+
+  it("exports the catalog it passes on: each offering's price and availability, each type's cores and memory", async () => {
+    const registry = new Registry();
+    const type = fakeInstanceType({
+      name: 'c-2x',
+      cpu: '2',
+      memory: '4Gi',
+      price: 0.1,
+      zones: ['zone-a'],
+      capacityTypes: ['on-demand', 'spot'],
+    });
+    const spotGone = {
+      ...type,
+      offerings: type.offerings.map((o) => (o.capacityType === 'spot' ? { ...o, available: false } : o)),
+    };
+    const p = withMetrics(
+      { ...fakeProvider([]), getInstanceTypes: async () => [spotGone] },
+      cloudProviderMetrics(registry),
+    );
+    expect(await p.getInstanceTypes({} as NodePool)).toEqual([spotGone]);
+    const text = await registry.metrics();
+    expect(text).toContain(
+      'karpenter_cloudprovider_instance_type_offering_price_estimate{instance_type="c-2x",capacity_type="on-demand",zone="zone-a"} 0.1',
+    );
+    expect(text).toContain(
+      'karpenter_cloudprovider_instance_type_offering_available{instance_type="c-2x",capacity_type="on-demand",zone="zone-a"} 1',
+    );
+    expect(text).toContain(
+      'karpenter_cloudprovider_instance_type_offering_available{instance_type="c-2x",capacity_type="spot",zone="zone-a"} 0',
+    );
+    expect(text).toContain('karpenter_cloudprovider_instance_type_cpu_cores{instance_type="c-2x"} 2');
+    expect(text).toContain(
+      'karpenter_cloudprovider_instance_type_memory_bytes{instance_type="c-2x"} 4294967296',
     );
   });
 });

@@ -1,6 +1,7 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { MetricNames } from '../metrics/names.js';
 import type { CloudProvider } from './cloud-provider.js';
+import type { InstanceType } from './instance-type.js';
 
 /** The provider methods that reach the cloud, and so are timed and counted. */
 const TIMED_METHODS = ['create', 'delete', 'get', 'list', 'getInstanceTypes', 'isDrifted'] as const;
@@ -10,7 +11,15 @@ type TimedMethod = (typeof TIMED_METHODS)[number];
 export interface CloudProviderMetrics {
   readonly duration: Histogram<'method' | 'provider'>;
   readonly errors: Counter<'method' | 'provider' | 'error'>;
+  /** `karpenter_cloudprovider_instance_type_offering_price_estimate`: hourly price per offering. */
+  readonly offeringPrice: Gauge<OfferingLabel>;
+  /** `karpenter_cloudprovider_instance_type_offering_available`: 1 when the offering can launch now. */
+  readonly offeringAvailable: Gauge<OfferingLabel>;
+  readonly cpuCores: Gauge<'instance_type'>;
+  readonly memoryBytes: Gauge<'instance_type'>;
 }
+
+type OfferingLabel = 'instance_type' | 'capacity_type' | 'zone';
 
 export function cloudProviderMetrics(registry: Registry): CloudProviderMetrics {
   return {
@@ -27,7 +36,46 @@ export function cloudProviderMetrics(registry: Registry): CloudProviderMetrics {
       labelNames: ['method', 'provider', 'error'],
       registers: [registry],
     }),
+    offeringPrice: new Gauge({
+      name: MetricNames.InstanceTypeOfferingPrice,
+      help: 'Instance type offering estimated hourly price used when making informed decisions on node cost calculation, based on instance type, capacity type, and zone.',
+      labelNames: ['instance_type', 'capacity_type', 'zone'],
+      registers: [registry],
+    }),
+    offeringAvailable: new Gauge({
+      name: MetricNames.InstanceTypeOfferingAvailable,
+      help: 'Instance type offering availability, based on instance type, capacity type, and zone',
+      labelNames: ['instance_type', 'capacity_type', 'zone'],
+      registers: [registry],
+    }),
+    cpuCores: new Gauge({
+      name: MetricNames.InstanceTypeCpuCores,
+      help: 'VCPUs cores for a given instance type.',
+      labelNames: ['instance_type'],
+      registers: [registry],
+    }),
+    memoryBytes: new Gauge({
+      name: MetricNames.InstanceTypeMemoryBytes,
+      help: 'Memory, in bytes, for a given instance type.',
+      labelNames: ['instance_type'],
+      registers: [registry],
+    }),
   };
+}
+
+/** Records what the provisioner was offered: every offering's price and availability, every type's size. */
+function recordCatalog(metrics: CloudProviderMetrics, types: readonly InstanceType[]): void {
+  for (const type of types) {
+    const cpu = type.capacity.get('cpu');
+    const memory = type.capacity.get('memory');
+    if (cpu !== undefined) metrics.cpuCores.set({ instance_type: type.name }, cpu.toNumber());
+    if (memory !== undefined) metrics.memoryBytes.set({ instance_type: type.name }, memory.toNumber());
+    for (const o of type.offerings) {
+      const labels = { instance_type: type.name, capacity_type: o.capacityType, zone: o.zone };
+      if (Number.isFinite(o.price)) metrics.offeringPrice.set(labels, o.price);
+      metrics.offeringAvailable.set(labels, o.available ? 1 : 0);
+    }
+  }
 }
 
 /**
@@ -57,13 +105,18 @@ export function withMetrics(
     };
     return wrapped as CloudProvider[M];
   };
+  const timedGetInstanceTypes = timed('getInstanceTypes');
   return {
     name: provider.name,
     create: timed('create'),
     delete: timed('delete'),
     get: timed('get'),
     list: timed('list'),
-    getInstanceTypes: timed('getInstanceTypes'),
+    getInstanceTypes: async (...args: Parameters<CloudProvider['getInstanceTypes']>) => {
+      const types = await timedGetInstanceTypes(...args);
+      recordCatalog(metrics, types);
+      return types;
+    },
     isDrifted: timed('isDrifted'),
     wellKnownLabels: () => provider.wellKnownLabels(),
     repairPolicies: () => provider.repairPolicies(),

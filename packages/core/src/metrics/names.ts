@@ -34,6 +34,10 @@ export const MetricNames = {
   VoluntaryDisruptionConsolidationTimeouts: 'karpenter_voluntary_disruption_consolidation_timeouts_total',
   CloudProviderDuration: 'karpenter_cloudprovider_duration_seconds',
   CloudProviderErrors: 'karpenter_cloudprovider_errors_total',
+  InstanceTypeOfferingPrice: 'karpenter_cloudprovider_instance_type_offering_price_estimate',
+  InstanceTypeOfferingAvailable: 'karpenter_cloudprovider_instance_type_offering_available',
+  InstanceTypeCpuCores: 'karpenter_cloudprovider_instance_type_cpu_cores',
+  InstanceTypeMemoryBytes: 'karpenter_cloudprovider_instance_type_memory_bytes',
   ClusterStateNodeCount: 'karpenter_cluster_state_node_count',
   ClusterUtilization: 'karpenter_cluster_utilization_percent',
 } as const;
