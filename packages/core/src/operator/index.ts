@@ -1,6 +1,7 @@
 export * from './container.js';
 export * from './controllers.js';
 export * from './crds/index.js';
+export * from './event-loop/index.js';
 export * from './http/index.js';
 export * from './karpenter-guard/index.js';
 export * from './leader-election/index.js';

@@ -101,6 +101,24 @@ describe('Operator', () => {
     );
   });
 
+  it('samples the event-loop delay from start to stop and serves it on /metrics', async () => {
+    const calls: string[] = [];
+    const eventLoopDelay = {
+      enable: () => calls.push('enable') > 0,
+      disable: () => calls.push('disable') > 0,
+      percentile: (p: number) => (p === 99 ? 42e6 : 1e6),
+      max: 250e6,
+    };
+    const { op } = operator(clusterWithCrds(), 'a', { eventLoopDelay });
+    await op.start();
+    expect(calls).toEqual(['enable']);
+    const metrics = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
+    expect(metrics).toContain('nodewright_event_loop_delay_seconds{quantile="0.99"} 0.042');
+    expect(metrics).toContain('nodewright_event_loop_delay_seconds{quantile="1"} 0.25');
+    await op.stop();
+    expect(calls).toEqual(['enable', 'disable']);
+  });
+
   it('a leader that cannot renew stops its controllers and exits 1 before the lease expires for others', async () => {
     const cluster = clusterWithEstablishedCrds();
     const link = partitionable(cluster);

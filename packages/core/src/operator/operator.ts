@@ -6,6 +6,11 @@ import type { ObjectKey } from '../kube/object.js';
 import type { ClusterPort } from '../kube/port.js';
 import { type OperatorConfig, type OperatorEnvironment, operatorContainer, Tokens } from './container.js';
 import { ensureCrds } from './crds/install-crds.js';
+import {
+  type EventLoopDelaySource,
+  nodeEventLoopDelay,
+  registerEventLoopDelayMetric,
+} from './event-loop/event-loop-delay.js';
 import { type HttpEndpoint, serveHttp } from './http/http-server.js';
 import { type CheckResult, healthRoutes, metricsRoutes } from './http/routes.js';
 import { checkKarpenter, karpenterRefusal } from './karpenter-guard/karpenter-guard.js';
@@ -32,6 +37,11 @@ export interface OperatorOptions extends OperatorConfig {
    * both would act on the same `karpenter.sh` objects. Unset skips the check.
    */
   readonly karpenterLease?: ObjectKey;
+  /**
+   * Samples the event loop's delay from `start()` to the end of `stop()`, exported as
+   * `nodewright_event_loop_delay_seconds`; default Node's `monitorEventLoopDelay`.
+   */
+  readonly eventLoopDelay?: EventLoopDelaySource;
 }
 
 /** Why an operator ended: stopped on request (0) or failed after starting (1). */
@@ -55,6 +65,7 @@ export class Operator {
   readonly #options: OperatorOptions;
   readonly #logger: Logger;
   readonly #container: Container;
+  readonly #eventLoopDelay: EventLoopDelaySource;
   #phase: Phase = 'new';
   #notReady = 'starting';
   #servers: HttpEndpoint[] = [];
@@ -71,6 +82,7 @@ export class Operator {
     this.#options = options;
     this.#logger = options.environment.logger;
     this.#container = operatorContainer(options, options.environment);
+    this.#eventLoopDelay = options.eventLoopDelay ?? nodeEventLoopDelay();
     this.exited = new Promise((resolve) => {
       this.#exit = resolve;
     });
@@ -122,6 +134,8 @@ export class Operator {
     const o = this.#options;
     const env = o.environment;
     const registry = this.#container.get(Tokens.Registry);
+    this.#eventLoopDelay.enable();
+    registerEventLoopDelayMetric(registry, this.#eventLoopDelay);
     const metrics = await serveHttp({
       port: o.metricsPort,
       ...(o.host === undefined ? {} : { host: o.host }),
@@ -248,6 +262,7 @@ export class Operator {
     }
     await Promise.all(this.#servers.map((s) => s.close().catch(() => undefined)));
     this.#servers = [];
+    this.#eventLoopDelay.disable();
     this.#logger.info({ reason }, 'operator stopped');
   }
 

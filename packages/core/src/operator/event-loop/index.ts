@@ -1,0 +1,1 @@
+export * from './event-loop-delay.js';
