@@ -109,7 +109,7 @@ describe('Operator', () => {
       percentile: (p: number) => (p === 99 ? 42e6 : 1e6),
       max: 250e6,
     };
-    const { op } = operator(clusterWithCrds(), 'a', { eventLoopDelay });
+    const { op } = operator(clusterWithEstablishedCrds(), 'a', { eventLoopDelay });
     await op.start();
     expect(calls).toEqual(['enable']);
     const metrics = await (await fetch(`http://127.0.0.1:${op.ports.metrics}/metrics`)).text();
