@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { workspacePackages } from './workspace-packages.js';
 
 // The CHANGELOGs are written from the changesets in .changeset/ by `pnpm changeset version`: a
 // changeset naming a package that is not in the workspace, or a bump that is not one, would stop
@@ -9,18 +10,7 @@ const root = resolve(import.meta.dirname, '..');
 const dir = join(root, '.changeset');
 
 function workspaceNames(): Set<string> {
-  const dirs = ['packages', 'providers'].flatMap((parent) =>
-    readdirSync(join(root, parent)).map((name) => join(root, parent, name)),
-  );
-  return new Set(
-    [...dirs, join(root, 'conformance')].flatMap((d) => {
-      try {
-        return [(JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { name: string }).name];
-      } catch {
-        return [];
-      }
-    }),
-  );
+  return new Set(workspacePackages(root).flatMap(({ manifest }) => (manifest.name ? [manifest.name] : [])));
 }
 
 /** The package -> bump lines of a changeset's front matter, or an error naming what is wrong. */

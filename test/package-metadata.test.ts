@@ -1,33 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repositoryRoot as root, workspacePackages } from './workspace-packages.js';
 
 // Every workspace package is meant to be published as it is: a package missing its licence,
 // description or repository would be refused by, or be useless on, the registry.
-const root = resolve(import.meta.dirname, '..');
-
-interface Manifest {
-  readonly name?: string;
-  readonly private?: boolean;
-  readonly description?: string;
-  readonly license?: string;
-  readonly repository?: { readonly type?: string; readonly url?: string; readonly directory?: string };
-  readonly publishConfig?: { readonly access?: string };
-  readonly files?: readonly string[];
-}
-
-function workspacePackages(): { dir: string; manifest: Manifest }[] {
-  const dirs = ['packages', 'providers'].flatMap((parent) =>
-    readdirSync(join(root, parent), { withFileTypes: true })
-      .filter((d) => d.isDirectory() && existsSync(join(root, parent, d.name, 'package.json')))
-      .map((d) => `${parent}/${d.name}`),
-  );
-  return [...dirs, 'conformance'].map((dir) => ({
-    dir,
-    manifest: JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as Manifest,
-  }));
-}
-
 describe('workspace packages are publishable', () => {
   const packages = workspacePackages();
 

@@ -1,8 +1,8 @@
 import { EC2NodeClasses } from '@nodewright/aws';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
-import type { NodePool } from '@nodewright/core/apis';
+import type { NodeClaim, NodePool } from '@nodewright/core/apis';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
-import { isNotFound, MemoryCluster, NodeClaims, NodePools } from '@nodewright/core/kube';
+import { ignoreNotFound, MemoryCluster, NodeClaims, NodePools } from '@nodewright/core/kube';
 import { lifecycleControllers, lifecycleMetrics } from '@nodewright/core/lifecycle';
 import { createLogger, Manager, type ProviderInstance } from '@nodewright/core/operator';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,22 +67,16 @@ describe('aws: CreateFleet calls held for 600 s', () => {
     const claims = new ContractClaims(pool);
     const create = async () =>
       (await cluster.create(NodeClaims, ownedBy(claims.claim(), pool))).metadata.name ?? '';
-    const launched = async (name: string) => {
+    const claim = async (name: string): Promise<NodeClaim | undefined> => {
       try {
-        return ((await cluster.get(NodeClaims, { name })).status?.providerID ?? '') !== '';
+        return await cluster.get(NodeClaims, { name });
       } catch (err) {
-        if (isNotFound(err)) return false;
-        throw err;
+        ignoreNotFound(err);
+        return undefined;
       }
     };
-    const exists = (name: string) =>
-      cluster.get(NodeClaims, { name }).then(
-        () => true,
-        (err: unknown) => {
-          if (isNotFound(err)) return false;
-          throw err;
-        },
-      );
+    const launched = async (name: string) => ((await claim(name))?.status?.providerID ?? '') !== '';
+    const exists = async (name: string) => (await claim(name)) !== undefined;
     const wait = <T>(what: string, timeoutMs: number, probe: () => Promise<T>, done: (v: T) => boolean) =>
       waitUntil(probe, done, { what, timeoutMs, intervalMs: 100 });
 

@@ -1,5 +1,5 @@
 import { Labels } from '@nodewright/core/apis';
-import type { ProviderContext, ReconcileContext } from '@nodewright/core/operator';
+import type { ProviderContext } from '@nodewright/core/operator';
 import { ControllerEnv, reconcileContext } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
 import { type EC2NodeClass, ec2NodeClassSchema, exampleEC2NodeClass } from '../apis/index.js';
