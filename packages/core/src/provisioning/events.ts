@@ -17,6 +17,11 @@ export const ProvisioningEventReasons = {
   InvalidPod: 'InvalidPod',
   /** NodePool: not used for provisioning (not Ready, deleting, invalid, no instance types). */
   NodePoolSkipped: 'NodePoolSkipped',
+  /**
+   * NodePool: none of its instance types is compatible with its requirements and has an
+   * available offering they allow, so it launches nothing (Karpenter's reason and wording).
+   */
+  NoCompatibleInstanceTypes: 'NoCompatibleInstanceTypes',
 } as const;
 
 /** `Nominated`: where the pod should schedule, as Karpenter words it. */
@@ -74,4 +79,14 @@ export function notReadyDetail(nodePool: NodePool): string | undefined {
   if (failing.length > 0) return failing.join('; ');
   const message = conditions.find((c) => c.type === 'Ready')?.message;
   return message === undefined || message === '' ? undefined : message;
+}
+
+/** `NoCompatibleInstanceTypes`: the NodePool's requirements leave it no type to launch. */
+export function noCompatibleInstanceTypesEvent(nodePool: KubeObject): PublishedEvent {
+  return {
+    object: nodePool,
+    type: 'Warning',
+    reason: ProvisioningEventReasons.NoCompatibleInstanceTypes,
+    message: 'NodePool requirements filtered out all compatible available instance types',
+  };
 }

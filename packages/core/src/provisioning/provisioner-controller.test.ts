@@ -349,6 +349,31 @@ describe('provisioning.provisioner', () => {
     await env.stop();
   });
 
+  it('warns NoCompatibleInstanceTypes on a NodePool whose requirements leave no instance type, and uses the others', async () => {
+    const { env } = await setup();
+    await env.cluster.create(
+      NodePools,
+      aNodePool({
+        metadata: { name: 'impossible' },
+        spec: {
+          weight: 100,
+          template: {
+            spec: { requirements: [{ key: Labels.InstanceType, operator: 'In', values: ['no-such-type'] }] },
+          },
+        },
+      }),
+    );
+    await env.cluster.create(NodePools, aNodePool({ metadata: { name: 'fallback' } }));
+    await env.cluster.create(Pods, pod('web'));
+    await env.advance(1_000);
+    expect((await claims(env)).map((c) => c.metadata.labels?.[Labels.NodePool])).toEqual(['fallback']);
+    const warned = env.events.withReason(ProvisioningEventReasons.NoCompatibleInstanceTypes);
+    expect(warned.map((e) => [e.object.metadata.name, e.type, e.message])).toEqual([
+      ['impossible', 'Warning', 'NodePool requirements filtered out all compatible available instance types'],
+    ]);
+    await env.stop();
+  });
+
   it('an unschedulable pod gets the solver’s complete reason, again while it keeps waiting', async () => {
     const { env, state } = await setup();
     await env.cluster.create(NodePools, aNodePool());

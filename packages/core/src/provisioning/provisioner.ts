@@ -33,6 +33,7 @@ import { limitsExceededAtCreate } from './create-limits.js';
 import {
   failedSchedulingEvent,
   invalidPodEvent,
+  noCompatibleInstanceTypesEvent,
   nodePoolSkippedEvent,
   nominatedEvent,
   notReadyDetail,
@@ -199,6 +200,18 @@ export class Provisioner {
         unschedulable += claim.pods.length;
         for (const pod of claim.pods) published.push(failedSchedulingEvent(pod, outcome.reason));
       }
+    }
+    for (const name of result.noCompatibleTypes ?? []) {
+      const pool = pools.get(name);
+      if (pool === undefined) continue;
+      published.push(noCompatibleInstanceTypesEvent(pool));
+      logger.info(
+        {
+          NodePool: { name },
+          reason: 'its requirements filter out every instance type with an available offering',
+        },
+        'skipping nodepool',
+      );
     }
     for (const { pod, reason } of result.unschedulable) {
       unschedulable++;

@@ -147,6 +147,30 @@ describe('DisruptionController consolidation of busy nodes', () => {
     expect(await h.metric('karpenter_nodeclaims_created_total', { reason: 'disruption' })).toBe(1);
   }, 30_000);
 
+  it('publishes Unconsolidatable once on a Node and its NodeClaim that consolidation tries and cannot take', async () => {
+    // Every poll runs a full pass (no idle skip): the same verdict must not repeat the event.
+    const h = await startControllerHarness({
+      requirements: onlyTypes('fake-large'),
+      deployments: [{ name: 'web', replicas: 2, requests: { cpu: '500m', memory: '1Gi' } }],
+      controller: { idleSkipMs: 0 },
+    });
+    const [large] = await h.claims();
+    const nodeName = large?.status?.nodeName ?? '';
+    await h.advance(120_000);
+    expect((await h.claims()).map((c) => c.metadata.name)).toEqual([large?.metadata.name]);
+    const events = h.events
+      .withReason(DisruptionEventReasons.Unconsolidatable)
+      .map((e) => [e.object.kind, e.object.metadata.name, e.type]);
+    expect(events).toEqual([
+      ['Node', nodeName, 'Normal'],
+      ['NodeClaim', large?.metadata.name, 'Normal'],
+    ]);
+    const [message] = h.events.withReason(DisruptionEventReasons.Unconsolidatable).map((e) => e.message);
+    // Why, in words, without the decision's internal prefix.
+    expect(message).toMatch(/cheaper/);
+    expect(message).not.toMatch(/^not consolidated/);
+  }, 30_000);
+
   it('deletes two under-used nodes whose pods fit on a third, launching nothing', async () => {
     // Default budget (10%) would allow one of three nodes at a time.
     const h = await startControllerHarness({

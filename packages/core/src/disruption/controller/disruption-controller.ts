@@ -15,6 +15,7 @@ import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
 import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import { computeDisruption, type DisruptionResult } from '../decide/compute-disruption.js';
+import { NotConsolidated } from '../decide/methods/single-node-consolidation.js';
 import { nextEligibilityInstant } from '../decide/next-eligibility.js';
 import type { DisruptionOptions, DisruptionSnapshot } from '../decide/snapshot.js';
 import { validateCommand } from '../decide/validation.js';
@@ -65,7 +66,8 @@ const DisruptionControllerKey: ObjectKey = { name: 'disruption' };
  * back. One command is in flight at a time; no pass runs while it is.
  *
  * Nodes that may not be disrupted get a DisruptionBlocked event (on the Node and its NodeClaim)
- * when their reason changes; a NodePool whose budget stops a reason's disruptions gets one when
+ * when their reason changes, and nodes consolidation tried and could not take an Unconsolidatable
+ * one when its explanation changes; a NodePool whose budget stops a reason's disruptions gets one when
  * that block begins or changes.
  */
 export class DisruptionController implements Controller {
@@ -80,6 +82,8 @@ export class DisruptionController implements Controller {
   readonly #options: DisruptionOptions | undefined;
   readonly #queue: DisruptionQueue;
   readonly #blocked = new Map<string, string>();
+  /** Node -> the Unconsolidatable message last published for it. */
+  readonly #unconsolidatable = new Map<string, string>();
   /** `nodePool/reason` -> the budget block last published for it. */
   readonly #blockedBudgets = new Map<string, string>();
   readonly #offeringParts = new WeakMap<InstanceType, string>();
@@ -180,36 +184,43 @@ export class DisruptionController implements Controller {
     return this.#queue.start(command, claims, now, context);
   }
 
-  /** DisruptionBlocked on each blocked Node and its NodeClaim, when the node's reason changes. */
+  /**
+   * DisruptionBlocked on each blocked Node and its NodeClaim when the node's reason changes, and
+   * Unconsolidatable on each node consolidation tried without taking when that reason changes
+   * (a pass every 10 s would otherwise repeat the same event on every underutilized node).
+   */
   async #explain(result: DisruptionResult, snapshot: DisruptionSnapshot): Promise<void> {
     const claims = new Map<string, NodeClaim>();
     for (const c of snapshot.capacity)
       if (c.node !== undefined && c.nodeClaim !== undefined) claims.set(c.node.metadata.name, c.nodeClaim);
+    const publish = async (node: string, reason: string, message: string) => {
+      await this.#publishOnNode(node, 'Normal', reason, message);
+      const claim = claims.get(node);
+      if (claim !== undefined)
+        await this.#deps.events.publish({ object: claim, type: 'Normal', reason, message });
+    };
     const seen = new Set<string>();
     for (const status of result.nodes) {
       seen.add(status.node);
+      const untaken =
+        status.notedBy === 'Underutilized' && status.note?.startsWith(NotConsolidated)
+          ? status.note.slice(NotConsolidated.length)
+          : undefined;
+      if (untaken !== undefined && this.#unconsolidatable.get(status.node) !== untaken) {
+        this.#unconsolidatable.set(status.node, untaken);
+        await publish(status.node, DisruptionEventReasons.Unconsolidatable, untaken);
+      }
       if (status.disruptable || status.blockedBy === undefined) {
         this.#blocked.delete(status.node);
         continue;
       }
       if (this.#blocked.get(status.node) === status.blockedBy) continue;
       this.#blocked.set(status.node, status.blockedBy);
-      await this.#publishOnNode(
-        status.node,
-        'Normal',
-        DisruptionEventReasons.DisruptionBlocked,
-        status.blockedBy,
-      );
-      const claim = claims.get(status.node);
-      if (claim !== undefined)
-        await this.#deps.events.publish({
-          object: claim,
-          type: 'Normal',
-          reason: DisruptionEventReasons.DisruptionBlocked,
-          message: status.blockedBy,
-        });
+      await publish(status.node, DisruptionEventReasons.DisruptionBlocked, status.blockedBy);
     }
     for (const name of [...this.#blocked.keys()]) if (!seen.has(name)) this.#blocked.delete(name);
+    for (const name of [...this.#unconsolidatable.keys()])
+      if (!seen.has(name)) this.#unconsolidatable.delete(name);
   }
 
   /**

@@ -8,6 +8,11 @@ export const DisruptionEventReasons = {
    * disruption budget allows no disruption for a reason some of its nodes qualify for.
    */
   DisruptionBlocked: 'DisruptionBlocked',
+  /**
+   * Node, NodeClaim: consolidation tried it this pass and could neither delete nor replace it;
+   * the message says why (as Karpenter's event of this reason).
+   */
+  Unconsolidatable: 'Unconsolidatable',
   /** Node: replacements are being launched before it is deleted. */
   DisruptionLaunching: 'DisruptionLaunching',
   /** Node, NodeClaim: its NodeClaim is being deleted (drained, then terminated). */

@@ -37,6 +37,8 @@ export interface NodeDisruptionStatus {
   readonly pricePerHour?: number;
   /** Why a method that tried it in this pass did not take it (e.g. its pods would not fit). */
   readonly note?: string;
+  /** The reason of the method that wrote `note`: `Underutilized` when consolidation tried it. */
+  readonly notedBy?: DisruptionReason;
 }
 
 /** One disruption pass: at most one method's commands, and every managed node explained. */
@@ -182,7 +184,7 @@ export function computeDisruption(
     Underutilized: disruptionBudgets(nodes, snapshot.nodePools, 'Underutilized', now),
   };
   const candidates = evaluations.flatMap((e) => (e.candidate === undefined ? [] : [e.candidate]));
-  const notes = new Map<string, string>();
+  const notes = new Map<string, { note: string; by: DisruptionReason }>();
   const stopped: SearchCutShort[] = [];
   let winner: Winner | undefined;
   for (const method of DisruptionMethods) {
@@ -190,7 +192,8 @@ export function computeDisruption(
       candidates.filter((c) => method.shouldDisrupt(c)),
       { snapshot, options: resolved, budgets: new BudgetLedger(budgets[method.reason]) },
     );
-    for (const [name, note] of outcome.notes) if (!notes.has(name)) notes.set(name, note);
+    for (const [name, note] of outcome.notes)
+      if (!notes.has(name)) notes.set(name, { note, by: method.reason });
     if (outcome.cutShort !== undefined) stopped.push(outcome.cutShort);
     if (outcome.commands.length > 0) {
       const chosen = new Map<string, number>();
@@ -227,7 +230,7 @@ export function computeDisruption(
       ...verdict,
       ...(c.drift === undefined ? {} : { drifted: c.drift.reason }),
       ...(c.price.known ? { pricePerHour: c.price.price } : {}),
-      ...(note === undefined ? {} : { note }),
+      ...(note === undefined ? {} : { note: note.note, notedBy: note.by }),
     };
   });
 

@@ -159,5 +159,11 @@ export function buildResult(s: Scheduler): SolverResult {
           : explainUnschedulable(s, entry.variant!));
     if (reason !== undefined) unschedulable.push({ pod: entry.pod, reason });
   }
-  return { newClaims, existing, unschedulable };
+  const noCompatibleTypes = s.pools.filter((p) => p.types.length === 0).map((p) => p.name);
+  return {
+    newClaims,
+    existing,
+    unschedulable,
+    ...(noCompatibleTypes.length === 0 ? {} : { noCompatibleTypes }),
+  };
 }

@@ -128,4 +128,9 @@ export interface SolverResult {
   readonly newClaims: readonly NewClaim[];
   readonly existing: readonly ExistingPlacement[];
   readonly unschedulable: readonly UnschedulablePod[];
+  /**
+   * NodePools of the input that could launch nothing: none of their instance types is compatible
+   * with their requirements and has an available offering they allow. Absent when there are none.
+   */
+  readonly noCompatibleTypes?: readonly string[];
 }

@@ -3,6 +3,9 @@ import { computeConsolidation, consolidationOrder } from './consolidation.js';
 import type { DisruptionMethod, MethodContext, MethodOutcome } from './method.js';
 import { cutShort, SearchBudget } from './search-budget.js';
 
+/** How a note of a node this method tried and could not take begins (the rest says why). */
+export const NotConsolidated = 'not consolidated: ';
+
 /**
  * Single-node consolidation (reason Underutilized): each consolidatable non-empty node within
  * budget, best value first, alone: deleted if its pods fit elsewhere, else replaced by one
@@ -53,7 +56,7 @@ export const singleNodeConsolidation: DisruptionMethod = {
       attempts++;
       const attempt = computeConsolidation('single-node-consolidation', [c], context);
       if ('why' in attempt) {
-        notes.set(c.name, `not consolidated: ${attempt.why}`);
+        notes.set(c.name, `${NotConsolidated}${attempt.why}`);
         continue;
       }
       context.budgets.take(c.node.nodePool);
