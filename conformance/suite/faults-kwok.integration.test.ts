@@ -303,96 +303,121 @@ describe('faults survived (kwok, real kube-apiserver)', () => {
     }
   }, 300_000);
 
-  it('a leader SIGKILLed while its command waits on a replacement strands no disrupted taint', async () => {
-    const pool = 'stranded';
-    const leaseId = 'faults-stranded';
-    await applyPool(pool, 'slow', [types(C4), OnDemand]);
-    const first = startController('stranded-a', leaseId);
-    await becameLeader(first);
-    const standby = startController('stranded-b', leaseId);
-    try {
-      await standby.waitForLog(
-        (e) => e.message === 'waiting for leadership' && e.identity === 'stranded-b',
-        'standby',
-        60_000,
-      );
-      await deploy('shrink', pool, 1, '500m');
-      await wait(
-        'shrink pod Running',
-        120_000,
-        () => podsOf('shrink'),
-        (p) => p.length === 1 && p.every(isRunningPod),
-      );
-      const [original] = await nodesOf(pool);
-      if (original === undefined) throw new Error('no node for the shrink pod');
-      // Smaller types allowed now: the c-4x node is replaced by a cheaper one (requirements are not
-      // in the drift hash, so this is consolidation, not drift).
-      await applyPool(pool, 'slow', [types(C4, 'c-2x-amd64-linux', 'c-1x-amd64-linux'), OnDemand]);
-      const waiting = await wait(
-        'a replacement NodeClaim while the original node is tainted',
-        120_000,
-        async () => ({ claims: await claimsOf(pool), nodes: await nodesOf(pool) }),
-        (s) =>
-          s.claims.length >= 2 &&
-          s.nodes.some((n) => n.metadata.name === original.metadata.name && hasTaint(n, DisruptedTaint)),
-      );
-      // The replacement's Node registers 20 s after launch: the command is waiting on it now.
-      expect(waiting.nodes.length).toBe(1);
-      await first.kill();
-      const killedAt = Date.now();
-      await becameLeader(standby);
-      const leadAt = Date.now();
-      // The new leader's live commands: nodes it decided to disrupt itself.
-      const ownCandidates = () =>
-        new Set(
-          standby
-            .entries()
-            .filter((e: LogEntry) => e.message === 'disruption command decided; validating')
-            .flatMap((e) => (e.candidates as string[] | undefined) ?? []),
+  // The two places a consolidation command can be when its leader dies: validating (tainted,
+  // nothing launched, the 15 s validation delay running) and waiting on its replacement (launched,
+  // its Node registering 20 s later on the slow NodeClass).
+  const strandings = [
+    {
+      stage: 'is validating',
+      pool: 'stranded-validating',
+      app: 'shrink-validating',
+      what: 'the original node tainted and no replacement launched yet',
+      reached: (claims: number) => claims === 1,
+    },
+    {
+      stage: 'waits on a replacement',
+      pool: 'stranded',
+      app: 'shrink',
+      what: 'a replacement NodeClaim while the original node is tainted',
+      reached: (claims: number) => claims >= 2,
+    },
+  ] as const;
+
+  it.each(strandings)(
+    'a leader SIGKILLed while its command $stage strands no disrupted taint',
+    async (variant) => {
+      const { pool, app } = variant;
+      const leaseId = `faults-${pool}`;
+      await applyPool(pool, 'slow', [types(C4), OnDemand]);
+      const first = startController(`${pool}-a`, leaseId);
+      await becameLeader(first);
+      const standby = startController(`${pool}-b`, leaseId);
+      try {
+        await standby.waitForLog(
+          (e) => e.message === 'waiting for leadership' && e.identity === `${pool}-b`,
+          'standby',
+          60_000,
         );
-      const released = await standby.waitForLog(
-        (e) =>
-          e.message === 'removed a stranded karpenter.sh/disrupted taint' &&
-          e.node === original.metadata.name,
-        'the stranded taint released',
-        30_000,
-      );
-      const releasedAt = Date.now();
-      expect(released.why).toMatch(/no disruption command/);
-      // Within 30 s of the takeover, only nodes of the new leader's own commands carry the taint.
-      await sleep(Math.max(0, leadAt + 30_000 - Date.now()));
-      const stray = (await nodesOf(pool)).filter(
-        (n) => isLive(n) && hasTaint(n, DisruptedTaint) && !ownCandidates().has(nameOf(n)),
-      );
-      expect(stray.map(nameOf)).toEqual([]);
-      // And the consolidation completes under the new leader: the pod runs on a smaller node.
-      const done = await wait(
-        'the c-4x node replaced and the pod Running on the smaller one',
-        240_000,
-        async () => ({ nodes: await nodesOf(pool), pods: await podsOf('shrink') }),
-        (s) =>
-          !s.nodes.some((n) => n.metadata.name === original.metadata.name) &&
-          s.pods.length === 1 &&
-          s.pods.every(isRunningPod) &&
-          s.nodes.some(
-            (n) =>
-              n.metadata.name === s.pods[0]?.spec?.nodeName && n.metadata.labels?.[InstanceTypeLabel] !== C4,
-          ),
-      );
-      const doneAt = Date.now();
-      expect(done.nodes.filter((n) => hasTaint(n, DisruptedTaint) && isLive(n))).toEqual([]);
-      report('leader SIGKILLed while its consolidation waits on a replacement', {
-        'kill-to-became-leader-ms': leadAt - killedAt,
-        'became-leader-to-taint-released-ms': releasedAt - leadAt,
-        'kill-to-consolidated-ms': doneAt - killedAt,
-        'stray-tainted-nodes-30s-after-takeover': stray.length,
-      });
-    } finally {
-      // The standby leads on after this test: left running, it would provision the next tests'
-      // pools beside their own controllers and launch a second node for their pods.
-      await Promise.all([first.stop(), standby.stop()]);
-    }
-  }, 480_000);
+        await deploy(app, pool, 1, '500m');
+        await wait(
+          `${app} pod Running`,
+          120_000,
+          () => podsOf(app),
+          (p) => p.length === 1 && p.every(isRunningPod),
+        );
+        const [original] = await nodesOf(pool);
+        if (original === undefined) throw new Error(`no node for the ${app} pod`);
+        // Smaller types allowed now: the c-4x node is replaced by a cheaper one (requirements are not
+        // in the drift hash, so this is consolidation, not drift).
+        await applyPool(pool, 'slow', [types(C4, 'c-2x-amd64-linux', 'c-1x-amd64-linux'), OnDemand]);
+        const waiting = await wait(
+          variant.what,
+          120_000,
+          async () => ({ claims: await claimsOf(pool), nodes: await nodesOf(pool) }),
+          (s) =>
+            variant.reached(s.claims.length) &&
+            s.nodes.some((n) => n.metadata.name === original.metadata.name && hasTaint(n, DisruptedTaint)),
+        );
+        // No replacement Node yet (it registers 20 s after launch): the command is at its stage now.
+        expect(waiting.nodes.length).toBe(1);
+        await first.kill();
+        const killedAt = Date.now();
+        await becameLeader(standby);
+        const leadAt = Date.now();
+        // The new leader's live commands: nodes it decided to disrupt itself.
+        const ownCandidates = () =>
+          new Set(
+            standby
+              .entries()
+              .filter((e: LogEntry) => e.message === 'disruption command decided; validating')
+              .flatMap((e) => (e.candidates as string[] | undefined) ?? []),
+          );
+        const released = await standby.waitForLog(
+          (e) =>
+            e.message === 'removed a stranded karpenter.sh/disrupted taint' &&
+            e.node === original.metadata.name,
+          'the stranded taint released',
+          30_000,
+        );
+        const releasedAt = Date.now();
+        expect(released.why).toMatch(/no disruption command/);
+        // Within 30 s of the takeover, only nodes of the new leader's own commands carry the taint.
+        await sleep(Math.max(0, leadAt + 30_000 - Date.now()));
+        const stray = (await nodesOf(pool)).filter(
+          (n) => isLive(n) && hasTaint(n, DisruptedTaint) && !ownCandidates().has(nameOf(n)),
+        );
+        expect(stray.map(nameOf)).toEqual([]);
+        // And the consolidation completes under the new leader: the pod runs on a smaller node.
+        const done = await wait(
+          'the c-4x node replaced and the pod Running on the smaller one',
+          240_000,
+          async () => ({ nodes: await nodesOf(pool), pods: await podsOf(app) }),
+          (s) =>
+            !s.nodes.some((n) => n.metadata.name === original.metadata.name) &&
+            s.pods.length === 1 &&
+            s.pods.every(isRunningPod) &&
+            s.nodes.some(
+              (n) =>
+                n.metadata.name === s.pods[0]?.spec?.nodeName &&
+                n.metadata.labels?.[InstanceTypeLabel] !== C4,
+            ),
+        );
+        const doneAt = Date.now();
+        expect(done.nodes.filter((n) => hasTaint(n, DisruptedTaint) && isLive(n))).toEqual([]);
+        report(`leader SIGKILLed while its consolidation command ${variant.stage}`, {
+          'kill-to-became-leader-ms': leadAt - killedAt,
+          'became-leader-to-taint-released-ms': releasedAt - leadAt,
+          'kill-to-consolidated-ms': doneAt - killedAt,
+          'stray-tainted-nodes-30s-after-takeover': stray.length,
+        });
+      } finally {
+        // The standby leads on after this test: left running, it would provision the next tests'
+        // pools beside their own controllers and launch a second node for their pods.
+        await Promise.all([first.stop(), standby.stop()]);
+      }
+    },
+    480_000,
+  );
 
   it('the API server unreachable for 60 s: the controller is restarted as its Deployment would be and provisions again, no NodeClaim lost or launched twice', async () => {
     const pool = 'outage';

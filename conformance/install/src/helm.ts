@@ -22,7 +22,12 @@ export interface CommandResult {
   readonly stderr: string;
 }
 
-function run(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<CommandResult> {
+/** Runs a command to its end; a bash script's stderr (its progress) is shown as it comes. */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
     let stdout = '';
@@ -46,7 +51,7 @@ function run(command: string, args: readonly string[], env?: NodeJS.ProcessEnv):
  */
 export async function ensureHelm(): Promise<string> {
   const script = `${repoRoot}conformance/cluster/build/build-helm.sh`;
-  const result = await run('bash', [script]);
+  const result = await runCommand('bash', [script]);
   const binDir = result.stdout.trim().split('\n').at(-1) ?? '';
   if (result.code !== 0 || binDir === '') throw new Error(`${script} failed (exit ${result.code})`);
   return `${binDir}/helm`;
@@ -54,7 +59,7 @@ export async function ensureHelm(): Promise<string> {
 
 /** Runs helm with a throwaway home, so no user's repositories or plugins take part. */
 export function runHelm(helm: string, args: readonly string[], home: string): Promise<CommandResult> {
-  return run(helm, args, {
+  return runCommand(helm, args, {
     ...process.env,
     HELM_CACHE_HOME: `${home}/cache`,
     HELM_CONFIG_HOME: `${home}/config`,
