@@ -477,4 +477,55 @@ describe('faults survived (kwok, real kube-apiserver)', () => {
       await proxy.stop();
     }
   }, 480_000);
+  it('a leader cut off from its Lease writes nothing after its renewDeadline and exits, while its other writes still reach the API server', async () => {
+    const pool = 'partition';
+    // The controller's default: a leader that has not renewed for this long must stop acting.
+    const renewDeadlineMs = 10_000;
+    const allocatable = 4000 - kubeReservedMilliCpu(4);
+    await applyPool(pool, 'fast', [types(C4), OnDemand]);
+    const proxy = await ListHoldProxy.start(env.connection);
+    const kubeconfig = join(env.workDir, 'partition.kubeconfig');
+    await proxy.writeKubeconfig(kubeconfig);
+    const leader = startController('partition-a', 'faults-partition', kubeconfig);
+    try {
+      await becameLeader(leader);
+      // The Lease's create (POST .../leases) and its renewals (PUT .../leases/NAME).
+      const isLease = (r: { path: string }) => /\/leases(\/|$)/.test(r.path);
+      const isWrite = (r: { method: string }) => r.method !== 'GET';
+      const cutAt = Date.now();
+      // Only the Lease is cut off: every other write would still reach the API server.
+      proxy.partition(isLease, cutAt + 180_000);
+      // Work that needs writes (NodeClaims, their launch, events) arrives as the Lease is cut.
+      await deploy('partitioned', pool, 3, `${Math.floor(allocatable * 0.6)}m`);
+      // More arrives just before the deadline, so a batch is being worked on as it passes.
+      await sleep(Math.max(0, cutAt + renewDeadlineMs - 1_500 - Date.now()));
+      await deploy('partitioned-late', pool, 2, `${Math.floor(allocatable * 0.6)}m`);
+      const exit = await Promise.race([leader.exited, sleep(90_000).then(() => undefined)]);
+      const lastRenewalAt = Math.max(
+        ...proxy.requests.filter((r) => isLease(r) && isWrite(r) && !r.partitioned).map((r) => r.atMs),
+      );
+      const deadlineAt = lastRenewalAt + renewDeadlineMs;
+      const writes = proxy.requests.filter((r) => isWrite(r) && !isLease(r) && r.atMs > cutAt);
+      // A write issued just before the deadline may reach the proxy a moment later: 1 s of slack.
+      const late = writes.filter((r) => r.atMs > deadlineAt + 1_000);
+      const refused = leader.entries().filter((e) => JSON.stringify(e).includes('FencedWriteError')).length;
+      expect(late.map((r) => `${r.method} ${r.path} at +${r.atMs - deadlineAt} ms`)).toEqual([]);
+      // It did have work: it wrote before the deadline, or was refused after it, or both.
+      expect(writes.length + refused).toBeGreaterThan(0);
+      expect(exit?.code).toBe(1);
+      report('leader partitioned from its Lease (other writes still reach the API server)', {
+        'renew-deadline-ms': renewDeadlineMs,
+        'last-renewal-to-cut-ms': cutAt - lastRenewalAt,
+        'writes-after-cut-before-deadline': writes.length - late.length,
+        'writes-after-deadline': late.length,
+        'fenced-writes-logged': refused,
+        'last-write-before-deadline-ms':
+          writes.length === 0 ? null : Math.max(...writes.map((r) => r.atMs)) - deadlineAt,
+        'controller-exit-code': exit?.code ?? null,
+      });
+    } finally {
+      await leader.stop();
+      await proxy.stop();
+    }
+  }, 240_000);
 });

@@ -24,7 +24,12 @@ if (argv[0] === 'controller') {
   // anything loads it. Commands that read no kubeconfig skip the import.
   registerHooks((await import('@nodewright/core/kube')).clientNodeSubsetHooks());
   // It loads only its own command and the chosen provider's package (controller-main).
-  process.exitCode = await (await import('./controller-main.js')).controllerMain(argv.slice(1), io);
+  const code = await (await import('./controller-main.js')).controllerMain(argv.slice(1), io);
+  process.exitCode = code;
+  // The operator has stopped, but a request the API server never answered (a partition, a hung
+  // connection) would keep the event loop, and so the process, alive as a replica that neither
+  // leads nor restarts: end it once the logs written so far are out.
+  process.stdout.write('', () => process.exit(code));
 } else {
   // A command reading a live cluster loads client-node's KubeConfig too (see above).
   if ((await import('./live/cluster-target.js')).mayReadCluster(argv))

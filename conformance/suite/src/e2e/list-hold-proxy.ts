@@ -12,6 +12,18 @@ export interface ListHold {
   readonly untilMs: number;
 }
 
+/** A request the proxy received: when it arrived, and whether a partition swallowed it. */
+export interface ProxiedRequest {
+  readonly method: string;
+  readonly path: string;
+  /** Wall-clock instant it reached the proxy (ms). */
+  readonly atMs: number;
+  readonly partitioned: boolean;
+}
+
+/** Requests a partition swallows: matched by method and path (no query). */
+export type RequestMatch = (request: { readonly method: string; readonly path: string }) => boolean;
+
 /**
  * A plain-HTTP proxy in front of the API server, for fault tests: it forwards every request with
  * the connection's credentials, streaming both ways (watches stay watches), except that a LIST of
@@ -19,7 +31,9 @@ export interface ListHold {
  * pointed at it (`writeKubeconfig`) sees an API server whose list of that kind is slow, as a large
  * or overloaded cluster's is after a restart. Without a hold it forwards everything; `outage`
  * then makes the API server unreachable for a while, as a control-plane upgrade or a network
- * partition does: open connections (watches included) are cut and new ones reset.
+ * partition does: open connections (watches included) are cut and new ones reset; `partition`
+ * swallows only the requests it matches (a Lease's, say), as a partial partition does. Every
+ * request is recorded in `requests`, so a test can tell what a client sent, and when.
  */
 export class ListHoldProxy {
   readonly #server: Server;
@@ -27,6 +41,9 @@ export class ListHoldProxy {
   readonly #hold: ListHold | undefined;
   readonly #sockets = new Set<Socket>();
   #downUntilMs = 0;
+  #partition: { readonly match: RequestMatch; readonly untilMs: number } | undefined;
+  /** Every request received, in arrival order. */
+  readonly requests: ProxiedRequest[] = [];
   /** Wall-clock instants at which held lists arrived, and were released. */
   readonly held: { readonly arrivedMs: number; releasedMs?: number }[] = [];
 
@@ -75,6 +92,14 @@ export class ListHoldProxy {
     this.#sockets.clear();
   }
 
+  /**
+   * Until `untilMs` (wall clock), requests that `match` are never answered: each hangs until then
+   * and its connection is cut, as if the network dropped it. Others pass.
+   */
+  partition(match: RequestMatch, untilMs: number): void {
+    this.#partition = { match, untilMs };
+  }
+
   stop(): Promise<void> {
     this.#server.closeAllConnections();
     return new Promise((resolve) => this.#server.close(() => resolve()));
@@ -82,6 +107,15 @@ export class ListHoldProxy {
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://proxy');
+    const method = req.method ?? 'GET';
+    const cut = this.#partition;
+    const partitioned =
+      cut !== undefined && Date.now() < cut.untilMs && cut.match({ method, path: url.pathname });
+    this.requests.push({ method, path: url.pathname, atMs: Date.now(), partitioned });
+    if (partitioned) {
+      setTimeout(() => req.socket.destroy(), Math.max(0, cut.untilMs - Date.now())).unref();
+      return;
+    }
     const watch = url.searchParams.get('watch');
     const hold = this.#hold;
     const isHeldList =
