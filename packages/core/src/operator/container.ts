@@ -39,6 +39,11 @@ export interface OperatorConfig {
   readonly controllers?: OperatorControllerOptions;
   /** More controllers, built once the rest is wired (e.g. `metricsControllers(...)`). */
   readonly extraControllers?: (context: ExtraControllerContext) => readonly Controller[];
+  /**
+   * How long one reconcile may run, for controllers that set no deadline of their own; default
+   * DefaultReconcileDeadlineMs (5 min). See `Controller.reconcileDeadlineMs`.
+   */
+  readonly reconcileDeadlineMs?: number;
   /** The release and Node.js running, exported as `karpenter_build_info`; default `unknown`. */
   readonly build?: { readonly version: string; readonly nodeVersion: string };
 }
@@ -192,7 +197,17 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
       registry: Registry,
       logger: Logger,
       controllers: readonly Controller[],
-    ) => new Manager({ cluster, clock, timers, registry, logger }).register(...controllers),
+    ) =>
+      new Manager({
+        cluster,
+        clock,
+        timers,
+        registry,
+        logger,
+        ...(config.reconcileDeadlineMs === undefined
+          ? {}
+          : { reconcileDeadlineMs: config.reconcileDeadlineMs }),
+      }).register(...controllers),
     [
       Tokens.ControllerCluster,
       Tokens.Clock,
