@@ -1,3 +1,4 @@
+import { withDeadline } from '../../clock/deadline.js';
 import type { Timers } from '../../clock/timers.js';
 
 /**
@@ -23,30 +24,13 @@ export class ReconcileDeadlineExceeded extends Error {
  * settles at the deadline even when the reconcile ignores its signal, so the caller's worker
  * is free again. What an abandoned reconcile later returns or throws is dropped.
  */
-export async function withReconcileDeadline<T>(
+export function withReconcileDeadline<T>(
   timers: Timers,
   deadlineMs: number,
   parent: AbortSignal,
   reconcile: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const own = new AbortController();
-  const signal = AbortSignal.any([parent, own.signal]);
-  let cancel: (() => void) | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    cancel = timers.after(deadlineMs, () => {
-      const err = new ReconcileDeadlineExceeded(deadlineMs);
-      // Rejected first, so the deadline wins the race even against a reconcile that rejects
-      // the moment its signal aborts.
-      reject(err);
-      own.abort(err);
-    });
-  });
-  try {
-    // race subscribes to both, so a late rejection of the abandoned reconcile is handled.
-    return await Promise.race([reconcile(signal), expired]);
-  } finally {
-    cancel?.();
-  }
+  return withDeadline(timers, deadlineMs, parent, () => new ReconcileDeadlineExceeded(deadlineMs), reconcile);
 }
 
 function formatSeconds(ms: number): string {
