@@ -4,6 +4,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../clock/clock.js';
 import { SystemTimers } from '../../clock/timers.js';
+import { timedFailure as failure } from '../../testing/timed-failure.js';
 import { Nodes, Pods } from '../resource-types.js';
 import { ClientNodeCluster } from './client-node-cluster.js';
 import { silentLogger } from './logger.js';
@@ -47,15 +48,6 @@ function clusterAt(url: string, requestTimeouts: { requestMs: number; listMs: nu
     timers: new SystemTimers(),
     requestTimeouts,
   });
-}
-
-async function failure(call: Promise<unknown>): Promise<{ err: Error; ms: number }> {
-  const began = performance.now();
-  const err = await call.then(
-    () => new Error('the call was answered'),
-    (e: unknown) => e as Error,
-  );
-  return { err, ms: performance.now() - began };
 }
 
 describe('ClientNodeCluster: request deadlines against a server that never answers', () => {
