@@ -64,6 +64,15 @@ describe('azure clients: call deadlines', () => {
       expect(retries.every((why) => why.includes('no answer from ARM within 0.3 s'))).toBe(true);
       expect(ms).toBeGreaterThanOrEqual(6 * 300);
       expect(ms).toBeLessThan(20_000);
+      console.info(
+        JSON.stringify({
+          message: 'fault measured',
+          fault: 'ARM getVm held 600 s, requestTimeout 300ms',
+          attempts: retries.length + 1,
+          'failed-after-ms': Math.round(ms),
+          error: err.message,
+        }),
+      );
       // The hold was for getVm only: other calls are answered at once.
       const listed = [];
       for await (const vm of clients.compute.listVirtualMachines(mock.resourceGroup)) listed.push(vm);
@@ -85,11 +94,22 @@ describe('azure clients: call deadlines', () => {
     const clients = await azureClients(settings);
     try {
       const { err, ms } = await failure(clients.compute.getVirtualMachine('rg', 'vm-1'));
-      expect(err.message).toMatch(/connecting to ARM took longer than 0.2 s/);
+      expect(err.message).toBe(
+        'GET Microsoft.Compute/virtualMachines/vm-1: connecting to ARM took longer than 0.2 s',
+      );
       // Six connect attempts of 200 ms plus backoff, far below the 30 s request deadline.
       expect(ms).toBeGreaterThanOrEqual(6 * 200);
       expect(ms).toBeLessThan(10_000);
       expect(sockets.length).toBe(6);
+      console.info(
+        JSON.stringify({
+          message: 'fault measured',
+          fault: 'ARM host accepts TCP, never completes TLS; connectTimeout 200ms',
+          connections: sockets.length,
+          'failed-after-ms': Math.round(ms),
+          error: err.message,
+        }),
+      );
     } finally {
       clients.destroy();
     }

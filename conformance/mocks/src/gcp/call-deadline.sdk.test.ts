@@ -32,6 +32,14 @@ describe('gcp clients: call deadlines', () => {
       );
       expect(ms).toBeGreaterThanOrEqual(290);
       expect(ms).toBeLessThan(20_000);
+      console.info(
+        JSON.stringify({
+          message: 'fault measured',
+          fault: 'GCE instances.get held 600 s, requestTimeout 300ms',
+          'failed-after-ms': Math.round(ms),
+          error: err.message,
+        }),
+      );
       // The hold was for instances.get only: other calls are answered at once.
       await expect(compute.listInstances('us-central1-a', '')).resolves.toEqual([]);
     } finally {

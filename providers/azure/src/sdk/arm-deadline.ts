@@ -56,6 +56,10 @@ export function armDeadlinePolicy(requestTimeoutMs: number): PipelinePolicy {
         if (own.signal.aborted && parent?.aborted !== true) {
           throw new ArmRequestTimeoutError(armOperation(request.method, request.url), requestTimeoutMs);
         }
+        // connectDeadlineAgent's failure knows the host, not the call: name the call too.
+        if (err instanceof Error && (err as { code?: unknown }).code === 'ETIMEDOUT') {
+          err.message = `${armOperation(request.method, request.url)}: ${err.message}`;
+        }
         throw err;
       } finally {
         clearTimeout(timer);

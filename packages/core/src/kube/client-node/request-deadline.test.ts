@@ -73,6 +73,17 @@ describe('ClientNodeCluster: request deadlines against a server that never answe
     // The abandoned requests were aborted, not left open on the server.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen.every((r) => r.destroyed)).toBe(true);
+    console.info(
+      JSON.stringify({
+        message: 'fault measured',
+        fault: 'API server accepts and never answers; request deadline 300 ms',
+        'get-failed-after-ms': Math.round(get.ms),
+        'patch-failed-after-ms': Math.round(patch.ms),
+        'evict-failed-after-ms': Math.round(evict.ms),
+        'requests-left-open': seen.filter((r) => !r.destroyed).length,
+        error: get.err.message,
+      }),
+    );
   });
 
   it('a list gets the longer list deadline', async () => {
@@ -82,5 +93,13 @@ describe('ClientNodeCluster: request deadlines against a server that never answe
     expect(list.err.message).toBe('list pods in namespace shop: no answer from the API server within 0.9 s');
     expect(list.ms).toBeGreaterThanOrEqual(890);
     expect(list.ms).toBeLessThan(5_000);
+    console.info(
+      JSON.stringify({
+        message: 'fault measured',
+        fault: 'API server never answers a list; list deadline 900 ms',
+        'list-failed-after-ms': Math.round(list.ms),
+        error: list.err.message,
+      }),
+    );
   });
 });

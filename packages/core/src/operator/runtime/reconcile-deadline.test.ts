@@ -145,6 +145,17 @@ describe('Manager: reconcile deadlines', () => {
       level: 50,
     });
     expect(lateWrite).toBe(false);
+    console.info(
+      JSON.stringify({
+        message: 'fault measured',
+        fault: 'a reconcile that never returns and ignores its signal; deadline 60 s, 1 worker',
+        'abandoned-at-ms': (runs[1]?.at ?? 0) - START,
+        'queued-key-ran-at-ms': (runs[1]?.at ?? 0) - START,
+        'stuck-key-retried-at-ms': (runs[2]?.at ?? 0) - START,
+        'reconcile-errors-counted': await errorCount(registry, 'widget.stuck'),
+        reason: abandoned?.reason,
+      }),
+    );
     await manager.stop();
   });
 
