@@ -124,6 +124,8 @@ describe('nodewright controller', () => {
     expect(await main(['controller', '--provider', 'kwok', '--leader-elect', 'maybe'], io)).toBe(2);
     expect(io.err()).toContain("--leader-elect must be true or false, not 'maybe'");
   });
+  const AnyFreePorts = ['--metrics-port', '0', '--health-port', '0'];
+
   /** An "API server" that accepts connections and never answers (not even the TLS handshake). */
   async function silentApiServer() {
     const sockets: Socket[] = [];
@@ -161,17 +163,7 @@ describe('nodewright controller', () => {
     const run = (extra: string[], io: ReturnType<typeof fakeIo>) =>
       command.run(
         parseCommandArgs(
-          [
-            '--provider',
-            'fake',
-            '--kubeconfig',
-            kubeconfig,
-            '--metrics-port',
-            '0',
-            '--health-port',
-            '0',
-            ...extra,
-          ],
+          ['--provider', 'fake', '--kubeconfig', kubeconfig, ...AnyFreePorts, ...extra],
           command.options,
         ),
         { io, services: {} as CliServices },
