@@ -124,7 +124,10 @@ describe('nodewright controller', () => {
     expect(await main(['controller', '--provider', 'kwok', '--leader-elect', 'maybe'], io)).toBe(2);
     expect(io.err()).toContain("--leader-elect must be true or false, not 'maybe'");
   });
-  it('a signal ends the run with 0 even while start-up hangs on an API server that never answers', async () => {
+  const AnyFreePorts = ['--metrics-port', '0', '--health-port', '0'];
+
+  /** An "API server" that accepts connections and never answers (not even the TLS handshake). */
+  async function silentApiServer() {
     const sockets: Socket[] = [];
     const silent = createServer((socket) => void sockets.push(socket));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
@@ -157,26 +160,60 @@ describe('nodewright controller', () => {
         },
       }),
     });
+    const run = (extra: string[], io: ReturnType<typeof fakeIo>) =>
+      command.run(
+        parseCommandArgs(
+          ['--provider', 'fake', '--kubeconfig', kubeconfig, ...AnyFreePorts, ...extra],
+          command.options,
+        ),
+        { io, services: {} as CliServices },
+      );
+    return {
+      sockets,
+      run,
+      signal: (name: string) => signal?.(name),
+      close: async () => {
+        for (const s of sockets) s.destroy();
+        silent.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('a signal ends the run with 0 even while start-up hangs on an API server that never answers', async () => {
+    const server = await silentApiServer();
     const io = fakeIo('/');
     try {
-      const args = parseCommandArgs(
-        ['--provider', 'fake', '--kubeconfig', kubeconfig, '--metrics-port', '0', '--health-port', '0'],
-        command.options,
-      );
-      const running = command.run(args, { io, services: {} as CliServices });
+      const running = server.run([], io);
       const deadline = Date.now() + 10_000;
       while (!io.out().includes('"serving health"') && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 300));
-      expect(sockets.length).toBeGreaterThan(0);
-      signal?.('SIGTERM');
+      expect(server.sockets.length).toBeGreaterThan(0);
+      server.signal('SIGTERM');
       expect(await running).toBe(0);
       expect(io.out()).toContain('"message":"shutting down"');
       expect(io.err()).toBe('');
     } finally {
-      for (const s of sockets) s.destroy();
-      silent.close();
-      await rm(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  });
+
+  it('--kube-request-timeout bounds each API server call: start-up fails naming the call (exit 1)', async () => {
+    const server = await silentApiServer();
+    const io = fakeIo('/');
+    try {
+      const began = performance.now();
+      const code = await server.run(['--kube-request-timeout', '300ms'], io);
+      const tookMs = performance.now() - began;
+      expect(code).toBe(1);
+      expect(io.err()).toMatch(
+        /^nodewright controller: .*(apply|get) customresourcedefinitions \S+: no answer from the API server within 0\.3 s\n$/,
+      );
+      // The CRD install's first call gave up at its deadline instead of hanging until a signal.
+      expect(tookMs).toBeLessThan(10_000);
+    } finally {
+      await server.close();
     }
   });
 });

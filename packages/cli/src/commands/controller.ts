@@ -115,6 +115,11 @@ ${ProviderModuleHelp}
                                     a live Karpenter holds it (both would act on the same
                                     karpenter.sh objects).
   --run-beside-karpenter true|false Skip that check; default false.
+  --kube-request-timeout DURATION   Deadline of each API server request (lists and watches
+                                    excepted); default 30s.
+  --kube-list-timeout DURATION      Deadline of each page of a list; default 1m.
+  --reconcile-timeout DURATION      How long one reconcile may run before it is abandoned
+                                    and retried; default 5m.
   -h, --help                        Show this help.
 
 Every flag can be given as an environment variable instead (the flag wins): Karpenter's
@@ -122,7 +127,8 @@ names where Karpenter has the setting (METRICS_PORT, HEALTH_PROBE_PORT, LEADER_E
 DISABLE_LEADER_ELECTION, LEADER_ELECTION_NAME, LEADER_ELECTION_NAMESPACE, LOG_LEVEL,
 LOG_FORMAT, CLUSTER_NAME, BATCH_IDLE_DURATION, BATCH_MAX_DURATION, KUBECONFIG), else
 NODEWRIGHT_<FLAG> (NODEWRIGHT_PROVIDER, NODEWRIGHT_BIND_ADDRESS, NODEWRIGHT_IDENTITY,
-NODEWRIGHT_INSTALL_CRDS, NODEWRIGHT_KARPENTER_LEASE, NODEWRIGHT_RUN_BESIDE_KARPENTER).
+NODEWRIGHT_INSTALL_CRDS, NODEWRIGHT_KARPENTER_LEASE, NODEWRIGHT_RUN_BESIDE_KARPENTER,
+NODEWRIGHT_KUBE_REQUEST_TIMEOUT, NODEWRIGHT_KUBE_LIST_TIMEOUT, NODEWRIGHT_RECONCILE_TIMEOUT).
 Credentials are never flags: each provider reads its cloud SDK's environment and files.
 
 Provider settings:
@@ -215,6 +221,8 @@ Exit status: 0 stopped by a signal; 1 start-up failed or leadership was lost; 2 
           ? {}
           : { leaderElection: { ...flags.leaderElection, identity: flags.identity } }),
         controllers: { provisioning: { batch: { idleMs: flags.batchIdleMs, maxMs: flags.batchMaxMs } } },
+        kubeRequestTimeouts: { requestMs: flags.kubeRequestTimeoutMs, listMs: flags.kubeListTimeoutMs },
+        reconcileDeadlineMs: flags.reconcileTimeoutMs,
         build: { version: packageVersion(), nodeVersion: process.versions.node },
         ...(deps.extraControllers === undefined ? {} : { extraControllers: deps.extraControllers }),
       });

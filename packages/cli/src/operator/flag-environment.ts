@@ -25,6 +25,9 @@ export const ControllerFlagEnv = {
   'batch-max-duration': 'BATCH_MAX_DURATION',
   'run-beside-karpenter': 'NODEWRIGHT_RUN_BESIDE_KARPENTER',
   'karpenter-lease': 'NODEWRIGHT_KARPENTER_LEASE',
+  'kube-request-timeout': 'NODEWRIGHT_KUBE_REQUEST_TIMEOUT',
+  'kube-list-timeout': 'NODEWRIGHT_KUBE_LIST_TIMEOUT',
+  'reconcile-timeout': 'NODEWRIGHT_RECONCILE_TIMEOUT',
 } as const;
 
 export type ControllerFlagName = keyof typeof ControllerFlagEnv;

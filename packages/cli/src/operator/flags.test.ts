@@ -22,6 +22,9 @@ describe('parseControllerFlags', () => {
       bindAddress: undefined,
       batchIdleMs: 1_000,
       batchMaxMs: 10_000,
+      kubeRequestTimeoutMs: 30_000,
+      kubeListTimeoutMs: 60_000,
+      reconcileTimeoutMs: 300_000,
       karpenterLease: { namespace: 'kube-system', name: 'karpenter-leader-election' },
     });
   });
@@ -43,6 +46,9 @@ describe('parseControllerFlags', () => {
         'log-level': 'debug',
         'batch-idle-duration': '500ms',
         'batch-max-duration': '1m',
+        'kube-request-timeout': '10s',
+        'kube-list-timeout': '2m',
+        'reconcile-timeout': '90s',
       },
       { ...env, kubeconfig: '/env' },
     );
@@ -58,6 +64,9 @@ describe('parseControllerFlags', () => {
       logLevel: 'debug',
       batchIdleMs: 500,
       batchMaxMs: 60_000,
+      kubeRequestTimeoutMs: 10_000,
+      kubeListTimeoutMs: 120_000,
+      reconcileTimeoutMs: 90_000,
     });
   });
 
@@ -87,6 +96,11 @@ describe('parseControllerFlags', () => {
     ],
     [{ 'batch-idle-duration': '20s' }, '--batch-idle-duration must not be longer than --batch-max-duration'],
     [{ identity: '' }, '--identity must not be empty'],
+    [{ 'reconcile-timeout': '0' }, "--reconcile-timeout must be longer than 0, not '0'"],
+    [
+      { 'kube-request-timeout': '30' },
+      "--kube-request-timeout must be a duration such as 500ms, 1s or 1m, not '30'",
+    ],
     [{ 'log-format': 'yaml' }, "--log-format must be json or text, not 'yaml'"],
     [{ 'bind-address': '' }, '--bind-address must not be empty'],
     [
@@ -152,6 +166,8 @@ describe('parseControllerFlags, Karpenter spellings and environment variables', 
         NODEWRIGHT_BIND_ADDRESS: '0.0.0.0',
         NODEWRIGHT_INSTALL_CRDS: 'false',
         NODEWRIGHT_KARPENTER_LEASE: 'karpenter/karpenter-leader-election',
+        NODEWRIGHT_KUBE_LIST_TIMEOUT: '3m',
+        NODEWRIGHT_RECONCILE_TIMEOUT: '10m',
       }),
     );
     expect(flags).toMatchObject({
@@ -167,6 +183,8 @@ describe('parseControllerFlags, Karpenter spellings and environment variables', 
       bindAddress: '0.0.0.0',
       installCrds: false,
       karpenterLease: { namespace: 'karpenter', name: 'karpenter-leader-election' },
+      kubeListTimeoutMs: 180_000,
+      reconcileTimeoutMs: 600_000,
     });
   });
 

@@ -27,6 +27,9 @@ export const ControllerOptions = {
   'batch-max-duration': { type: 'string' },
   'run-beside-karpenter': { type: 'string' },
   'karpenter-lease': { type: 'string' },
+  'kube-request-timeout': { type: 'string' },
+  'kube-list-timeout': { type: 'string' },
+  'reconcile-timeout': { type: 'string' },
 } as const satisfies ParseArgsOptionsConfig;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -50,6 +53,12 @@ export interface ControllerFlags {
   readonly logFormat: LogFormat;
   readonly batchIdleMs: number;
   readonly batchMaxMs: number;
+  /** Deadline of each API server request but lists and watches (`--kube-request-timeout`). */
+  readonly kubeRequestTimeoutMs: number;
+  /** Deadline of each page of a list (`--kube-list-timeout`). */
+  readonly kubeListTimeoutMs: number;
+  /** How long one reconcile may run before it is abandoned and retried (`--reconcile-timeout`). */
+  readonly reconcileTimeoutMs: number;
   /** Karpenter's Lease, checked at start; undefined with `--run-beside-karpenter=true`. */
   readonly karpenterLease: { readonly namespace: string; readonly name: string } | undefined;
 }
@@ -97,6 +106,9 @@ export function parseControllerFlags(values: OptionValues, env: FlagEnvironment)
   if (batchIdleMs > batchMaxMs) {
     throw new UsageError('--batch-idle-duration must not be longer than --batch-max-duration');
   }
+  const kubeRequestTimeoutMs = positiveDuration(given('kube-request-timeout'), 30_000);
+  const kubeListTimeoutMs = positiveDuration(given('kube-list-timeout'), 60_000);
+  const reconcileTimeoutMs = positiveDuration(given('reconcile-timeout'), 300_000);
   const leaderElect = bool(given('leader-elect'), true);
   const disabled = bool(given('disable-leader-election'), false);
   const leaderElectGiven = given('leader-elect').value !== undefined;
@@ -130,6 +142,9 @@ export function parseControllerFlags(values: OptionValues, env: FlagEnvironment)
     logFormat: logFormat as LogFormat,
     batchIdleMs,
     batchMaxMs,
+    kubeRequestTimeoutMs,
+    kubeListTimeoutMs,
+    reconcileTimeoutMs,
     karpenterLease: beside ? undefined : lease(given('karpenter-lease')),
   };
 }
@@ -186,6 +201,12 @@ function duration(given: Given, fallback: number): number {
   if (ms === undefined) {
     throw new UsageError(`${given.source} must be a duration such as 500ms, 1s or 1m, not '${given.value}'`);
   }
+  return ms;
+}
+
+function positiveDuration(given: Given, fallback: number): number {
+  const ms = duration(given, fallback);
+  if (ms <= 0) throw new UsageError(`${given.source} must be longer than 0, not '${given.value}'`);
   return ms;
 }
 

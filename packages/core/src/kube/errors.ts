@@ -17,6 +17,7 @@ export type StatusReason =
   | 'Expired'
   | 'Gone'
   | 'InternalError'
+  | 'Timeout'
   | 'Unknown';
 
 /** One `details.causes[]` entry: a field-level explanation. */

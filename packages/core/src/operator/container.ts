@@ -8,6 +8,7 @@ import type { CloudProvider } from '../cloudprovider/cloud-provider.js';
 import { cloudProviderMetrics, withMetrics } from '../cloudprovider/metrics-decorator.js';
 import { UnavailableOfferingsCache } from '../cloudprovider/unavailable-offerings.js';
 import { ClientNodeCluster } from '../kube/client-node/client-node-cluster.js';
+import type { KubeRequestTimeouts } from '../kube/client-node/request-deadline.js';
 import type { ClusterPort } from '../kube/port.js';
 import {
   type OperatorControllerOptions,
@@ -39,6 +40,13 @@ export interface OperatorConfig {
   readonly controllers?: OperatorControllerOptions;
   /** More controllers, built once the rest is wired (e.g. `metricsControllers(...)`). */
   readonly extraControllers?: (context: ExtraControllerContext) => readonly Controller[];
+  /** Deadlines of API server requests and list pages; default DefaultKubeRequestTimeouts. */
+  readonly kubeRequestTimeouts?: Partial<KubeRequestTimeouts>;
+  /**
+   * How long one reconcile may run, for controllers that set no deadline of their own; default
+   * DefaultReconcileDeadlineMs (5 min). See `Controller.reconcileDeadlineMs`.
+   */
+  readonly reconcileDeadlineMs?: number;
   /** The release and Node.js running, exported as `karpenter_build_info`; default `unknown`. */
   readonly build?: { readonly version: string; readonly nodeVersion: string };
 }
@@ -107,6 +115,7 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
         logger: logger.child({ component: 'kube' }),
         clock,
         timers,
+        ...(cfg.kubeRequestTimeouts === undefined ? {} : { requestTimeouts: cfg.kubeRequestTimeouts }),
       });
     },
     [Tokens.Config, Tokens.Clock, Tokens.Timers, Tokens.Logger],
@@ -192,7 +201,17 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
       registry: Registry,
       logger: Logger,
       controllers: readonly Controller[],
-    ) => new Manager({ cluster, clock, timers, registry, logger }).register(...controllers),
+    ) =>
+      new Manager({
+        cluster,
+        clock,
+        timers,
+        registry,
+        logger,
+        ...(config.reconcileDeadlineMs === undefined
+          ? {}
+          : { reconcileDeadlineMs: config.reconcileDeadlineMs }),
+      }).register(...controllers),
     [
       Tokens.ControllerCluster,
       Tokens.Clock,

@@ -23,6 +23,8 @@ describe('parseAzureSettings', () => {
       ...required,
       pollInterval: '500ms',
       retryDelay: '2s',
+      requestTimeout: '30s',
+      connectTimeout: '500ms',
       maxLaunchAttempts: '5',
       caFile: '/ca.pem',
       nodeImageVersion: '202511.07.0',
@@ -33,6 +35,8 @@ describe('parseAzureSettings', () => {
       imageRefreshMs: 1_800_000,
       pollIntervalMs: 500,
       retryDelayMs: 2000,
+      requestTimeoutMs: 30_000,
+      connectTimeoutMs: 500,
       maxLaunchAttempts: 5,
       caFile: '/ca.pem',
     });

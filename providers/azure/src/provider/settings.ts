@@ -26,6 +26,9 @@ export const AzureSettingKeys = {
   maxLaunchAttempts: 'Launches one create tries, cheapest first, before InsufficientCapacity; default 3.',
   pollInterval: 'Delay between polls of an ARM long-running operation, e.g. 2s (default: the SDK’s).',
   retryDelay: 'First backoff of a retried ARM call, doubled each retry, e.g. 800ms (default 800ms).',
+  requestTimeout:
+    'Deadline of each attempt of an ARM or Retail Prices call, after which it is retried, e.g. 30s (default 60s).',
+  connectTimeout: 'Deadline of opening a connection to ARM, TLS included, e.g. 5s (default 10s).',
 } as const;
 
 export type AzureSettingKey = keyof typeof AzureSettingKeys;
@@ -51,6 +54,8 @@ export interface AzureSettings {
   readonly maxLaunchAttempts: number;
   readonly pollIntervalMs?: number;
   readonly retryDelayMs?: number;
+  readonly requestTimeoutMs?: number;
+  readonly connectTimeoutMs?: number;
 }
 
 const fail = (message: string): never => {
@@ -103,7 +108,9 @@ export function parseAzureSettings(raw: Readonly<Record<string, string>>): Azure
       `setting maxLaunchAttempts ${JSON.stringify(get('maxLaunchAttempts'))} is not a whole number from 1 to 20`,
     );
   }
-  const duration = (k: 'pollInterval' | 'retryDelay' | 'imageRefresh') => {
+  const duration = (
+    k: 'pollInterval' | 'retryDelay' | 'imageRefresh' | 'requestTimeout' | 'connectTimeout',
+  ) => {
     const v = get(k);
     if (v === undefined) return undefined;
     // Milliseconds too: ARM operations and retries are tuned below a second.
@@ -134,5 +141,7 @@ export function parseAzureSettings(raw: Readonly<Record<string, string>>): Azure
     ...optional('pollIntervalMs', duration('pollInterval')),
     ...optional('retryDelayMs', duration('retryDelay')),
     ...optional('imageRefreshMs', duration('imageRefresh')),
+    ...optional('requestTimeoutMs', duration('requestTimeout')),
+    ...optional('connectTimeoutMs', duration('connectTimeout')),
   };
 }

@@ -11,6 +11,7 @@ import {
 } from '@azure/core-rest-pipeline';
 import type { RetailPricesApi } from '../pricing/provider.js';
 import { type RetailPricesPage, retailPricesFilter } from '../pricing/retail-prices.js';
+import { ArmRequestTimeoutMs, armDeadlinePolicy } from './arm-deadline.js';
 import { armRetryPolicy } from './arm-retry.js';
 import type { ComputeApi, NetworkApi } from './ports.js';
 
@@ -32,6 +33,11 @@ export interface ArmClientOptions {
   readonly onRetry?: (delayMs: number, why: string) => void;
   /** Delay between polls of a long-running operation; the SDK's default (2 s) when unset. */
   readonly pollIntervalMs?: number;
+  /**
+   * Deadline of each attempt of each call (ArmRequestTimeoutMs, 60 s, by default); the connect
+   * deadline lives in the agent (connectDeadlineAgent).
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 /** The SDK ports over the real @azure/arm-compute and @azure/arm-network clients. */
@@ -49,12 +55,16 @@ export function armClients(options: ArmClientOptions): ArmClients {
     maxDelayMs: (options.retryDelayMs ?? 800) * 32,
     ...(options.onRetry !== undefined ? { onRetry: options.onRetry } : {}),
   });
+  const deadline = armDeadlinePolicy(options.requestTimeoutMs ?? ArmRequestTimeoutMs);
   const common = {
     ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     // The SDK's own retries off: one policy decides every wait (see armRetryPolicy).
     retryOptions: { maxRetries: 0 },
-    additionalPolicies: [{ policy: retry, position: 'perCall' as const }],
+    additionalPolicies: [
+      { policy: retry, position: 'perCall' as const },
+      { policy: deadline, position: 'perRetry' as const },
+    ],
     userAgentOptions: { userAgentPrefix: 'nodewright' },
   };
   const computeClient = new ComputeManagementClient(options.credential, options.subscriptionId, common);
@@ -78,17 +88,19 @@ export function armClients(options: ArmClientOptions): ArmClients {
       networkClient.networkInterfaces.delete(rg, name, poll).pollUntilDone(),
     listNetworkInterfaces: (rg) => networkClient.networkInterfaces.list(rg),
   };
-  return { compute, network, prices: retailPricesApi(options, retry) };
+  return { compute, network, prices: retailPricesApi(options, retry, deadline) };
 }
 
 /** The Retail Prices API (anonymous, JSON) through an Azure pipeline with the same retry policy. */
 function retailPricesApi(
   options: ArmClientOptions,
   retry: ReturnType<typeof armRetryPolicy>,
+  deadline: ReturnType<typeof armDeadlinePolicy>,
 ): RetailPricesApi {
   const base = options.pricesEndpoint ?? 'https://prices.azure.com';
   const pipeline: Pipeline = createEmptyPipeline();
   pipeline.addPolicy(retry, { phase: 'Retry' });
+  pipeline.addPolicy(deadline, { afterPhase: 'Retry' });
   const client = createDefaultHttpClient();
   const get = async (url: string): Promise<RetailPricesPage> => {
     const request = createPipelineRequest({

@@ -58,7 +58,13 @@ function isTransportError(err: unknown): boolean {
   const e = err as { code?: unknown; statusCode?: unknown };
   return (
     e?.statusCode === undefined &&
-    (e?.code === 'REQUEST_SEND_ERROR' || e?.code === 'ECONNRESET' || e?.code === 'ECONNREFUSED')
+    (e?.code === 'REQUEST_SEND_ERROR' ||
+      e?.code === 'ECONNRESET' ||
+      e?.code === 'ECONNREFUSED' ||
+      // A connection that took too long to open (connectDeadlineAgent).
+      e?.code === 'ETIMEDOUT' ||
+      // An attempt past its deadline (armDeadlinePolicy): retried, as AWS's SDK retries its timeouts.
+      e?.code === 'REQUEST_TIMEOUT')
   );
 }
 

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { Agent } from 'node:https';
 import type { AccessToken, TokenCredential } from '@azure/core-auth';
 import { DefaultAzureCredential } from '@azure/identity';
 import type { AzureSettings } from '../provider/settings.js';
 import { type ArmClients, armClients } from './arm-clients.js';
+import { ArmConnectTimeoutMs, connectDeadlineAgent } from './arm-deadline.js';
 
 /**
  * The credential the settings choose: a fixed token for mocks, else DefaultAzureCredential,
@@ -30,19 +30,20 @@ export async function azureClients(
   settings: AzureSettings,
   extra: { onRetry?: (delayMs: number, why: string) => void } = {},
 ): Promise<ArmClients & { destroy(): void }> {
-  const agent =
-    settings.caFile === undefined
-      ? undefined
-      : new Agent({ ca: await readFile(settings.caFile, 'utf8'), keepAlive: true });
+  const agent = connectDeadlineAgent(settings.connectTimeoutMs ?? ArmConnectTimeoutMs, {
+    keepAlive: true,
+    ...(settings.caFile === undefined ? {} : { ca: await readFile(settings.caFile, 'utf8') }),
+  });
   const clients = armClients({
     subscriptionId: settings.subscriptionId,
     credential: azureCredential(settings),
     ...(settings.armEndpoint !== undefined ? { endpoint: settings.armEndpoint } : {}),
     ...(settings.pricesEndpoint !== undefined ? { pricesEndpoint: settings.pricesEndpoint } : {}),
-    ...(agent !== undefined ? { agent } : {}),
+    agent,
     ...(settings.pollIntervalMs !== undefined ? { pollIntervalMs: settings.pollIntervalMs } : {}),
     ...(settings.retryDelayMs !== undefined ? { retryDelayMs: settings.retryDelayMs } : {}),
+    ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
     ...(extra.onRetry !== undefined ? { onRetry: extra.onRetry } : {}),
   });
-  return { ...clients, destroy: () => agent?.destroy() };
+  return { ...clients, destroy: () => agent.destroy() };
 }

@@ -22,6 +22,16 @@ describe('parseGcpSettings', () => {
     });
   });
 
+  it('reads requestTimeout as the deadline of each call', () => {
+    const base = { project: 'my-project', region: 'us-central1' };
+    expect(parseGcpSettings(base).requestTimeoutMs).toBeUndefined();
+    expect(parseGcpSettings({ ...base, requestTimeout: '30s' }).requestTimeoutMs).toBe(30_000);
+    expect(parseGcpSettings({ ...base, requestTimeout: '250ms' }).requestTimeoutMs).toBe(250);
+    expect(() => parseGcpSettings({ ...base, requestTimeout: 'soon' })).toThrow(
+      'setting requestTimeout "soon" is not a duration such as 30s or 500ms',
+    );
+  });
+
   it('reads launchMode, bulkInsert unless told insert', () => {
     const base = { project: 'my-project', region: 'us-central1' };
     expect(parseGcpSettings(base).launchMode).toBe('bulkInsert');

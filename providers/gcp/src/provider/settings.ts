@@ -1,3 +1,4 @@
+import { durationMs } from '@nodewright/core/apis';
 import type { LaunchMode } from '../launch/launcher.js';
 
 /** Provider settings keys and what each means (shown by `nodewright controller --help`). */
@@ -13,6 +14,8 @@ export const GcpSettingKeys = {
     'Kubernetes version of the control plane (e.g. 1.33 or 1.33.2); recorded on each node, whose minor version then drifts when this changes. Unset = no version drift.',
   launchMode:
     'bulkInsert (default) = one instances.bulkInsert offering a zone up to 10 machine types cheapest first; insert = one instances.insert per offering.',
+  requestTimeout:
+    'Deadline of each Compute Engine or billing catalog call, e.g. 30s or 500ms (default 60s; operations.wait gets 2 minutes more).',
 } as const;
 
 export type GcpSettingKey = keyof typeof GcpSettingKeys;
@@ -27,6 +30,7 @@ export interface GcpSettings {
   readonly anonymous: boolean;
   readonly launchMode: LaunchMode;
   readonly kubernetesVersion?: string | undefined;
+  readonly requestTimeoutMs?: number | undefined;
 }
 
 const ProjectId = /^[a-z][-a-z0-9]{4,28}[a-z0-9]$/;
@@ -83,6 +87,19 @@ export function parseGcpSettings(raw: Readonly<Record<string, string>>): GcpSett
       `gcp provider: setting launchMode ${JSON.stringify(launchMode)} is not bulkInsert or insert`,
     );
   }
+  const timeout = get('requestTimeout');
+  // Milliseconds too: tests hold calls for less than a second.
+  const requestTimeoutMs =
+    timeout === undefined
+      ? undefined
+      : /^[0-9]+ms$/.test(timeout)
+        ? Number(timeout.slice(0, -2))
+        : durationMs(timeout);
+  if (timeout !== undefined && (requestTimeoutMs === undefined || !(requestTimeoutMs > 0))) {
+    throw new Error(
+      `gcp provider: setting requestTimeout ${JSON.stringify(timeout)} is not a duration such as 30s or 500ms`,
+    );
+  }
   return {
     project,
     region,
@@ -92,5 +109,6 @@ export function parseGcpSettings(raw: Readonly<Record<string, string>>): GcpSett
     anonymous: anonymous === 'true',
     launchMode,
     kubernetesVersion,
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
   };
 }

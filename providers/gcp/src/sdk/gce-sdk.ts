@@ -18,7 +18,24 @@ export interface GceSdkOptions {
   readonly billingEndpoint?: string | undefined;
   /** Send no credentials (a mock); unset = google-auth-library's application default credentials. */
   readonly anonymous?: boolean | undefined;
+  /** Deadline of each Compute Engine and billing catalog call; GceRequestTimeoutMs (60 s) by default. */
+  readonly requestTimeoutMs?: number | undefined;
 }
+
+/**
+ * How long a call may go without an answer before it fails with DEADLINE_EXCEEDED (gax's
+ * default is 600 s): a call Compute Engine never answers must not hold a launch, and the
+ * worker running it, for ten minutes. AWS's request deadline, for the same reason. Opening a
+ * connection is bounded by fetch's own 10 s connect timeout (undici's, used by gax's REST
+ * transport and by google-auth-library alike).
+ */
+export const GceRequestTimeoutMs = 60_000;
+
+/**
+ * zoneOperations.wait answers when the operation is done or after up to 2 minutes: its
+ * deadline is that hold plus the request deadline.
+ */
+const OperationWaitHoldMs = 120_000;
 
 /** What google-gax's REST errors carry besides the message. */
 interface GaxRestError {
@@ -96,10 +113,15 @@ export async function gceSdk(
   const operations = new ZoneOperationsClient(clientOptions);
   const images = new ImagesClient(clientOptions);
   const project = options.project;
+  const timeoutMs = options.requestTimeoutMs ?? GceRequestTimeoutMs;
+  const deadline = { timeout: timeoutMs };
   const compute: GceComputeApi = {
     async *aggregatedMachineTypes(): AsyncIterable<GceMachineTypeRecord> {
       try {
-        for await (const [, scoped] of machineTypes.aggregatedListAsync({ project, maxResults: 500 })) {
+        for await (const [, scoped] of machineTypes.aggregatedListAsync(
+          { project, maxResults: 500 },
+          deadline,
+        )) {
           yield* (scoped.machineTypes ?? []) as GceMachineTypeRecord[];
         }
       } catch (err) {
@@ -108,46 +130,52 @@ export async function gceSdk(
     },
     insertInstance: (zone, instanceResource, requestId) =>
       call(async () => {
-        const [op] = await instances.insert({ project, zone, requestId, instanceResource });
+        const [op] = await instances.insert({ project, zone, requestId, instanceResource }, deadline);
         return op.latestResponse as GceOperation;
       }),
     bulkInsertInstances: (zone, bulkInsertInstanceResourceResource, requestId) =>
       call(async () => {
-        const [op] = await instances.bulkInsert({
-          project,
-          zone,
-          requestId,
-          bulkInsertInstanceResourceResource,
-        });
+        const [op] = await instances.bulkInsert(
+          { project, zone, requestId, bulkInsertInstanceResourceResource },
+          deadline,
+        );
         return op.latestResponse as GceOperation;
       }),
     getInstance: (zone, instance) =>
-      call(async () => (await instances.get({ project, zone, instance }))[0] as GceInstanceRecord),
+      call(async () => (await instances.get({ project, zone, instance }, deadline))[0] as GceInstanceRecord),
     listInstances: (zone, filter) =>
       call(async () => {
         const out: GceInstanceRecord[] = [];
-        for await (const i of instances.listAsync({ project, zone, filter, maxResults: 500 }))
+        for await (const i of instances.listAsync({ project, zone, filter, maxResults: 500 }, deadline))
           out.push(i as GceInstanceRecord);
         return out;
       }),
     deleteInstance: (zone, instance) =>
       call(async () => {
-        const [op] = await instances.delete({ project, zone, instance });
+        const [op] = await instances.delete({ project, zone, instance }, deadline);
         return op.latestResponse as GceOperation;
       }),
     waitOperation: (zone, operation) =>
-      call(async () => (await operations.wait({ project, zone, operation }))[0] as GceOperation),
+      call(
+        async () =>
+          (
+            await operations.wait({ project, zone, operation }, { timeout: OperationWaitHoldMs + timeoutMs })
+          )[0] as GceOperation,
+      ),
     listOperations: (zone, filter) =>
       call(async () => {
         const out: GceOperation[] = [];
-        for await (const o of operations.listAsync({ project, zone, filter, maxResults: 500 }))
+        for await (const o of operations.listAsync({ project, zone, filter, maxResults: 500 }, deadline))
           out.push(o as GceOperation);
         return out;
       }),
     getImage: (imageProject, image) =>
-      call(async () => (await images.get({ project: imageProject, image }))[0] as GceImageRecord),
+      call(async () => (await images.get({ project: imageProject, image }, deadline))[0] as GceImageRecord),
     getImageFromFamily: (imageProject, family) =>
-      call(async () => (await images.getFromFamily({ project: imageProject, family }))[0] as GceImageRecord),
+      call(
+        async () =>
+          (await images.getFromFamily({ project: imageProject, family }, deadline))[0] as GceImageRecord,
+      ),
     close: async () => {
       await Promise.all([instances.close(), machineTypes.close(), operations.close(), images.close()]);
     },
@@ -161,7 +189,16 @@ export async function gceSdk(
       const headers = options.anonymous
         ? new Headers()
         : new Headers(await instances.auth.getRequestHeaders(target));
-      const res = await fetch(target, { headers });
+      const res = await fetch(target, { headers, signal: AbortSignal.timeout(timeoutMs) }).catch(
+        (err: unknown) => {
+          if (err instanceof DOMException && err.name === 'TimeoutError') {
+            throw new Error(
+              `cloudbilling services.skus.list: no answer within ${timeoutMs / 1000} s (the request deadline)`,
+            );
+          }
+          throw err;
+        },
+      );
       const body = (await res.json()) as {
         skus?: BillingSku[];
         nextPageToken?: string;

@@ -50,6 +50,7 @@ export class AzureFaults {
   #familyQuota = new Map<string, number>();
   #spotQuota: number | undefined;
   #latencyMs = 0;
+  readonly #latencyNext = new Map<string, { readonly ms: number; remaining: number }>();
   #requests = 0;
 
   /** Launches in scope fail with `code` (in the create's async operation, as ARM does). */
@@ -159,11 +160,31 @@ export class AzureFaults {
     return this.#latencyMs;
   }
 
+  /**
+   * The next `count` requests of `operation` (the mock's handler name: getVm, putVm, listSkus,
+   * putNic, ...) wait `ms` before they are answered; later ones do not. AwsFaults.latencyNext's
+   * shape.
+   */
+  latencyNext(operation: string, ms: number, count: number): void {
+    this.#latencyNext.set(operation, { ms, remaining: count });
+  }
+
+  /** The wait of this request of `operation` (latencyNext, which it counts off, else setLatency's). */
+  latencyOf(operation: string): number {
+    const next = this.#latencyNext.get(operation);
+    if (next !== undefined && next.remaining > 0) {
+      next.remaining--;
+      return next.ms;
+    }
+    return this.#latencyMs;
+  }
+
   reset(): void {
     this.#allocation = [];
     this.#counted = [];
     this.#familyQuota.clear();
     this.#spotQuota = undefined;
     this.#latencyMs = 0;
+    this.#latencyNext.clear();
   }
 }

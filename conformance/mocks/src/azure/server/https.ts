@@ -50,7 +50,9 @@ async function handle(
       );
     }
   }
-  if (ctx.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, ctx.faults.latencyMs));
+  const latency = ctx.faults.latencyOf(found.route.handler.name);
+  // unref'd: a request held for minutes must not keep a finished test run alive.
+  if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency).unref());
   const failure = ctx.faults.admit();
   if (failure !== undefined) throw failure;
   let parsed: unknown;

@@ -31,6 +31,7 @@ export class GceFaults {
   readonly #stockouts = new Map<string, number>();
   readonly #counted: CountedFault[] = [];
   readonly #latency = new Map<string, number>();
+  readonly #latencyNext = new Map<string, { readonly ms: number; remaining: number }>();
   readonly #calls = new Map<string, number>();
   #cpuQuota: number | undefined;
   #rate: { perSecond: number; windowStart: number; used: number } | undefined;
@@ -83,7 +84,21 @@ export class GceFaults {
     this.#latency.set(method, ms);
   }
 
+  /**
+   * The next `count` calls of `method` wait `ms` before they are answered; later ones do not.
+   * AwsFaults.latencyNext's shape.
+   */
+  latencyNext(method: string, ms: number, count: number): void {
+    this.#latencyNext.set(method, { ms, remaining: count });
+  }
+
+  /** The wait of this call of `method` (latencyNext, which it counts off, else latency's). */
   latencyOf(method: string): number {
+    const next = this.#latencyNext.get(method);
+    if (next !== undefined && next.remaining > 0) {
+      next.remaining--;
+      return next.ms;
+    }
     return this.#latency.get(method) ?? this.#latency.get('*') ?? 0;
   }
 
@@ -126,6 +141,7 @@ export class GceFaults {
     this.#stockouts.clear();
     this.#counted.length = 0;
     this.#latency.clear();
+    this.#latencyNext.clear();
     this.#calls.clear();
     this.#cpuQuota = undefined;
     this.#rate = undefined;

@@ -33,6 +33,11 @@ import { ClientNodeTransport } from './client-node-transport.js';
 import { readDeleteResponse } from './delete-response.js';
 import type { KubeLogger } from './logger.js';
 import { Reflector, type WatchSource } from './reflector.js';
+import {
+  DefaultKubeRequestTimeouts,
+  type KubeRequestTimeouts,
+  withRequestDeadline,
+} from './request-deadline.js';
 import { collectionPath, objectPath, type QueryParams } from './resource-path.js';
 import { errorFromResponse } from './response-errors.js';
 import type { KubeRequest, KubeTransport } from './transport.js';
@@ -65,6 +70,8 @@ export interface ClientNodeClusterOptions {
   readonly watch?: Partial<WatchTuning>;
   /** Items per list page; lists follow `continue` until complete. Default 500. */
   readonly listPageSize?: number;
+  /** Deadlines of requests and list pages; default DefaultKubeRequestTimeouts (30 s, 60 s). */
+  readonly requestTimeouts?: Partial<KubeRequestTimeouts>;
   /** Replaces the HTTP layer built from `kubeConfig` (tests). */
   readonly transport?: KubeTransport;
 }
@@ -107,6 +114,7 @@ export class ClientNodeCluster implements ClusterPort {
   readonly #timers: Timers;
   readonly #watch: WatchTuning;
   readonly #pageSize: number;
+  readonly #timeouts: KubeRequestTimeouts;
   readonly #events = new EventAggregator();
   readonly #watches = new Set<Watch>();
 
@@ -119,6 +127,7 @@ export class ClientNodeCluster implements ClusterPort {
     this.#timers = options.timers;
     this.#watch = { ...DEFAULT_WATCH, ...options.watch };
     this.#pageSize = options.listPageSize ?? 500;
+    this.#timeouts = { ...DefaultKubeRequestTimeouts, ...options.requestTimeouts };
   }
 
   /** Stops every watch this adapter started, e.g. at shutdown. */
@@ -127,10 +136,11 @@ export class ClientNodeCluster implements ClusterPort {
   }
 
   async get<T extends KubeObject>(type: ResourceType<T>, key: ObjectKey): Promise<T> {
-    const object = await this.#call<KubeObject>({
-      method: 'GET',
-      path: objectPath(type, requireName(key.name), key.namespace),
-    });
+    const name = requireName(key.name);
+    const object = await this.#call<KubeObject>(
+      { method: 'GET', path: objectPath(type, name, key.namespace) },
+      `get ${describeObject(type, name, key.namespace)}`,
+    );
     return withTypeMeta(type, object) as T;
   }
 
@@ -177,12 +187,15 @@ export class ClientNodeCluster implements ClusterPort {
     options?: WriteOptions,
   ): Promise<Persisted<O>> {
     const namespace = type.namespaced ? object.metadata?.namespace || DEFAULT_NAMESPACE : undefined;
-    const created = await this.#call<KubeObject>({
-      method: 'POST',
-      path: collectionPath(type, namespace),
-      query: { fieldManager: options?.fieldManager ?? this.#manager },
-      body: object,
-    });
+    const created = await this.#call<KubeObject>(
+      {
+        method: 'POST',
+        path: collectionPath(type, namespace),
+        query: { fieldManager: options?.fieldManager ?? this.#manager },
+        body: object,
+      },
+      `create ${describeObject(type, object.metadata?.name ?? object.metadata?.generateName ?? '', namespace)}`,
+    );
     return withTypeMeta(type, created) as Persisted<O>;
   }
 
@@ -261,11 +274,11 @@ export class ClientNodeCluster implements ClusterPort {
     key: ObjectKey,
     options?: DeleteOptions,
   ): Promise<DeleteResult<T>> {
-    const body = await this.#call<unknown>({
-      method: 'DELETE',
-      path: objectPath(type, requireName(key.name), key.namespace),
-      body: deleteOptionsBody(options),
-    });
+    const name = requireName(key.name);
+    const body = await this.#call<unknown>(
+      { method: 'DELETE', path: objectPath(type, name, key.namespace), body: deleteOptionsBody(options) },
+      `delete ${describeObject(type, name, key.namespace)}`,
+    );
     const result = readDeleteResponse(type, key, body);
     return { deleted: result.deleted, object: withTypeMeta(type, result.object) as T };
   }
@@ -273,18 +286,21 @@ export class ClientNodeCluster implements ClusterPort {
   async evict(key: ObjectKey, options?: EvictOptions): Promise<void> {
     const name = requireName(key.name);
     const namespace = key.namespace || DEFAULT_NAMESPACE;
-    await this.#call<unknown>({
-      method: 'POST',
-      path: objectPath(Pods, name, namespace, 'eviction'),
-      body: {
-        apiVersion: 'policy/v1',
-        kind: 'Eviction',
-        metadata: { name, namespace },
-        ...(options?.deleteOptions === undefined
-          ? {}
-          : { deleteOptions: deleteOptionsBody(options.deleteOptions) }),
+    await this.#call<unknown>(
+      {
+        method: 'POST',
+        path: objectPath(Pods, name, namespace, 'eviction'),
+        body: {
+          apiVersion: 'policy/v1',
+          kind: 'Eviction',
+          metadata: { name, namespace },
+          ...(options?.deleteOptions === undefined
+            ? {}
+            : { deleteOptions: deleteOptionsBody(options.deleteOptions) }),
+        },
       },
-    });
+      `evict ${describeObject(Pods, name, namespace)}`,
+    );
   }
 
   async createEvent(event: EventInput): Promise<void> {
@@ -312,8 +328,11 @@ export class ClientNodeCluster implements ClusterPort {
 
   // Internals
 
-  async #call<T>(request: KubeRequest): Promise<T> {
-    const response = await this.#transport.request(request);
+  /** One request, abandoned after its deadline with an error naming `what` (verb and resource). */
+  async #call<T>(request: KubeRequest, what: string, deadlineMs = this.#timeouts.requestMs): Promise<T> {
+    const response = await withRequestDeadline(this.#timers, deadlineMs, what, request.signal, (signal) =>
+      this.#transport.request({ ...request, signal }),
+    );
     if (response.status >= 200 && response.status < 300) return response.body as T;
     throw errorFromResponse(response.status, response.body);
   }
@@ -325,12 +344,16 @@ export class ClientNodeCluster implements ClusterPort {
     subresource: 'status' | undefined,
   ): Promise<KubeObject> {
     const meta = requireMetadata(object);
-    const updated = await this.#call<KubeObject>({
-      method: 'PUT',
-      path: objectPath(type, requireName(meta.name), meta.namespace, subresource),
-      query: { fieldManager: options?.fieldManager ?? this.#manager },
-      body: object,
-    });
+    const name = requireName(meta.name);
+    const updated = await this.#call<KubeObject>(
+      {
+        method: 'PUT',
+        path: objectPath(type, name, meta.namespace, subresource),
+        query: { fieldManager: options?.fieldManager ?? this.#manager },
+        body: object,
+      },
+      `update ${describeObject(type, name, meta.namespace, subresource)}`,
+    );
     return withTypeMeta(type, updated);
   }
 
@@ -342,13 +365,17 @@ export class ClientNodeCluster implements ClusterPort {
     subresource: 'status' | undefined,
   ): Promise<KubeObject> {
     if (!isJsonObject(patch)) throw new BadRequestError('a merge patch must be a JSON object');
-    const patched = await this.#call<KubeObject>({
-      method: 'PATCH',
-      path: objectPath(type, requireName(key.name), key.namespace, subresource),
-      query: { fieldManager: options?.fieldManager ?? this.#manager },
-      body: withPrecondition(patch, options?.resourceVersion),
-      contentType: MERGE_PATCH,
-    });
+    const name = requireName(key.name);
+    const patched = await this.#call<KubeObject>(
+      {
+        method: 'PATCH',
+        path: objectPath(type, name, key.namespace, subresource),
+        query: { fieldManager: options?.fieldManager ?? this.#manager },
+        body: withPrecondition(patch, options?.resourceVersion),
+        contentType: MERGE_PATCH,
+      },
+      `patch ${describeObject(type, name, key.namespace, subresource)}`,
+    );
     return withTypeMeta(type, patched);
   }
 
@@ -361,18 +388,17 @@ export class ClientNodeCluster implements ClusterPort {
     const meta = isJsonObject(configuration.metadata) ? configuration.metadata : undefined;
     if (typeof meta?.name !== 'string' || meta.name === '')
       throw new BadRequestError('metadata.name is required');
-    const applied = await this.#call<KubeObject>({
-      method: 'PATCH',
-      path: objectPath(
-        type,
-        meta.name,
-        typeof meta.namespace === 'string' ? meta.namespace : undefined,
-        subresource,
-      ),
-      query: { fieldManager: options.fieldManager, ...(options.force === true ? { force: true } : {}) },
-      body: configuration,
-      contentType: APPLY_PATCH,
-    });
+    const namespace = typeof meta.namespace === 'string' ? meta.namespace : undefined;
+    const applied = await this.#call<KubeObject>(
+      {
+        method: 'PATCH',
+        path: objectPath(type, meta.name, namespace, subresource),
+        query: { fieldManager: options.fieldManager, ...(options.force === true ? { force: true } : {}) },
+        body: configuration,
+        contentType: APPLY_PATCH,
+      },
+      `apply ${describeObject(type, meta.name, namespace, subresource)}`,
+    );
     return withTypeMeta(type, applied);
   }
 
@@ -390,12 +416,16 @@ export class ClientNodeCluster implements ClusterPort {
       let token: string | undefined;
       try {
         do {
-          const page: ListResponse = await this.#call<ListResponse>({
-            method: 'GET',
-            path,
-            query: { ...selectors, limit: this.#pageSize, continue: token },
-            ...(signal === undefined ? {} : { signal }),
-          });
+          const page: ListResponse = await this.#call<ListResponse>(
+            {
+              method: 'GET',
+              path,
+              query: { ...selectors, limit: this.#pageSize, continue: token },
+              ...(signal === undefined ? {} : { signal }),
+            },
+            `list ${type.plural}${type.namespaced && options?.namespace ? ` in namespace ${options.namespace}` : ''}`,
+            this.#timeouts.listMs,
+          );
           if (token === undefined) resourceVersion = page.metadata?.resourceVersion ?? '';
           for (const item of page.items ?? []) items.push(withTypeMeta(type, item));
           token = page.metadata?.continue || undefined;
@@ -438,6 +468,18 @@ export class ClientNodeCluster implements ClusterPort {
         ),
     };
   }
+}
+
+/** `nodeclaims default-x8k2p`, `pods/status kube-system/web-0`: the resource an error names. */
+function describeObject(
+  type: ResourceType,
+  name: string,
+  namespace: string | undefined,
+  subresource?: string,
+): string {
+  const resource = subresource === undefined ? type.plural : `${type.plural}/${subresource}`;
+  const ns = type.namespaced ? namespace || DEFAULT_NAMESPACE : undefined;
+  return `${resource} ${ns === undefined ? '' : `${ns}/`}${name}`;
 }
 
 function requireName(name: string | undefined): string {

@@ -8,6 +8,7 @@ import type { Controller, ReconcileContext, ReconcileResult } from './controller
 import type { ControllerCache } from './controller-cache.js';
 import { keyString, parseKey } from './keys.js';
 import type { RuntimeMetrics } from './metrics.js';
+import { ReconcileDeadlineExceeded, withReconcileDeadline } from './reconcile-deadline.js';
 import { WorkQueue } from './work-queue.js';
 
 /** What a ControllerRunner needs from the manager. */
@@ -23,11 +24,15 @@ export interface RunnerDependencies {
   readonly signal: AbortSignal;
   /** The manager's cache sync, handed to reconciles. */
   readonly cacheSync: () => CacheSync;
+  /** How long a reconcile may run unless its controller sets `reconcileDeadlineMs`. */
+  readonly reconcileDeadlineMs: number;
 }
 
 /**
  * Runs one controller: its work queue, up to `maxConcurrentReconciles` reconciles at once (never
- * two for one key), retries with per-key backoff, requeues, metrics and error logs.
+ * two for one key), retries with per-key backoff, requeues, metrics and error logs. A reconcile
+ * past its deadline is abandoned: its slot and key are released, so a call that never answers
+ * holds one worker for at most the deadline, not forever.
  */
 export class ControllerRunner {
   readonly controller: Controller;
@@ -35,6 +40,7 @@ export class ControllerRunner {
   readonly #queue: WorkQueue;
   readonly #backoff: ItemBackoff;
   readonly #max: number;
+  readonly #deadlineMs: number;
   readonly #logger: Logger;
   readonly #context: ReconcileContext;
   #active = 0;
@@ -48,6 +54,7 @@ export class ControllerRunner {
     this.controller = controller;
     this.#deps = deps;
     this.#max = Math.max(1, controller.maxConcurrentReconciles ?? 1);
+    this.#deadlineMs = controller.reconcileDeadlineMs ?? deps.reconcileDeadlineMs;
     this.#backoff = new ItemBackoff(controller.backoff ?? ControllerBackoff);
     this.#logger = deps.logger.child({ controller: controller.name });
     this.#context = {
@@ -134,9 +141,11 @@ export class ControllerRunner {
     const started = this.#deps.elapsed();
     this.#startedAt.set(key, started);
     try {
-      const result: ReconcileResult | undefined = await this.controller.reconcile(
-        parseKey(key),
-        this.#context,
+      const result: ReconcileResult | undefined = await withReconcileDeadline(
+        this.#deps.timers,
+        this.#deadlineMs,
+        this.#deps.signal,
+        (signal) => this.controller.reconcile(parseKey(key), { ...this.#context, signal }),
       );
       if (result?.requeue === true) {
         metrics.retries.inc({ name, controller: name });
@@ -155,9 +164,16 @@ export class ControllerRunner {
       metrics.reconcileTotal.inc({ controller: name, result: 'error' });
       metrics.retries.inc({ name, controller: name });
       const delay = this.#backoff.next(key);
-      // Conflicts are the normal price of optimistic concurrency: retry quietly.
-      const level = isConflict(err) ? 'debug' : 'error';
-      this.#logger[level]({ err, key, retryInMs: delay }, 'Reconciler error');
+      if (err instanceof ReconcileDeadlineExceeded) {
+        this.#logger.error(
+          { key, reason: err.message, deadlineSeconds: err.deadlineMs / 1000, retryInMs: delay },
+          'Reconcile abandoned',
+        );
+      } else {
+        // Conflicts are the normal price of optimistic concurrency: retry quietly.
+        const level = isConflict(err) ? 'debug' : 'error';
+        this.#logger[level]({ err, key, retryInMs: delay }, 'Reconciler error');
+      }
       this.#queue.addAfter(key, delay);
     } finally {
       const seconds = Math.max(0, this.#deps.elapsed() - started);

@@ -19,7 +19,10 @@ export interface ReconcileResult {
 export interface ReconcileContext {
   /** The objects of every watched kind, as last delivered; see ControllerCache for consistency. */
   readonly cache: ControllerCache;
-  /** Aborted when the manager stops; long operations should give up. */
+  /**
+   * Aborted when the manager stops or the reconcile passes its deadline (the reason is then a
+   * ReconcileDeadlineExceeded); long operations should give up.
+   */
   readonly signal: AbortSignal;
   /** The controller's logger (`controller` bound), for structured logs. */
   readonly logger: Logger;
@@ -64,6 +67,12 @@ export interface Controller {
   readonly maxConcurrentReconciles?: number;
   /** Retry backoff after errors; default ControllerBackoff (5 ms .. 1000 s). */
   readonly backoff?: BackoffPolicy;
+  /**
+   * How long one reconcile may run; default the manager's (DefaultReconcileDeadlineMs). Past it
+   * the reconcile's signal is aborted, its worker freed, whatever it returns later ignored, and
+   * the key retried with backoff, counted as an error.
+   */
+  readonly reconcileDeadlineMs?: number;
   reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined>;
 }
 

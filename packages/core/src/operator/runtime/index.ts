@@ -8,4 +8,5 @@ export * from './keys.js';
 export * from './logger.js';
 export * from './manager.js';
 export * from './metrics.js';
+export * from './reconcile-deadline.js';
 export * from './work-queue.js';

@@ -10,6 +10,7 @@ import { type ControllerCache, StoreCache, TypeStore } from './controller-cache.
 import { ControllerRunner } from './controller-runner.js';
 import { Informer } from './informer.js';
 import { runtimeMetrics } from './metrics.js';
+import { DefaultReconcileDeadlineMs } from './reconcile-deadline.js';
 
 /** What a Manager is built from. */
 export interface ManagerOptions {
@@ -28,6 +29,11 @@ export interface ManagerOptions {
   readonly settleCluster?: () => Promise<void>;
   /** Monotonic seconds for reconcile durations; defaults to `performance.now() / 1000`. */
   readonly elapsed?: () => number;
+  /**
+   * How long a reconcile may run, for controllers that set no `reconcileDeadlineMs`; default
+   * DefaultReconcileDeadlineMs (5 min). Measured on `timers`.
+   */
+  readonly reconcileDeadlineMs?: number;
 }
 
 /**
@@ -80,6 +86,7 @@ export class Manager {
         metrics: this.#metrics,
         signal: this.#abort.signal,
         cacheSync: () => this.cacheSync(),
+        reconcileDeadlineMs: this.#options.reconcileDeadlineMs ?? DefaultReconcileDeadlineMs,
       });
       this.#runners.push(runner);
       for (const source of controller.watches) {
