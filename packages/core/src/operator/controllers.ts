@@ -8,12 +8,14 @@ import {
 import { disruptionMetrics } from '../disruption/controller/metrics.js';
 import type { ClusterPort } from '../kube/port.js';
 import type { ResourceType } from '../kube/resource-type.js';
+import { NodeClaims, NodePools } from '../kube/resource-types.js';
 import type { LifecycleDependencies } from '../lifecycle/dependencies.js';
 import { type LifecycleMetrics, lifecycleMetrics } from '../lifecycle/metrics.js';
 import type { MetricsDependencies } from '../metrics/dependencies.js';
 import { NodeMetricsController } from '../metrics/node/node-metrics-controller.js';
 import { NodePoolMetricsController } from '../metrics/nodepool/nodepool-metrics-controller.js';
 import { PodMetricsController } from '../metrics/pod/pod-metrics-controller.js';
+import { StatusConditionMetricsController } from '../metrics/status/status-condition-metrics-controller.js';
 import { NodeHealthController, type NodeHealthOptions } from '../node/health/node-health-controller.js';
 import { NodeTerminationController } from '../node/termination/node-termination-controller.js';
 import {
@@ -66,6 +68,8 @@ import type { EventRecorder } from './runtime/event-recorder.js';
 //   nodeclaim.interruption        nodeclaim/interruption/                  lifecycleControllers (when the provider has notices)
 //   disruption                    disruption/controller/                   operatorControllers
 //   metrics.node, .pod, .nodepool metrics/{node,pod,nodepool}/             metricsControllers
+//   nodepool.status, nodeclaim.status, <nodeclass>.status
+//                                 metrics/status/                          statusConditionMetricsControllers
 //   the provider's own            its ProviderPlugin                       operatorControllers
 //
 // The groups are functions so the simulator and test harnesses can run a subset.
@@ -182,6 +186,19 @@ export function metricsControllers(deps: MetricsDependencies): Controller[] {
   ];
 }
 
+/**
+ * operatorpkg's status-condition metrics, one controller per kind: NodePools, NodeClaims and
+ * each of `nodeClassTypes` (the provider's NodeClasses), as Karpenter runs them.
+ */
+export function statusConditionMetricsControllers(
+  nodeClassTypes: readonly ResourceType[],
+  registry: Registry,
+): Controller[] {
+  return [NodePools, NodeClaims, ...nodeClassTypes].map(
+    (type) => new StatusConditionMetricsController(type, registry),
+  );
+}
+
 /** What the operator's controllers are built from. */
 export interface OperatorControllerDependencies {
   readonly cluster: ClusterPort;
@@ -253,6 +270,7 @@ export function operatorControllers(
       options.disruption,
     ),
     ...metricsControllers({ state, clock: deps.clock, registry: deps.registry }),
+    ...statusConditionMetricsControllers(deps.provider.nodeClassTypes, deps.registry),
     ...deps.provider.controllers,
     ...(options.extra ?? []),
   ];
