@@ -25,7 +25,7 @@ async function values(env: ControllerEnv, name: string) {
 }
 
 /** A Ready condition with this status, reason and transition time. */
-const ready = (status: string, reason: string, lastTransitionTime: string) => ({
+const ready = (status: 'True' | 'False', reason: string, lastTransitionTime: string) => ({
   type: 'Ready',
   status,
   reason,
