@@ -41,6 +41,9 @@ export const MetricNames = {
   InstanceTypeOfferingAvailable: 'karpenter_cloudprovider_instance_type_offering_available',
   InstanceTypeCpuCores: 'karpenter_cloudprovider_instance_type_cpu_cores',
   InstanceTypeMemoryBytes: 'karpenter_cloudprovider_instance_type_memory_bytes',
+  InterruptionReceivedMessages: 'karpenter_interruption_received_messages_total',
+  InterruptionDeletedMessages: 'karpenter_interruption_deleted_messages_total',
+  InterruptionMessageQueueDuration: 'karpenter_interruption_message_queue_duration_seconds',
   ClusterStateNodeCount: 'karpenter_cluster_state_node_count',
   ClusterUtilization: 'karpenter_cluster_utilization_percent',
 } as const;
