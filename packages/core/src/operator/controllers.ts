@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { Labels } from '../apis/labels.js';
 import type { Clock } from '../clock/clock.js';
 import type { CloudProvider } from '../cloudprovider/cloud-provider.js';
 import {
@@ -7,7 +8,7 @@ import {
 } from '../disruption/controller/disruption-controller.js';
 import { disruptionMetrics } from '../disruption/controller/metrics.js';
 import type { ClusterPort } from '../kube/port.js';
-import type { ResourceType } from '../kube/resource-type.js';
+import { groupOf, type ResourceType } from '../kube/resource-type.js';
 import { NodeClaims, NodePools } from '../kube/resource-types.js';
 import type { LifecycleDependencies } from '../lifecycle/dependencies.js';
 import { type LifecycleMetrics, lifecycleMetrics } from '../lifecycle/metrics.js';
@@ -15,6 +16,7 @@ import type { MetricsDependencies } from '../metrics/dependencies.js';
 import { NodeMetricsController } from '../metrics/node/node-metrics-controller.js';
 import { NodePoolMetricsController } from '../metrics/nodepool/nodepool-metrics-controller.js';
 import { PodMetricsController } from '../metrics/pod/pod-metrics-controller.js';
+import { TransitionBuckets } from '../metrics/status/status-condition-metrics.js';
 import { StatusConditionMetricsController } from '../metrics/status/status-condition-metrics-controller.js';
 import { NodeHealthController, type NodeHealthOptions } from '../node/health/node-health-controller.js';
 import { NodeTerminationController } from '../node/termination/node-termination-controller.js';
@@ -187,16 +189,24 @@ export function metricsControllers(deps: MetricsDependencies): Controller[] {
 }
 
 /**
- * operatorpkg's status-condition metrics, one controller per kind: NodePools, NodeClaims and
- * each of `nodeClassTypes` (the provider's NodeClasses), as Karpenter runs them.
+ * operatorpkg's status-condition metrics, one controller per kind, configured as Karpenter
+ * configures them: NodeClaims labelled by their NodeClass label (`<group>/<kind>` of each of
+ * `nodeClassTypes`) and NodePool, NodeClaims and NodePools with Karpenter's transition buckets,
+ * each of the provider's NodeClasses with the defaults.
  */
 export function statusConditionMetricsControllers(
   nodeClassTypes: readonly ResourceType[],
   registry: Registry,
 ): Controller[] {
-  return [NodePools, NodeClaims, ...nodeClassTypes].map(
-    (type) => new StatusConditionMetricsController(type, registry),
-  );
+  const nodeClassLabels = nodeClassTypes.map((t) => `${groupOf(t)}/${t.kind.toLowerCase()}`);
+  return [
+    new StatusConditionMetricsController(NodeClaims, registry, {
+      labels: [...nodeClassLabels, Labels.NodePool],
+      buckets: TransitionBuckets,
+    }),
+    new StatusConditionMetricsController(NodePools, registry, { buckets: TransitionBuckets }),
+    ...nodeClassTypes.map((type) => new StatusConditionMetricsController(type, registry)),
+  ];
 }
 
 /** What the operator's controllers are built from. */

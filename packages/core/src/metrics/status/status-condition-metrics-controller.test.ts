@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube/object.js';
 import { resourceType } from '../../kube/resource-type.js';
-import { NodePools } from '../../kube/resource-types.js';
+import { NodeClaims, NodePools } from '../../kube/resource-types.js';
 import { statusConditionMetricsControllers } from '../../operator/controllers.js';
 import { ControllerEnv } from '../../testing/controller-env.js';
+import { aNodeClaim } from '../../testing/nodeclaim-builder.js';
 import { aNodePool } from '../../testing/nodepool-builder.js';
 import { StatusConditionMetricNames as Names } from './status-condition-metrics.js';
 
@@ -75,6 +76,13 @@ describe('status-condition metrics', () => {
     expect(await values(env, Names.Count)).toEqual([
       { labels: { ...pool, type: 'Ready', status: 'True', reason: 'Ready' }, value: 1 },
     ]);
+    // The kind's own family: the same series without group and kind.
+    expect(await values(env, 'operator_nodepool_status_condition_count')).toEqual([
+      {
+        labels: { namespace: '', name: 'default', type: 'Ready', status: 'True', reason: 'Ready' },
+        value: 1,
+      },
+    ]);
     const transitions = await values(env, Names.TransitionsTotal);
     expect(transitions.map((t) => [t.labels.status, t.value])).toEqual([
       ['False', 1],
@@ -120,5 +128,62 @@ describe('status-condition metrics', () => {
         value: 1,
       },
     ]);
+  });
+
+  it("fills each kind's own families too: NodeClaims by NodeClass and NodePool label, with Karpenter's buckets", async () => {
+    const env = new ControllerEnv({ kinds: [TestNodeClasses] });
+    await env.start(...statusConditionMetricsControllers([TestNodeClasses], env.registry));
+    const launched = (status: 'True' | 'False') => ({
+      ...ready(status, status === 'True' ? 'Launched' : 'Launching', iso(env.clock.now())),
+      type: 'Launched',
+    });
+    await env.create(
+      NodeClaims,
+      aNodeClaim({
+        metadata: { name: 'nc-1', labels: { 'karpenter.sh/nodepool': 'default' } },
+        status: { conditions: [launched('False')] },
+      }),
+    );
+    await env.settle();
+    await env.advance(3_000);
+    await env.cluster.patchStatus(
+      NodeClaims,
+      { name: 'nc-1' },
+      { status: { conditions: [launched('True')] } },
+    );
+    await env.settle();
+
+    const labels = { karpenter_test_sh_testnodeclass: '', karpenter_sh_nodepool: 'default' };
+    expect(await values(env, 'operator_nodeclaim_status_condition_count')).toEqual([
+      {
+        labels: {
+          namespace: '',
+          name: 'nc-1',
+          type: 'Launched',
+          status: 'True',
+          reason: 'Launched',
+          ...labels,
+        },
+        value: 1,
+      },
+    ]);
+    expect(
+      (await values(env, 'operator_nodeclaim_status_condition_transitions_total')).map((v) => [
+        v.labels.status,
+        v.labels.karpenter_sh_nodepool,
+        v.value,
+      ]),
+    ).toEqual([
+      ['False', 'default', 1],
+      ['True', 'default', 1],
+    ]);
+    // Karpenter's buckets double from 0.5 s: 3 s lands in le=4, not le=2.
+    const buckets = (await values(env, 'operator_nodeclaim_status_condition_transition_seconds')).filter(
+      (v) => v.metricName?.endsWith('_bucket'),
+    );
+    expect(buckets.find((b) => String(b.labels.le) === '2')?.value).toBe(0);
+    expect(buckets.find((b) => String(b.labels.le) === '4')?.value).toBe(1);
+    expect(buckets.find((b) => String(b.labels.le) === '8192')?.value).toBe(1);
+    expect(env.registry.getSingleMetric('operator_testnodeclass_status_condition_count')).toBeDefined();
   });
 });

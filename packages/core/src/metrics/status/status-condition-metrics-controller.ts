@@ -8,8 +8,22 @@ import {
   watchSelf,
 } from '../../operator/runtime/controller.js';
 import { SeriesTracker } from '../series.js';
-import { type StatusConditionMetrics, statusConditionMetrics } from './status-condition-metrics.js';
+import {
+  DefaultBuckets,
+  kindStatusConditionMetrics,
+  prometheusLabelOf,
+  type StatusConditionMetrics,
+  statusConditionMetrics,
+} from './status-condition-metrics.js';
 import { conditionTransitions, type ObservedCondition, observedConditions } from './transitions.js';
+
+/** Options of a kind's status-condition metrics, as Karpenter configures operatorpkg per kind. */
+export interface StatusConditionMetricsOptions {
+  /** Object label keys the kind's own families are also labelled by (`karpenter.sh/nodepool`). */
+  readonly labels?: readonly string[];
+  /** Buckets of the kind's own transition histogram; default Prometheus' default buckets. */
+  readonly buckets?: readonly number[];
+}
 
 /**
  * `<kind>.status`: operatorpkg's status-condition metrics for one kind (Karpenter runs it for
@@ -18,8 +32,10 @@ import { conditionTransitions, type ObservedCondition, observedConditions } from
  * `reason`); each transition it observes counts in `operator_status_condition_transitions_total`
  * and, when it saw the previous status, observes how long that status held in
  * `operator_status_condition_transition_seconds`. The first observation of an object after a
- * start counts its conditions as transitions, as upstream's does. An object that is gone
- * takes its count series with it.
+ * start counts its conditions as transitions, as upstream's does. The kind's own families
+ * (`operator_<kind>_status_condition_*`, see `kindStatusConditionMetrics`) get the same values,
+ * labelled with `options.labels` read from the object's labels (empty when it lacks one). An
+ * object that is gone takes its count series with it.
  */
 export class StatusConditionMetricsController implements Controller {
   readonly name: string;
@@ -27,15 +43,25 @@ export class StatusConditionMetricsController implements Controller {
   readonly #type: ResourceType;
   readonly #group: string;
   readonly #metrics: StatusConditionMetrics;
+  readonly #own: StatusConditionMetrics;
+  /** Object label keys, with the Prometheus label name each is reported under. */
+  readonly #labels: readonly (readonly [key: string, label: string])[];
   readonly #series = new SeriesTracker();
   /** What was observed of each object's conditions last time, by `namespace/name`. */
   readonly #observed = new Map<string, ObservedCondition[]>();
 
-  constructor(type: ResourceType, registry: Registry) {
+  constructor(type: ResourceType, registry: Registry, options: StatusConditionMetricsOptions = {}) {
     this.#type = type;
     this.#group = groupOf(type);
     this.name = `${type.kind.toLowerCase()}.status`;
     this.#metrics = statusConditionMetrics(registry);
+    this.#labels = (options.labels ?? []).map((key) => [key, prometheusLabelOf(key)] as const);
+    this.#own = kindStatusConditionMetrics(
+      registry,
+      type.kind,
+      this.#labels.map(([, label]) => label),
+      options.buckets ?? DefaultBuckets,
+    );
     this.watches = [watchSelf(type)];
   }
 
@@ -48,29 +74,36 @@ export class StatusConditionMetricsController implements Controller {
       return undefined;
     }
     const kind = { group: this.#group, kind: this.#type.kind };
+    const objectLabels = object.metadata.labels ?? {};
+    const extra = Object.fromEntries(
+      this.#labels.map(([objectLabel, label]) => [label, objectLabels[objectLabel] ?? '']),
+    );
     const conditions = observedConditions(object);
+    const named = { namespace: key.namespace ?? '', name: key.name };
+    const counted = (c: ObservedCondition) => ({
+      ...named,
+      type: c.type,
+      status: c.status,
+      reason: c.reason,
+    });
     this.#series.replace(
       id,
       this.#metrics.count,
-      conditions.map((c) => ({
-        labels: {
-          namespace: key.namespace ?? '',
-          name: key.name,
-          ...kind,
-          type: c.type,
-          status: c.status,
-          reason: c.reason,
-        },
-        value: 1,
-      })),
+      conditions.map((c) => ({ labels: { ...counted(c), ...kind }, value: 1 })),
+    );
+    this.#series.replace(
+      id,
+      this.#own.count,
+      conditions.map((c) => ({ labels: { ...counted(c), ...extra }, value: 1 })),
     );
     for (const t of conditionTransitions(this.#observed.get(id), conditions)) {
-      this.#metrics.transitionsTotal.inc({ ...kind, type: t.type, status: t.status, reason: t.reason });
+      const transition = { type: t.type, status: t.status, reason: t.reason };
+      this.#metrics.transitionsTotal.inc({ ...kind, ...transition });
+      this.#own.transitionsTotal.inc({ ...transition, ...extra });
       if (t.from?.seconds !== undefined) {
-        this.#metrics.transitionSeconds.observe(
-          { ...kind, type: t.type, status: t.from.status },
-          t.from.seconds,
-        );
+        const held = { type: t.type, status: t.from.status };
+        this.#metrics.transitionSeconds.observe({ ...kind, ...held }, t.from.seconds);
+        this.#own.transitionSeconds.observe({ ...held, ...extra }, t.from.seconds);
       }
     }
     this.#observed.set(id, conditions);
