@@ -16,7 +16,8 @@ import type { MetricsDependencies } from '../metrics/dependencies.js';
 import { NodeMetricsController } from '../metrics/node/node-metrics-controller.js';
 import { NodePoolMetricsController } from '../metrics/nodepool/nodepool-metrics-controller.js';
 import { PodMetricsController } from '../metrics/pod/pod-metrics-controller.js';
-import { TransitionBuckets } from '../metrics/status/status-condition-metrics.js';
+import { ConditionAges } from '../metrics/status/condition-ages.js';
+import { prometheusLabelOf, TransitionBuckets } from '../metrics/status/status-condition-metrics.js';
 import { StatusConditionMetricsController } from '../metrics/status/status-condition-metrics-controller.js';
 import { NodeHealthController, type NodeHealthOptions } from '../node/health/node-health-controller.js';
 import { NodeTerminationController } from '../node/termination/node-termination-controller.js';
@@ -197,16 +198,27 @@ export function metricsControllers(deps: MetricsDependencies): Controller[] {
 export function statusConditionMetricsControllers(
   nodeClassTypes: readonly ResourceType[],
   registry: Registry,
+  clock: Clock,
 ): Controller[] {
   const nodeClassLabels = nodeClassTypes.map((t) => `${groupOf(t)}/${t.kind.toLowerCase()}`);
-  return [
-    new StatusConditionMetricsController(NodeClaims, registry, {
-      labels: [...nodeClassLabels, Labels.NodePool],
-      buckets: TransitionBuckets,
-    }),
-    new StatusConditionMetricsController(NodePools, registry, { buckets: TransitionBuckets }),
-    ...nodeClassTypes.map((type) => new StatusConditionMetricsController(type, registry)),
+  const kinds = [
+    { type: NodeClaims, labels: [...nodeClassLabels, Labels.NodePool], buckets: TransitionBuckets },
+    { type: NodePools, labels: [], buckets: TransitionBuckets },
+    ...nodeClassTypes.map((type) => ({ type, labels: [], buckets: undefined })),
   ];
+  const ages = new ConditionAges(
+    registry,
+    clock,
+    kinds.map((k) => ({ kind: k.type.kind, extraLabels: k.labels.map(prometheusLabelOf) })),
+  );
+  return kinds.map(
+    (k) =>
+      new StatusConditionMetricsController(k.type, registry, {
+        labels: k.labels,
+        ...(k.buckets === undefined ? {} : { buckets: k.buckets }),
+        ages,
+      }),
+  );
 }
 
 /** What the operator's controllers are built from. */
@@ -280,7 +292,7 @@ export function operatorControllers(
       options.disruption,
     ),
     ...metricsControllers({ state, clock: deps.clock, registry: deps.registry }),
-    ...statusConditionMetricsControllers(deps.provider.nodeClassTypes, deps.registry),
+    ...statusConditionMetricsControllers(deps.provider.nodeClassTypes, deps.registry, deps.clock),
     ...deps.provider.controllers,
     ...(options.extra ?? []),
   ];

@@ -39,7 +39,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 describe('status-condition metrics', () => {
   it("counts each NodePool's conditions, its transitions and how long a status held", async () => {
     const env = new ControllerEnv({ kinds: [TestNodeClasses] });
-    await env.start(...statusConditionMetricsControllers([TestNodeClasses], env.registry));
+    await env.start(...statusConditionMetricsControllers([TestNodeClasses], env.registry, env.clock));
     const t0 = iso(env.clock.now());
     await env.create(
       NodePools,
@@ -99,14 +99,25 @@ describe('status-condition metrics', () => {
     await env.settle();
     expect((await values(env, Names.TransitionsTotal)).reduce((n, t) => n + t.value, 0)).toBe(2);
 
+    // How long each condition has held its status, read when scraped.
+    await env.advance(30_000);
+    const readyNow = { namespace: '', name: 'default', type: 'Ready', status: 'True', reason: 'Ready' };
+    expect(await values(env, 'operator_status_condition_current_status_seconds')).toEqual([
+      { labels: { ...readyNow, group: 'karpenter.sh', kind: 'NodePool' }, value: 30 },
+    ]);
+    expect(await values(env, 'operator_nodepool_status_condition_current_status_seconds')).toEqual([
+      { labels: readyNow, value: 30 },
+    ]);
+
     await env.cluster.delete(NodePools, { name: 'default' });
     await env.settle();
     expect(await values(env, Names.Count)).toEqual([]);
+    expect(await values(env, 'operator_status_condition_current_status_seconds')).toEqual([]);
   });
 
   it("covers the provider's NodeClasses under their own group and kind", async () => {
     const env = new ControllerEnv({ kinds: [TestNodeClasses] });
-    await env.start(...statusConditionMetricsControllers([TestNodeClasses], env.registry));
+    await env.start(...statusConditionMetricsControllers([TestNodeClasses], env.registry, env.clock));
     await env.create(TestNodeClasses, {
       apiVersion: TestNodeClasses.apiVersion,
       kind: TestNodeClasses.kind,
@@ -132,7 +143,7 @@ describe('status-condition metrics', () => {
 
   it("fills each kind's own families too: NodeClaims by NodeClass and NodePool label, with Karpenter's buckets", async () => {
     const env = new ControllerEnv({ kinds: [TestNodeClasses] });
-    await env.start(...statusConditionMetricsControllers([TestNodeClasses], env.registry));
+    await env.start(...statusConditionMetricsControllers([TestNodeClasses], env.registry, env.clock));
     const launched = (status: 'True' | 'False') => ({
       ...ready(status, status === 'True' ? 'Launched' : 'Launching', iso(env.clock.now())),
       type: 'Launched',

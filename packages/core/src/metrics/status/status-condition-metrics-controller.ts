@@ -8,6 +8,7 @@ import {
   watchSelf,
 } from '../../operator/runtime/controller.js';
 import { SeriesTracker } from '../series.js';
+import type { ConditionAges } from './condition-ages.js';
 import {
   DefaultBuckets,
   kindStatusConditionMetrics,
@@ -19,6 +20,8 @@ import { conditionTransitions, type ObservedCondition, observedConditions } from
 
 /** Options of a kind's status-condition metrics, as Karpenter configures operatorpkg per kind. */
 export interface StatusConditionMetricsOptions {
+  /** Where the conditions' current ages are reported (one store for every kind of a registry). */
+  readonly ages?: ConditionAges;
   /** Object label keys the kind's own families are also labelled by (`karpenter.sh/nodepool`). */
   readonly labels?: readonly string[];
   /** Buckets of the kind's own transition histogram; default Prometheus' default buckets. */
@@ -44,6 +47,7 @@ export class StatusConditionMetricsController implements Controller {
   readonly #group: string;
   readonly #metrics: StatusConditionMetrics;
   readonly #own: StatusConditionMetrics;
+  readonly #ages: ConditionAges | undefined;
   /** Object label keys, with the Prometheus label name each is reported under. */
   readonly #labels: readonly (readonly [key: string, label: string])[];
   readonly #series = new SeriesTracker();
@@ -55,6 +59,7 @@ export class StatusConditionMetricsController implements Controller {
     this.#group = groupOf(type);
     this.name = `${type.kind.toLowerCase()}.status`;
     this.#metrics = statusConditionMetrics(registry);
+    this.#ages = options.ages;
     this.#labels = (options.labels ?? []).map((key) => [key, prometheusLabelOf(key)] as const);
     this.#own = kindStatusConditionMetrics(
       registry,
@@ -71,6 +76,7 @@ export class StatusConditionMetricsController implements Controller {
     if (object === undefined) {
       this.#series.remove(id);
       this.#observed.delete(id);
+      this.#ages?.set(this.#type.kind, id, []);
       return undefined;
     }
     const kind = { group: this.#group, kind: this.#type.kind };
@@ -107,6 +113,15 @@ export class StatusConditionMetricsController implements Controller {
       }
     }
     this.#observed.set(id, conditions);
+    this.#ages?.set(
+      this.#type.kind,
+      id,
+      conditions.map((c) => ({
+        generic: { ...counted(c), ...kind },
+        own: { ...counted(c), ...extra },
+        sinceMs: c.lastTransitionMs,
+      })),
+    );
     return undefined;
   }
 }
