@@ -5,12 +5,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Pod } from '../packages/core/dist/apis/index.js';
-import { instanceTypesFromCatalog } from '../packages/core/dist/catalog/index.js';
 import type { InstanceType } from '../packages/core/dist/cloudprovider/index.js';
 import type { ResourceList, SolverInput, SolverResult } from '../packages/core/dist/scheduling/index.js';
 import { solve } from '../packages/core/dist/scheduling/index.js';
 import { explainLowerBound } from '../packages/core/dist/scheduling/lower-bound/index.js';
-import { generateKwokCatalog } from '../providers/kwok/dist/index.js';
 import { calibrate, watchHeapPeak, Xorshift32 } from './calibration.ts';
 import {
   type BenchPod,
@@ -19,38 +17,8 @@ import {
   Seed,
   unlimitedNodePool,
 } from './karpenter-benchmark.ts';
+import { largeCatalog } from './large-catalog.ts';
 import { measurePacking, packingReport } from './packing-run.ts';
-
-// ---------------------------------------------------------------------------------------------
-// The large realistic catalog
-
-/**
- * About 800 types x 6 zones x 2 capacity types, generated like the KWOK catalog but wider:
- * 20 sizes (1-256 vCPU) x 5 families (1, 2, 4, 8, 16 GiB per vCPU) x amd64/arm64 (arm64 20 %
- * cheaper) x 4 generations (each 4 % cheaper than the one before), linux only, spot at 0.7x,
- * with KWOK's pod density and the same kubelet overhead = 800 types, 9,600 offerings.
- */
-function largeCatalog(): InstanceType[] {
-  const catalog = generateKwokCatalog({
-    name: 'large',
-    cpus: [1, 2, 4, 6, 8, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 224, 256],
-    families: [
-      { name: 'h', memoryGiPerCpu: 1 },
-      { name: 'c', memoryGiPerCpu: 2 },
-      { name: 's', memoryGiPerCpu: 4 },
-      { name: 'm', memoryGiPerCpu: 8 },
-      { name: 'x', memoryGiPerCpu: 16 },
-    ],
-    architectures: ['amd64', 'arm64'],
-    architecturePriceFactor: { arm64: 0.8 },
-    operatingSystems: ['linux'],
-    generations: [5, 6, 7, 8],
-    zones: ['zone-a', 'zone-b', 'zone-c', 'zone-d', 'zone-e', 'zone-f'],
-  });
-  const { instanceTypes, problems } = instanceTypesFromCatalog(catalog);
-  if (problems.length > 0) throw new Error(`large catalog: ${problems.length} problems`);
-  return instanceTypes;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Measuring

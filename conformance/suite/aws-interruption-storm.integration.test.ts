@@ -161,6 +161,20 @@ describe('aws: an interruption storm on the SQS queue', () => {
     expect(dropped).toHaveLength(1);
     expect(dropped[0]?.attempts).toBe(3);
     expect(notJson).toHaveLength(1);
+    // Karpenter's interruption metrics count per message: every spot warning received (the
+    // non-JSON body is no event, so not received), every message deleted once, and each handled
+    // warning's time on the queue observed when it was deleted.
+    const value = async (name: string, suffix = '') =>
+      (await registry.getSingleMetric(name)?.get())?.values.find(
+        (v) => ((v as { metricName?: string }).metricName ?? name) === `${name}${suffix}`,
+      )?.value;
+    const received = (await registry.getSingleMetric('karpenter_interruption_received_messages_total')?.get())
+      ?.values;
+    expect(received?.map((v) => [v.labels.message_type, v.value])).toEqual([
+      ['spot_interrupted', Notices + 1],
+    ]);
+    expect(await value('karpenter_interruption_deleted_messages_total')).toBe(sent.length);
+    expect(await value('karpenter_interruption_message_queue_duration_seconds', '_count')).toBe(Notices + 1);
     // Nothing comes back: the dropped message is gone from the queue for good.
     await sleep(2_500);
     expect(mock.interruptionQueue.messages).toHaveLength(0);

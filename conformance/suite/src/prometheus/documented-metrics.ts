@@ -7,7 +7,10 @@ export function documentedMetricNames(markdown: string): Set<string> {
   for (const match of markdown.matchAll(/`([a-z_:][a-z0-9_:]*)`/g)) {
     const name = match[1] as string;
     // Label names are backticked too; metric names have a family prefix and an underscore.
-    if (name.includes('_') && /^(?:karpenter|controller_runtime|workqueue|process|nodejs)_/.test(name)) {
+    if (
+      name.includes('_') &&
+      /^(?:karpenter|operator|controller_runtime|workqueue|process|nodejs)_/.test(name)
+    ) {
       names.add(name);
     }
   }

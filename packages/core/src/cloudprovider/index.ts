@@ -1,6 +1,7 @@
 export * from './cloud-provider.js';
 export * from './errors.js';
 export * from './instance-type.js';
+export * from './interruption-metrics.js';
 export * from './launch-options.js';
 export * from './metrics-decorator.js';
 export * from './node-class-name.js';

@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
 import { FakeClock } from '../clock/index.js';
@@ -110,5 +110,52 @@ describe('withMetrics', () => {
     expect(text).toContain(
       'karpenter_cloudprovider_instance_type_memory_bytes{instance_type="c-2x"} 4294967296',
     );
+  });
+
+  it('sets the catalog gauges again only when the catalog changed, per NodePool', async () => {
+    const metrics = cloudProviderMetrics(new Registry());
+    const type = (price: number) =>
+      fakeInstanceType({
+        name: 'c-2x',
+        cpu: '2',
+        memory: '4Gi',
+        price,
+        zones: ['zone-a'],
+        capacityTypes: ['spot'],
+      });
+    let catalog = [type(0.1)];
+    const p = withMetrics({ ...fakeProvider([]), getInstanceTypes: async () => catalog }, metrics);
+    const pool = (name: string) => ({ metadata: { name } }) as NodePool;
+    const price = vi.spyOn(metrics.offeringPrice, 'set');
+    const available = vi.spyOn(metrics.offeringAvailable, 'set');
+    const cores = vi.spyOn(metrics.cpuCores, 'set');
+
+    await p.getInstanceTypes(pool('a'));
+    expect(price).toHaveBeenCalledTimes(1);
+    // The same array, then an equal one built anew: nothing to set.
+    await p.getInstanceTypes(pool('a'));
+    catalog = [type(0.1)];
+    await p.getInstanceTypes(pool('a'));
+    expect(price).toHaveBeenCalledTimes(1);
+    expect(available).toHaveBeenCalledTimes(1);
+    expect(cores).toHaveBeenCalledTimes(1);
+
+    catalog = [type(0.25)];
+    await p.getInstanceTypes(pool('a'));
+    expect(price).toHaveBeenCalledTimes(2);
+    expect(price).toHaveBeenLastCalledWith(
+      { instance_type: 'c-2x', capacity_type: 'spot', zone: 'zone-a' },
+      catalog[0]!.offerings[0]!.price,
+    );
+    const offering = catalog[0]!.offerings[0]!;
+    catalog = [{ ...catalog[0]!, offerings: [{ ...offering, available: false }] }];
+    await p.getInstanceTypes(pool('a'));
+    expect(available).toHaveBeenLastCalledWith(
+      { instance_type: 'c-2x', capacity_type: 'spot', zone: 'zone-a' },
+      0,
+    );
+    // Another pool has not recorded this catalog yet.
+    await p.getInstanceTypes(pool('b'));
+    expect(price).toHaveBeenCalledTimes(4);
   });
 });

@@ -63,6 +63,25 @@ export function cloudProviderMetrics(registry: Registry): CloudProviderMetrics {
   };
 }
 
+/**
+ * What the catalog gauges show of `types`: names, sizes, and every offering's price and
+ * availability, joined into one string. Two catalogs with the same fingerprint set the same
+ * series, so recording the second would change nothing. Pure.
+ */
+export function catalogFingerprint(types: readonly InstanceType[]): string {
+  const parts: string[] = [];
+  for (const type of types) {
+    parts.push(
+      type.name,
+      String(type.capacity.get('cpu')?.toNumber()),
+      String(type.capacity.get('memory')?.toNumber()),
+    );
+    for (const o of type.offerings)
+      parts.push(o.capacityType, o.zone, String(o.price), o.available ? '1' : '0');
+  }
+  return parts.join('\u0000');
+}
+
 /** Records what the provisioner was offered: every offering's price and availability, every type's size. */
 function recordCatalog(metrics: CloudProviderMetrics, types: readonly InstanceType[]): void {
   for (const type of types) {
@@ -76,6 +95,28 @@ function recordCatalog(metrics: CloudProviderMetrics, types: readonly InstanceTy
       metrics.offeringAvailable.set(labels, o.available ? 1 : 0);
     }
   }
+}
+
+/**
+ * Records each NodePool's catalog only when it differs from the one recorded for that pool last
+ * time: the provisioner asks on every pass, a large cloud's catalog is thousands of offerings, and
+ * setting every gauge again each time cost more than the pass itself. Per pool, because pools
+ * with different NodeClasses are offered different catalogs and would otherwise alternate. The
+ * same array returned again is taken as unchanged without fingerprinting it (catalogs are
+ * immutable values).
+ */
+function catalogRecorder(
+  metrics: CloudProviderMetrics,
+): (pool: string, types: readonly InstanceType[]) => void {
+  const last = new Map<string, { types: readonly InstanceType[]; fingerprint: string }>();
+  return (pool, types) => {
+    const before = last.get(pool);
+    if (before?.types === types) return;
+    const fingerprint = catalogFingerprint(types);
+    last.set(pool, { types, fingerprint });
+    if (before?.fingerprint === fingerprint) return;
+    recordCatalog(metrics, types);
+  };
 }
 
 /**
@@ -106,6 +147,7 @@ export function withMetrics(
     return wrapped as CloudProvider[M];
   };
   const timedGetInstanceTypes = timed('getInstanceTypes');
+  const record = catalogRecorder(metrics);
   return {
     name: provider.name,
     create: timed('create'),
@@ -114,7 +156,7 @@ export function withMetrics(
     list: timed('list'),
     getInstanceTypes: async (...args: Parameters<CloudProvider['getInstanceTypes']>) => {
       const types = await timedGetInstanceTypes(...args);
-      recordCatalog(metrics, types);
+      record(args[0]?.metadata?.name ?? '', types);
       return types;
     },
     isDrifted: timed('isDrifted'),

@@ -1,4 +1,4 @@
-import { Gauge, type Registry, Summary } from 'prom-client';
+import { Gauge, Histogram, type Registry, Summary } from 'prom-client';
 import { reuse } from '../operator/runtime/metrics.js';
 import { NodeLabelNames, NodePoolLabelNames, PodLabelNames } from './labels.js';
 import { MetricNames } from './names.js';
@@ -17,10 +17,21 @@ export interface ObjectMetrics {
   readonly podsState: Gauge<PodLabel>;
   /** Seconds from a pod's creation until it is Ready, for pods seen before they were. */
   readonly podsStartupDuration: Summary;
+  /** Seconds from a pod's creation until it was bound, for pods seen before they were. */
+  readonly podsBoundDuration: Histogram;
   readonly nodePoolsUsage: Gauge<'nodepool' | 'resource_type'>;
   readonly nodePoolsLimit: Gauge<'nodepool' | 'resource_type'>;
   readonly nodePoolsAllowedDisruptions: Gauge<'nodepool' | 'reason'>;
 }
+
+/**
+ * Karpenter's buckets for its duration histograms: controller-runtime's, with more above 60 s for
+ * waits that have no timeout.
+ */
+export const DurationBuckets = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
+  1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60, 120, 150, 300, 450, 600,
+];
 
 export type NodeLabel = (typeof NodeLabelNames)[number];
 export type PodLabel = (typeof PodLabelNames)[number];
@@ -73,6 +84,17 @@ export function objectMetrics(registry: Registry): ObjectMetrics {
           name: MetricNames.PodsStartupDuration,
           help: 'The time from pod creation until the pod is running.',
           percentiles: [0, 0.5, 0.9, 0.99, 1],
+          registers: [registry],
+        }),
+    ),
+    podsBoundDuration: reuse(
+      registry,
+      MetricNames.PodsBoundDuration,
+      () =>
+        new Histogram({
+          name: MetricNames.PodsBoundDuration,
+          help: 'The time from pod creation until the pod is bound.',
+          buckets: DurationBuckets,
           registers: [registry],
         }),
     ),

@@ -263,6 +263,95 @@ describe('metrics.pod', () => {
   });
 });
 
+describe('metrics.pod waits', () => {
+  /** `_sum` and `_count` of the bound-duration histogram. */
+  async function boundTotals(env: ControllerEnv) {
+    const all = await series(env, MetricNames.PodsBoundDuration);
+    const pick = (suffix: string) =>
+      all.find((s) => s.metricName === `${MetricNames.PodsBoundDuration}${suffix}`)?.value;
+    return { sum: pick('_sum'), count: pick('_count') };
+  }
+  const at = (env: ControllerEnv) => new Date(env.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
+  const key = (name: string) => ({ name, namespace: 'default' });
+
+  it('reports each waiting pod until it binds and starts, then observes the durations once', async () => {
+    const { env } = await newEnv();
+    await env.create(Nodes, managedNode('n1'));
+    await env.create(Pods, aPod({ metadata: { name: 'web' } }));
+    await env.settle();
+    await env.advance(30_000);
+    expect(await series(env, MetricNames.PodsUnboundTime)).toEqual([
+      { labels: { name: 'web', namespace: 'default' }, value: 30 },
+    ]);
+    expect(await series(env, MetricNames.PodsUnstartedTime)).toEqual([
+      { labels: { name: 'web', namespace: 'default' }, value: 30 },
+    ]);
+
+    const scheduledAt = at(env);
+    await env.cluster.patch(Pods, key('web'), { spec: { nodeName: 'n1' } });
+    await env.cluster.patchStatus(Pods, key('web'), {
+      status: { conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: scheduledAt }] },
+    });
+    await env.settle();
+    await env.advance(20_000);
+    expect(await series(env, MetricNames.PodsUnboundTime)).toEqual([]);
+    expect(await boundTotals(env)).toEqual({ sum: 30, count: 1 });
+    expect(await series(env, MetricNames.PodsUnstartedTime)).toEqual([
+      { labels: { name: 'web', namespace: 'default' }, value: 50 },
+    ]);
+
+    await env.cluster.patchStatus(Pods, key('web'), {
+      status: {
+        phase: 'Running',
+        conditions: [
+          { type: 'PodScheduled', status: 'True', lastTransitionTime: scheduledAt },
+          { type: 'Ready', status: 'True', lastTransitionTime: at(env) },
+        ],
+      },
+    });
+    await env.settle();
+    expect(await series(env, MetricNames.PodsUnstartedTime)).toEqual([]);
+    expect(await startupTotals(env)).toEqual({ sum: 50, count: 1 });
+    // Later updates observe nothing again.
+    await env.cluster.patch(Pods, key('web'), { metadata: { labels: { touched: 'yes' } } });
+    await env.settle();
+    expect(await boundTotals(env)).toEqual({ sum: 30, count: 1 });
+    expect(await startupTotals(env)).toEqual({ sum: 50, count: 1 });
+  });
+
+  it('drops a waiting pod that is deleted or finishes, without observing it', async () => {
+    const { env } = await newEnv();
+    await env.create(Pods, aPod({ metadata: { name: 'gone' } }));
+    await env.create(Pods, aPod({ metadata: { name: 'failed' } }));
+    await env.create(Pods, aPod({ metadata: { name: 'waits' } }));
+    await env.settle();
+    expect((await series(env, MetricNames.PodsUnboundTime)).map((s) => s.labels.name).sort()).toEqual([
+      'failed',
+      'gone',
+      'waits',
+    ]);
+
+    await env.cluster.delete(Pods, key('gone'));
+    await env.cluster.patchStatus(Pods, key('failed'), { status: { phase: 'Failed' } });
+    await env.settle();
+    for (const name of [MetricNames.PodsUnboundTime, MetricNames.PodsUnstartedTime]) {
+      expect((await series(env, name)).map((s) => s.labels.name)).toEqual(['waits']);
+    }
+    expect(await boundTotals(env)).toEqual({ sum: 0, count: 0 });
+    expect(await startupTotals(env)).toEqual({ sum: 0, count: 0 });
+  });
+
+  it('does not report pods already bound and Ready when first seen', async () => {
+    const { env, start } = await newEnv({ startEmpty: false });
+    await env.create(Nodes, managedNode('n1'));
+    await env.create(Pods, aRunningPod('n1', { metadata: { name: 'old' } }));
+    await start();
+    expect(await series(env, MetricNames.PodsUnboundTime)).toEqual([]);
+    expect(await series(env, MetricNames.PodsUnstartedTime)).toEqual([]);
+    expect(await boundTotals(env)).toEqual({ sum: 0, count: 0 });
+  });
+});
+
 describe('metrics.nodepool', () => {
   it('reports usage, limits and allowed disruptions per reason, and drops them with the pool', async () => {
     const { env } = await newEnv();

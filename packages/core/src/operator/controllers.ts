@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { Labels } from '../apis/labels.js';
 import type { Clock } from '../clock/clock.js';
 import type { CloudProvider } from '../cloudprovider/cloud-provider.js';
 import {
@@ -7,13 +8,17 @@ import {
 } from '../disruption/controller/disruption-controller.js';
 import { disruptionMetrics } from '../disruption/controller/metrics.js';
 import type { ClusterPort } from '../kube/port.js';
-import type { ResourceType } from '../kube/resource-type.js';
+import { groupOf, type ResourceType } from '../kube/resource-type.js';
+import { NodeClaims, NodePools } from '../kube/resource-types.js';
 import type { LifecycleDependencies } from '../lifecycle/dependencies.js';
 import { type LifecycleMetrics, lifecycleMetrics } from '../lifecycle/metrics.js';
 import type { MetricsDependencies } from '../metrics/dependencies.js';
 import { NodeMetricsController } from '../metrics/node/node-metrics-controller.js';
 import { NodePoolMetricsController } from '../metrics/nodepool/nodepool-metrics-controller.js';
 import { PodMetricsController } from '../metrics/pod/pod-metrics-controller.js';
+import { ConditionAges } from '../metrics/status/condition-ages.js';
+import { prometheusLabelOf, TransitionBuckets } from '../metrics/status/status-condition-metrics.js';
+import { StatusConditionMetricsController } from '../metrics/status/status-condition-metrics-controller.js';
 import { NodeHealthController, type NodeHealthOptions } from '../node/health/node-health-controller.js';
 import { NodeTerminationController } from '../node/termination/node-termination-controller.js';
 import {
@@ -66,6 +71,8 @@ import type { EventRecorder } from './runtime/event-recorder.js';
 //   nodeclaim.interruption        nodeclaim/interruption/                  lifecycleControllers (when the provider has notices)
 //   disruption                    disruption/controller/                   operatorControllers
 //   metrics.node, .pod, .nodepool metrics/{node,pod,nodepool}/             metricsControllers
+//   nodepool.status, nodeclaim.status, <nodeclass>.status
+//                                 metrics/status/                          statusConditionMetricsControllers
 //   the provider's own            its ProviderPlugin                       operatorControllers
 //
 // The groups are functions so the simulator and test harnesses can run a subset.
@@ -182,6 +189,38 @@ export function metricsControllers(deps: MetricsDependencies): Controller[] {
   ];
 }
 
+/**
+ * operatorpkg's status-condition metrics, one controller per kind, configured as Karpenter
+ * configures them: NodeClaims labelled by their NodeClass label (`<group>/<kind>` of each of
+ * `nodeClassTypes`) and NodePool, NodeClaims and NodePools with Karpenter's transition buckets,
+ * each of the provider's NodeClasses with the defaults.
+ */
+export function statusConditionMetricsControllers(
+  nodeClassTypes: readonly ResourceType[],
+  registry: Registry,
+  clock: Clock,
+): Controller[] {
+  const nodeClassLabels = nodeClassTypes.map((t) => `${groupOf(t)}/${t.kind.toLowerCase()}`);
+  const kinds = [
+    { type: NodeClaims, labels: [...nodeClassLabels, Labels.NodePool], buckets: TransitionBuckets },
+    { type: NodePools, labels: [], buckets: TransitionBuckets },
+    ...nodeClassTypes.map((type) => ({ type, labels: [], buckets: undefined })),
+  ];
+  const ages = new ConditionAges(
+    registry,
+    clock,
+    kinds.map((k) => ({ kind: k.type.kind, extraLabels: k.labels.map(prometheusLabelOf) })),
+  );
+  return kinds.map(
+    (k) =>
+      new StatusConditionMetricsController(k.type, registry, {
+        labels: k.labels,
+        ...(k.buckets === undefined ? {} : { buckets: k.buckets }),
+        ages,
+      }),
+  );
+}
+
 /** What the operator's controllers are built from. */
 export interface OperatorControllerDependencies {
   readonly cluster: ClusterPort;
@@ -253,6 +292,7 @@ export function operatorControllers(
       options.disruption,
     ),
     ...metricsControllers({ state, clock: deps.clock, registry: deps.registry }),
+    ...statusConditionMetricsControllers(deps.provider.nodeClassTypes, deps.registry, deps.clock),
     ...deps.provider.controllers,
     ...(options.extra ?? []),
   ];

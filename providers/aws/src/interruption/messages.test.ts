@@ -9,6 +9,7 @@ describe('parseInterruptionMessage', () => {
       instanceIds: ['i-0b662ef9931388ba0'],
       deadline: Date.parse('2026-06-01T12:02:00Z'),
       message: 'spot interruption warning (terminate)',
+      sentAt: Date.parse('2026-06-01T12:00:00Z'),
     });
   });
 
@@ -25,6 +26,7 @@ describe('parseInterruptionMessage', () => {
       instanceIds: ['i-0b662ef9931388ba0', 'i-05ad4d7e4f3b6ba0c'],
       deadline: Date.parse('2026-06-06T15:10:09Z'),
       message: 'scheduled maintenance AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED',
+      sentAt: Date.parse('2026-06-01T12:00:00Z'),
     });
   });
 
@@ -53,5 +55,12 @@ describe('parseInterruptionMessage', () => {
     const out = parseInterruptionMessage(body);
     expect(out).toHaveProperty('ignored');
     expect((out as { ignored: string }).ignored.length).toBeGreaterThan(5);
+  });
+
+  it('marks an ignored message that is still an EventBridge event (a no-op message), with its time', () => {
+    expect(parseInterruptionMessage(JSON.stringify(events.stateChange('running')))).toMatchObject({
+      event: { sentAt: Date.parse('2026-06-01T12:00:00Z') },
+    });
+    expect(parseInterruptionMessage('[1,2]')).not.toHaveProperty('event');
   });
 });

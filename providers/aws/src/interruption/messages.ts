@@ -10,11 +10,18 @@ export interface ParsedInterruption {
   /** When the instance is taken (ms since epoch), when the event says. */
   readonly deadline?: number;
   readonly message: string;
+  /** The event's time (ms since epoch), when it says: how long the message waited is measured from it. */
+  readonly sentAt?: number;
 }
 
 /** Why a message is not an interruption this source acts on; it is logged and deleted. */
 export interface IgnoredMessage {
   readonly ignored: string;
+  /**
+   * Set when the body is an EventBridge event, just not an interruption (Karpenter's no-op
+   * message, counted as received); absent for a body that is no event at all.
+   */
+  readonly event?: { readonly sentAt?: number };
 }
 
 type Json = Record<string, unknown>;
@@ -61,6 +68,18 @@ export function parseInterruptionMessage(body: string | undefined): ParsedInterr
     return { ignored: 'not an EventBridge event (source, detail-type or detail missing)' };
   }
   const at = time(event.time);
+  const sent = at === undefined ? {} : { sentAt: at };
+  const result = classifyEvent(source, detailType, detail, at);
+  return 'ignored' in result ? { ...result, event: sent } : { ...result, ...sent };
+}
+
+/** What an EventBridge event with this source, detail-type and detail is; `at` is its time. Pure. */
+function classifyEvent(
+  source: string,
+  detailType: string,
+  detail: Json,
+  at: number | undefined,
+): ParsedInterruption | IgnoredMessage {
   const instanceId = str(detail['instance-id']);
   const single = (
     kind: InterruptionKind,

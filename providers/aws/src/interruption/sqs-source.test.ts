@@ -1,3 +1,6 @@
+import { FakeClock } from '@nodewright/core/clock';
+import { interruptionMessageMetrics } from '@nodewright/core/cloudprovider';
+import { ControllerEnv } from '@nodewright/core/testing';
 import { describe, expect, it } from 'vitest';
 import { events } from '../provider/testing/events.js';
 import { fakeEc2, fakeSqs } from '../provider/testing/fake-ec2.js';
@@ -29,13 +32,19 @@ function world(bodies: (string | undefined)[]) {
     ],
   }));
   const logger = recordingLogger();
+  // The test kit's registry: a fresh one per world (this package does not import prom-client).
+  const { registry } = new ControllerEnv();
+  // Every event in events.ts happened at 12:00; the messages are read 45 s later.
+  const clock = new FakeClock(Date.parse('2026-06-01T12:00:45Z'));
   const source = new SqsInterruptionSource({
     sqs: sqs.api as SqsApi as InterruptionQueueApi,
     ec2: ec2.api,
     queueName: 'interruptions',
     logger,
+    metrics: interruptionMessageMetrics(registry),
+    clock,
   });
-  return { sqs, ec2, logger, source };
+  return { sqs, ec2, logger, source, registry, clock };
 }
 
 describe('SqsInterruptionSource', () => {
@@ -98,11 +107,43 @@ describe('SqsInterruptionSource', () => {
       ec2: fakeEc2().api,
       queueName: 'interruptions',
       logger: recordingLogger(),
+      metrics: interruptionMessageMetrics(new ControllerEnv().registry),
+      clock: new FakeClock(0),
     });
     const controller = new AbortController();
     const pending = source.receive(controller.signal);
     await new Promise((r) => setImmediate(r));
     controller.abort();
     expect(await pending).toEqual([]);
+  });
+
+  it("counts Karpenter's interruption metrics: received by type, deleted, and time on the queue until handled", async () => {
+    const w = world([
+      'not json',
+      JSON.stringify(events.stateChange('running')),
+      JSON.stringify(events.spot),
+      JSON.stringify(events.rebalance),
+    ]);
+    const notices = await w.source.receive();
+    const text = async () => w.registry.metrics();
+    // The malformed body is no event: deleted, but neither received nor timed.
+    expect(await text()).toContain('karpenter_interruption_received_messages_total{message_type="no_op"} 1');
+    expect(await text()).toContain(
+      'karpenter_interruption_received_messages_total{message_type="spot_interrupted"} 1',
+    );
+    expect(await text()).toContain(
+      'karpenter_interruption_received_messages_total{message_type="rebalance_recommendation"} 1',
+    );
+    expect(await text()).toContain('karpenter_interruption_deleted_messages_total 2');
+    expect(await text()).toContain('karpenter_interruption_message_queue_duration_seconds_count 1');
+    expect(await text()).toContain('karpenter_interruption_message_queue_duration_seconds_sum 45');
+
+    // The spot notice is handled 15 s later: its message waited 60 s from the event.
+    w.clock.step(15_000);
+    await w.source.acknowledge(notices.find((n) => n.kind === 'SpotInterruption')!);
+    expect(await text()).toContain('karpenter_interruption_deleted_messages_total 3');
+    expect(await text()).toContain('karpenter_interruption_message_queue_duration_seconds_count 2');
+    expect(await text()).toContain('karpenter_interruption_message_queue_duration_seconds_sum 105');
+    expect(await text()).toContain('karpenter_interruption_message_queue_duration_seconds_bucket{le="60"} 2');
   });
 });

@@ -5,7 +5,14 @@ import type {
   ReceiveMessageCommandOutput,
 } from '@aws-sdk/client-sqs';
 import { CapacityTypes } from '@nodewright/core/apis';
-import type { InterruptionNotice, InterruptionSource } from '@nodewright/core/cloudprovider';
+import type { Clock } from '@nodewright/core/clock';
+import {
+  type InterruptionMessageMetrics,
+  type InterruptionNotice,
+  type InterruptionSource,
+  interruptionMessageType,
+  NoOpMessageType,
+} from '@nodewright/core/cloudprovider';
 import { type AwsInstance, toAwsInstance } from '../instance/aws-instance.js';
 import { formatProviderID } from '../instance/provider-id.js';
 import type { AwsLogger } from '../launch/logger.js';
@@ -31,6 +38,10 @@ export interface SqsInterruptionSourceDeps {
   /** The queue's name (the `interruptionQueue` setting); its URL is looked up once. */
   readonly queueName: string;
   readonly logger: AwsLogger;
+  /** Karpenter's interruption-queue metrics (received, deleted, time on the queue). */
+  readonly metrics: InterruptionMessageMetrics;
+  /** Reads now for the time a message spent on the queue. */
+  readonly clock: Clock;
   /** Long-poll wait; default 20 s (the SQS maximum). */
   readonly waitTimeSeconds?: number;
 }
@@ -63,12 +74,15 @@ async function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined
  * instance ids into providerIDs with one DescribeInstances per batch. Messages that are
  * malformed, not interruptions, or about instances EC2 no longer knows are logged and deleted
  * at once; every other message is deleted when all notices made from it are acknowledged.
+ * Metrics as Karpenter's: each message that is an event counts as received by its type (`no_op`
+ * when it is no interruption), each deletion counts, and a handled event's time on the queue
+ * (from the event's time to its deletion) is observed.
  */
 export class SqsInterruptionSource implements InterruptionSource {
   readonly #deps: SqsInterruptionSourceDeps;
   #queueUrl: Promise<string> | undefined;
-  /** Receipt handle -> notices from that message still unacknowledged. */
-  readonly #outstanding = new Map<string, number>();
+  /** Receipt handle -> notices from that message still unacknowledged, and the event's time. */
+  readonly #outstanding = new Map<string, { left: number; sentAt: number | undefined }>();
 
   constructor(deps: SqsInterruptionSourceDeps) {
     this.#deps = deps;
@@ -97,9 +111,11 @@ export class SqsInterruptionSource implements InterruptionSource {
           { messageId: m.MessageId, reason: event.ignored },
           'deleting interruption queue message that is not an interruption',
         );
-        await this.#delete(queueUrl, m.ReceiptHandle);
+        if (event.event !== undefined) this.#deps.metrics.received.inc({ message_type: NoOpMessageType });
+        await this.#delete(queueUrl, m.ReceiptHandle, event.event?.sentAt);
         continue;
       }
+      this.#deps.metrics.received.inc({ message_type: interruptionMessageType(event.kind) });
       parsed.push({ receipt: m.ReceiptHandle, event });
     }
     if (parsed.length === 0) return [];
@@ -134,20 +150,24 @@ export class SqsInterruptionSource implements InterruptionSource {
         });
         made++;
       }
-      if (made === 0) await this.#delete(queueUrl, receipt);
-      else this.#outstanding.set(receipt, (this.#outstanding.get(receipt) ?? 0) + made);
+      if (made === 0) await this.#delete(queueUrl, receipt, event.sentAt);
+      else {
+        const left = (this.#outstanding.get(receipt)?.left ?? 0) + made;
+        this.#outstanding.set(receipt, { left, sentAt: event.sentAt });
+      }
     }
     return notices;
   }
 
   async acknowledge(notice: InterruptionNotice): Promise<void> {
-    const left = (this.#outstanding.get(notice.id) ?? 1) - 1;
-    if (left > 0) {
-      this.#outstanding.set(notice.id, left);
+    const outstanding = this.#outstanding.get(notice.id);
+    const left = (outstanding?.left ?? 1) - 1;
+    if (outstanding !== undefined && left > 0) {
+      this.#outstanding.set(notice.id, { ...outstanding, left });
       return;
     }
     this.#outstanding.delete(notice.id);
-    await this.#delete(await this.#url(), notice.id);
+    await this.#delete(await this.#url(), notice.id, outstanding?.sentAt);
   }
 
   #url(): Promise<string> {
@@ -168,8 +188,13 @@ export class SqsInterruptionSource implements InterruptionSource {
     return this.#queueUrl;
   }
 
-  async #delete(queueUrl: string, receipt: string): Promise<void> {
+  /** Deletes a handled message; `sentAt` (its event's time), when known, times its stay on the queue. */
+  async #delete(queueUrl: string, receipt: string, sentAt?: number): Promise<void> {
     await this.#deps.sqs.deleteMessage({ QueueUrl: queueUrl, ReceiptHandle: receipt });
+    this.#deps.metrics.deleted.inc();
+    if (sentAt !== undefined) {
+      this.#deps.metrics.queueDuration.observe(Math.max(0, this.#deps.clock.now() - sentAt) / 1000);
+    }
   }
 
   async #describe(ids: string[]): Promise<Map<string, AwsInstance>> {

@@ -1,3 +1,4 @@
+import { interruptionMessageMetrics } from '@nodewright/core/cloudprovider';
 import type { ProviderContext, ProviderInstance } from '@nodewright/core/operator';
 import { Instances } from '../instance/instances.js';
 import { InstanceTypeProvider } from '../instancetype/provider.js';
@@ -59,6 +60,8 @@ export function createAwsProvider(
           ec2: clients.ec2,
           queueName: settings.interruptionQueue,
           logger,
+          metrics: interruptionMessageMetrics(context.registry),
+          clock,
         });
   const cloudProvider = new AwsCloudProvider({
     nodeClasses: new NodeClassReader(context.cluster),

@@ -12,7 +12,8 @@ import type { ClusterState } from '../../state/cluster-state.js';
 import type { MetricsDependencies } from '../dependencies.js';
 import { type ObjectMetrics, objectMetrics } from '../gauges.js';
 import { SeriesTracker } from '../series.js';
-import { podStateLabels, readySince } from './pod-metrics.js';
+import { boundSince, podStateLabels, readySince } from './pod-metrics.js';
+import { registerPodWaitGauges, type WaitingPod } from './pod-wait-gauges.js';
 
 function sameLabels(a: KubeObject, b: KubeObject | undefined): boolean {
   const x = a.metadata.labels ?? {};
@@ -24,10 +25,17 @@ function sameLabels(a: KubeObject, b: KubeObject | undefined): boolean {
 /**
  * `metrics.pod`: `karpenter_pods_state` = 1 per pod (labels name, namespace, owner, node,
  * nodepool, zone, arch, capacity_type, instance_type, phase; the node's labels are `N/A` while
- * the pod's node is unknown) and `karpenter_pods_startup_duration_seconds`, observed once per
- * pod this controller saw before it was Ready: from its creation to its Ready condition's
- * transition. Pods already Ready when first seen (say, after a restart) are not observed, so a
- * restart does not report every pod's age. A pod that is gone loses its series.
+ * the pod's node is unknown), and how long pods wait, from their creation:
+ * - `karpenter_pods_bound_duration_seconds` (histogram), observed once per pod seen unbound,
+ *   when it binds (its PodScheduled condition's transition); `karpenter_pods_unbound_time_seconds`
+ *   `{name, namespace}` while it waits;
+ * - `karpenter_pods_startup_duration_seconds` (summary), observed once per pod seen Pending, when
+ *   it is Ready (its Ready condition's transition); `karpenter_pods_unstarted_time_seconds`
+ *   `{name, namespace}` while it waits.
+ * Pods already bound or Ready when first seen (say, after a restart) are not observed, so a
+ * restart does not report every pod's age. A pod leaves the waiting series when it binds or
+ * starts, finishes (Succeeded/Failed, not observed), or is gone; a pod that is gone loses its
+ * state series too. So the per-pod series are bounded by the pods that exist now.
  */
 export class PodMetricsController implements Controller {
   readonly name = 'metrics.pod';
@@ -36,13 +44,20 @@ export class PodMetricsController implements Controller {
   readonly #clock: Clock;
   readonly #metrics: ObjectMetrics;
   readonly #series = new SeriesTracker();
-  /** Pods seen not yet Ready, by `namespace/name`: the ones whose startup is still to observe. */
-  readonly #starting = new Set<string>();
+  /** Pods seen unbound, by `namespace/name`: the ones whose binding is still to observe. */
+  readonly #unbound = new Map<string, WaitingPod>();
+  /** Pods seen Pending and not yet Ready, by `namespace/name`: the ones whose startup is still to observe. */
+  readonly #unstarted = new Map<string, WaitingPod>();
 
   constructor(deps: MetricsDependencies) {
     this.#state = deps.state;
     this.#clock = deps.clock;
     this.#metrics = objectMetrics(deps.registry);
+    registerPodWaitGauges(
+      deps.registry,
+      { unbound: () => this.#unbound.values(), unstarted: () => this.#unstarted.values() },
+      () => this.#clock.now(),
+    );
     this.watches = [
       watchSelf(Pods),
       // A Node's labels are part of its pods' series (and a Node appearing or going changes
@@ -63,21 +78,35 @@ export class PodMetricsController implements Controller {
     const pod = this.#state.pod(namespace, key.name);
     if (pod === undefined) {
       this.#series.remove(id);
-      this.#starting.delete(id);
+      this.#unbound.delete(id);
+      this.#unstarted.delete(id);
       return undefined;
     }
     const nodeName = pod.spec.nodeName;
     const node = nodeName === undefined || nodeName === '' ? undefined : this.#state.node(nodeName);
     this.#series.replace(id, this.#metrics.podsState, [{ labels: podStateLabels(pod, node), value: 1 }]);
 
+    const created = Date.parse(pod.metadata.creationTimestamp ?? '');
+    // Without a creation time there is nothing to measure a wait from.
+    if (Number.isNaN(created)) return undefined;
+    const waiting = { name: key.name, namespace, sinceMs: created };
+    const terminal = isPodTerminal(pod);
+    const now = this.#clock.now();
+
+    const bound = boundSince(pod, now);
+    if (bound === undefined && !terminal) this.#unbound.set(id, waiting);
+    else if (this.#unbound.delete(id) && bound !== undefined) {
+      this.#metrics.podsBoundDuration.observe(Math.max(0, bound - created) / 1000);
+    }
+
     const ready = readySince(pod);
-    if (ready === undefined) {
-      if (!isPodTerminal(pod)) this.#starting.add(id);
-    } else if (this.#starting.delete(id)) {
-      const created = Date.parse(pod.metadata.creationTimestamp ?? '');
+    if (ready === undefined && !terminal) {
+      if ((pod.status?.phase ?? 'Pending') === 'Pending' || this.#unstarted.has(id))
+        this.#unstarted.set(id, waiting);
+    } else if (this.#unstarted.delete(id) && ready !== undefined) {
       // A Ready condition without a parsable time counts as Ready now.
-      const at = Number.isFinite(ready) ? ready : this.#clock.now();
-      if (!Number.isNaN(created)) this.#metrics.podsStartupDuration.observe(Math.max(0, at - created) / 1000);
+      const at = Number.isFinite(ready) ? ready : now;
+      this.#metrics.podsStartupDuration.observe(Math.max(0, at - created) / 1000);
     }
     return undefined;
   }

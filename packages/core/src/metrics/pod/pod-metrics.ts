@@ -36,3 +36,17 @@ export function readySince(pod: Pick<Pod, 'status'>): number | undefined {
   const at = ready.lastTransitionTime === undefined ? Number.NaN : Date.parse(ready.lastTransitionTime);
   return Number.isNaN(at) ? Number.POSITIVE_INFINITY : at;
 }
+
+/**
+ * When the pod was bound (ms), if it is: its PodScheduled condition's transition when True, else
+ * `now` for a pod that has a node but no such condition. Undefined while it waits for a node.
+ */
+export function boundSince(pod: Pick<Pod, 'spec' | 'status'>, now: number): number | undefined {
+  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  if (scheduled?.status === 'True') {
+    const at =
+      scheduled.lastTransitionTime === undefined ? Number.NaN : Date.parse(scheduled.lastTransitionTime);
+    return Number.isNaN(at) ? now : at;
+  }
+  return pod.spec.nodeName === undefined || pod.spec.nodeName === '' ? undefined : now;
+}

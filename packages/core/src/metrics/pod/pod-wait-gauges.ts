@@ -1,0 +1,50 @@
+import { Gauge, type Registry } from 'prom-client';
+import { MetricNames } from '../names.js';
+
+/** A pod still waiting for something (a node, or to start), and since when (its creation, ms). */
+export interface WaitingPod {
+  readonly name: string;
+  readonly namespace: string;
+  readonly sinceMs: number;
+}
+
+/** The pods waiting now, read at scrape time. */
+export interface WaitingPods {
+  /** Pods not yet bound to a node. */
+  readonly unbound: () => Iterable<WaitingPod>;
+  /** Pods seen Pending and not yet Ready. */
+  readonly unstarted: () => Iterable<WaitingPod>;
+}
+
+/**
+ * Registers `karpenter_pods_unbound_time_seconds` and `karpenter_pods_unstarted_time_seconds`
+ * (`{name, namespace}`: seconds since the pod's creation), computed from `waiting` when scraped.
+ * Karpenter sets them on a 30 s requeue of every waiting pod; computing them at scrape time
+ * costs nothing between scrapes and is never stale. A pod's series exists only while it waits, so
+ * the series count is bounded by the pods waiting now. Gauges already in the registry (a manager
+ * restarted on it) are replaced, so the live controller answers.
+ */
+export function registerPodWaitGauges(registry: Registry, waiting: WaitingPods, now: () => number): void {
+  const gauge = (name: string, help: string, read: () => Iterable<WaitingPod>) => {
+    registry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help,
+      labelNames: ['name', 'namespace'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const at = now();
+        for (const pod of read()) {
+          this.set({ name: pod.name, namespace: pod.namespace }, Math.max(0, at - pod.sinceMs) / 1000);
+        }
+      },
+    });
+  };
+  gauge(MetricNames.PodsUnboundTime, 'The time from pod creation until the pod is bound.', waiting.unbound);
+  gauge(
+    MetricNames.PodsUnstartedTime,
+    'The time from pod creation until the pod is running.',
+    waiting.unstarted,
+  );
+}
