@@ -1,3 +1,4 @@
 export * from './backoff.js';
 export * from './clock.js';
+export * from './slices.js';
 export * from './timers.js';

@@ -267,8 +267,11 @@ describe('provisioning.provisioner', () => {
   it('gives each solve 60 s by default: pods it did not get to wait for the next batch', async () => {
     // The provisioner's clock moves 20 s at every reading: the solve's start reads 20 s, its
     // checks before each pod 40 s and 60 s (both placed), then 80 s: 60 s spent, big-2 waits.
+    // Slices that never end read no clock, so every reading is the deadline's.
     let reads = 0;
-    const { env } = await setup({ provisioner: { elapsed: () => reads++ * 20 } });
+    const { env } = await setup({
+      provisioner: { elapsed: () => reads++ * 20, sliceMs: Number.POSITIVE_INFINITY },
+    });
     await env.cluster.create(NodePools, aNodePool());
     for (let i = 0; i < 3; i++) await env.cluster.create(Pods, pod(`big-${i}`, '12'));
     await env.advance(1_000);

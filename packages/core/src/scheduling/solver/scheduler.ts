@@ -1,5 +1,6 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
+import type { Due, Steps } from '../../clock/slices.js';
 import { satisfiesMinValues } from '../../cloudprovider/instance-type.js';
 import { hostPortConflict, podHostPorts } from '../pod/host-ports.js';
 import { podCreationMillis, podKey } from '../pod/identity.js';
@@ -163,7 +164,19 @@ export class Scheduler {
   readonly #fastGroups: TopologyGroup[] = [];
   readonly #fastMasks: number[] = [];
 
-  constructor(input: SolverInput) {
+  /**
+   * Builds a solve's state from its input as stoppable work (see `Steps`): it may stop between
+   * two pods while classifying them and between two classes while linking their topology groups,
+   * the parts that grow with the pending pods.
+   */
+  static *prepare(input: SolverInput, due?: Due): Steps<Scheduler> {
+    const s = new Scheduler(input);
+    yield* s.#classify(input, due);
+    yield* s.#link(due);
+    return s;
+  }
+
+  private constructor(input: SolverInput) {
     this.options = resolveOptions(input.options);
     const wellKnown = new WellKnown(input.wellKnownLabels);
     this.wellKnown = wellKnown;
@@ -236,8 +249,15 @@ export class Scheduler {
         available: p.available.clone(),
       }));
     this.#inverseFromBound();
-    this.#classify(input);
+  }
+
+  /**
+   * The classes' topology groups, once every pod is classified (classes x groups: both grow
+   * with the pods, so it may stop between classes); the state is ready to run then.
+   */
+  *#link(due: Due | undefined): Steps<void> {
     for (const cls of this.classes) {
+      if (due?.() === true) yield;
       for (const g of this.topology.groups) {
         if (!g.selects(cls.namespace, cls.labels)) continue;
         if (this.#isInverse(g)) cls.repelledBy.push(g);
@@ -311,7 +331,7 @@ export class Scheduler {
     return group;
   }
 
-  #classify(input: SolverInput): void {
+  *#classify(input: SolverInput, due: Due | undefined): Steps<void> {
     const volumes = new VolumeIndex(
       input.persistentVolumeClaims,
       input.persistentVolumes,
@@ -319,6 +339,7 @@ export class Scheduler {
     );
     const bySignature = new Map<string, PodClass>();
     for (const [index, pod] of input.pods.entries()) {
+      if (due?.() === true) yield;
       const created = podCreationMillis(pod);
       try {
         const vt = volumeTopology(pod, volumes);
@@ -421,16 +442,21 @@ export class Scheduler {
   /**
    * Runs Karpenter's loop: each pod in queue order, relaxing one step per failed attempt. When
    * `expired` says so (asked before each pod), the pods still queued are left unplaced, marked
-   * in `timedOut`, and the loop ends; returns false then.
+   * in `timedOut`, and the loop ends (`expired`). When `pause` says so (asked before each pod but
+   * the first of a call, so every call makes progress) the loop returns `paused` with the queue
+   * intact: calling `run` again with the same queue goes on exactly where it stopped, so a caller
+   * can yield between slices and still get the result of one uninterrupted run.
    */
-  run(queue: PodQueue, expired?: () => boolean): boolean {
-    for (;;) {
+  run(queue: PodQueue, expired?: () => boolean, pause?: () => boolean): 'done' | 'expired' | 'paused' {
+    for (let first = true; ; first = false) {
+      // Before `expired`, so a pause does not read the deadline: one reading per pod either way.
+      if (!first && pause?.() === true) return 'paused';
       if (expired?.() === true) {
         for (const i of queue.remaining()) if (!this.entries[i]!.placed) this.timedOut.add(i);
-        return false;
+        return 'expired';
       }
       const i = queue.pop();
-      if (i === undefined) return true;
+      if (i === undefined) return 'done';
       const entry = this.entries[i]!;
       const v = entry.variant!;
       if (this.#place(entry, v)) {
