@@ -4,7 +4,7 @@ import { type Due, finishInSlices, finishNow, type Slices, type Steps } from '..
 import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import { BudgetLedger, disruptionBudgets, type PoolBudget } from './budgets/budget-mapping.js';
 import { describeBudgetBlock, describeBudgetTaken } from './budgets/describe-budget.js';
-import { type Candidate, evaluateNodes } from './candidates/evaluate.js';
+import { type Candidate, evaluationSteps } from './candidates/evaluate.js';
 import { nodePrice } from './candidates/node-price.js';
 import { drift } from './methods/drift.js';
 import { emptiness } from './methods/emptiness.js';
@@ -204,7 +204,7 @@ function* disruptionSteps(
   // One pass solves many times over the same capacity; without a cache from the caller (the
   // CLI), the pass keeps its own, so each node is prepared for the solver once, not per solve.
   if (snapshot.solverCache === undefined) snapshot = { ...snapshot, solverCache: new SolverCache() };
-  const evaluations = evaluateNodes(snapshot, now);
+  const evaluations = yield* evaluationSteps(snapshot, now, due);
   const nodes = evaluations.map((e) => e.node);
   const budgets: Budgets = {
     Empty: disruptionBudgets(nodes, snapshot.nodePools, 'Empty', now),

@@ -120,6 +120,17 @@ function podDomainsFor(g: TopologyGroup, option: RequirementOption): Requirement
   return (g.spec.type === 'spread' ? option.own : option.strict).get(g.spec.key);
 }
 
+/** What `Scheduler.prepare` builds first, one piece of existing capacity at a time. */
+interface SchedulerBase {
+  readonly options: ResolvedOptions;
+  readonly wellKnown: WellKnown;
+  readonly slots: ResourceSlots;
+  readonly daemons: readonly DaemonPod[];
+  readonly cache: SolverCache;
+  readonly pools: readonly Pool[];
+  readonly prepared: readonly PreparedExisting[];
+}
+
 /**
  * One solve's state. Built from the input, run once by {@link solve}; the result reads it back.
  * Nothing here is shared between solves.
@@ -128,7 +139,7 @@ export class Scheduler {
   readonly options: ResolvedOptions;
   /** Core's well-known labels and the input's. */
   readonly wellKnown: WellKnown;
-  readonly slots = new ResourceSlots();
+  readonly slots: ResourceSlots;
   readonly pools: readonly Pool[];
   readonly daemons: readonly DaemonPod[];
   readonly prepared: readonly PreparedExisting[];
@@ -166,20 +177,22 @@ export class Scheduler {
 
   /**
    * Builds a solve's state from its input as stoppable work (see `Steps`): it may stop between
-   * two pods while classifying them and between two classes while linking their topology groups,
-   * the parts that grow with the pending pods.
+   * two pieces of existing capacity while preparing them, between two pods while classifying
+   * them and between two classes while linking their topology groups, the parts that grow with
+   * the cluster and the pending pods.
    */
   static *prepare(input: SolverInput, due?: Due): Steps<Scheduler> {
-    const s = new Scheduler(input);
+    const s = new Scheduler(input, yield* Scheduler.#base(input, due));
     yield* s.#classify(input, due);
     yield* s.#link(due);
     return s;
   }
 
-  private constructor(input: SolverInput) {
-    this.options = resolveOptions(input.options);
+  /** The NodePools and the existing capacity, prepared; the rest of the state is built on them. */
+  static *#base(input: SolverInput, due: Due | undefined): Steps<SchedulerBase> {
+    const options = resolveOptions(input.options);
     const wellKnown = new WellKnown(input.wellKnownLabels);
-    this.wellKnown = wellKnown;
+    const slots = new ResourceSlots();
     const daemons: DaemonPod[] = [];
     for (const ds of input.daemonSets) {
       try {
@@ -188,10 +201,10 @@ export class Scheduler {
         // A DaemonSet whose template does not parse runs nowhere; Karpenter skips it too.
       }
     }
-    this.daemons = daemons;
     const cache = input.cache ?? new SolverCache();
     const prepareTypes = cache.poolTypes(input.daemonSets);
-    this.pools = orderNodePools(input.nodePools).map((np, i) => {
+    // Pools before capacity: resource slots are numbered in the order they are first seen.
+    const pools = orderNodePools(input.nodePools).map((np, i) => {
       const types = cache.normalizedTypes(
         input.instanceTypes.get(np.metadata.name!),
         input.wellKnownLabels,
@@ -202,15 +215,28 @@ export class Scheduler {
         np,
         types,
         daemons,
-        this.slots,
+        slots,
         input.nodePoolUsage?.get(np.metadata.name!),
         cache.launchableTypes(np, types),
         prepareTypes,
       );
     });
-    this.prepared = orderExisting(
-      input.existing.map((c) => cache.prepareExisting(c, input.daemonSets, daemons, this.slots)),
-    );
+    const prepared: PreparedExisting[] = [];
+    for (const c of input.existing) {
+      if (due?.() === true) yield;
+      prepared.push(cache.prepareExisting(c, input.daemonSets, daemons, slots));
+    }
+    return { options, wellKnown, slots, daemons, cache, pools, prepared: orderExisting(prepared) };
+  }
+
+  private constructor(input: SolverInput, base: SchedulerBase) {
+    this.options = base.options;
+    this.wellKnown = base.wellKnown;
+    this.slots = base.slots;
+    this.daemons = base.daemons;
+    this.pools = base.pools;
+    this.prepared = base.prepared;
+    const cache = base.cache;
     const namespaces = new Set<string>();
     for (const p of input.pods) namespaces.add(p.metadata.namespace ?? 'default');
     for (const p of this.prepared)
