@@ -285,6 +285,29 @@ describe('provisioning.provisioner', () => {
     await env.stop();
   });
 
+  it('gives the event loop a turn between slices of a solve, and still launches what it placed', async () => {
+    // The clock moves 1 ms at every reading and slices are 2 ms: the solve of 20 pods is due for
+    // a turn every other reading, far inside its 60 s budget.
+    let now = 0;
+    let turns = 0;
+    const { env } = await setup({
+      provisioner: {
+        elapsed: () => (now += 1) / 1000,
+        sliceMs: 2,
+        defer: async () => {
+          turns++;
+        },
+      },
+    });
+    await env.cluster.create(NodePools, aNodePool());
+    for (let i = 0; i < 20; i++) await env.cluster.create(Pods, pod(`p-${i}`, '1'));
+    await env.advance(1_000);
+    expect(turns).toBeGreaterThan(10);
+    expect((await claims(env)).length).toBeGreaterThan(0);
+    expect(env.events.withReason(ProvisioningEventReasons.FailedScheduling)).toEqual([]);
+    await env.stop();
+  });
+
   it('re-checks limits at create time: a stale solve cannot exceed them', async () => {
     // A solve that does not see the limits, as if they were lowered after the snapshot.
     const stale: SolveFunction = (input) =>
