@@ -292,7 +292,10 @@ describe('provisioning.provisioner', () => {
     let turns = 0;
     const { env } = await setup({
       provisioner: {
-        elapsed: () => (now += 1) / 1000,
+        elapsed: () => {
+          now += 1;
+          return now / 1000;
+        },
         sliceMs: 2,
         defer: async () => {
           turns++;
