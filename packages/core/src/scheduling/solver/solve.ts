@@ -1,5 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
 import { type Due, finishInSlices, finishNow, type Slices, type Steps } from '../../clock/slices.js';
+import { sortSteps } from '../../clock/sort-steps.js';
 import { comparePodsForScheduling } from '../pod/identity.js';
 import { PodQueue } from './queue.js';
 import { repack } from './repack.js';
@@ -49,10 +50,13 @@ export function solveInSlices(
 export function* solveSteps(input: SolverInput, deadline?: SolveDeadline, due?: Due): Steps<SolverResult> {
   if (SolveChannel.hasSubscribers) SolveChannel.publish({ pods: input.pods.length });
   const s = yield* Scheduler.prepare(input, due);
-  // The sort and the re-packing pass do not stop inside (each some tens of ms for 20,000 pods),
-  // so a slice ends before each.
-  if (due?.() === true) yield;
-  const queued = s.entries.filter((e) => e.cls !== undefined).sort(comparePodsForScheduling);
+  const placeable = s.entries.filter((e) => e.cls !== undefined);
+  // Tens of ms for 20,000 pods: stoppable when the caller stops, the built-in sort otherwise
+  // (both stable, so the same order).
+  const queued =
+    due === undefined
+      ? placeable.sort(comparePodsForScheduling)
+      : yield* sortSteps(placeable, comparePodsForScheduling, due);
   const queue = new PodQueue(queued.map((e) => e.index));
   const expired = expiry(deadline);
   for (;;) {
@@ -62,6 +66,7 @@ export function* solveSteps(input: SolverInput, deadline?: SolveDeadline, due?: 
       continue;
     }
     if (outcome === 'done' && s.options.repack) {
+      // The re-packing pass does not stop inside (a few ms for 20,000 pods): a slice ends before.
       if (due?.() === true) yield;
       repack(s);
     }
