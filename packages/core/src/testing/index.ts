@@ -10,3 +10,4 @@ export * from './nodepool-builder.js';
 export * from './operator-fixtures.js';
 export * from './pod-builder.js';
 export * from './reconcile-context.js';
+export * from './stepping-slices.js';

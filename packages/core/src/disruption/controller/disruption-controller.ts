@@ -2,7 +2,7 @@ import type { PodDisruptionBudget } from '../../apis/kubernetes/pod-disruption-b
 import type { DisruptionReason } from '../../apis/v1/budget.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { Clock } from '../../clock/clock.js';
-import { DefaultSliceMs, type Defer, deferToEventLoop, timeSlices } from '../../clock/slices.js';
+import { DefaultSliceMs, type Defer, deferToEventLoop, type Slices, timeSlices } from '../../clock/slices.js';
 import type { CloudProvider } from '../../cloudprovider/cloud-provider.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { ObjectKey } from '../../kube/object.js';
@@ -18,7 +18,7 @@ import type { ClusterState } from '../../state/cluster-state.js';
 import { computeDisruptionInSlices, type DisruptionResult } from '../decide/compute-disruption.js';
 import { nextEligibilityInstant } from '../decide/next-eligibility.js';
 import type { DisruptionOptions, DisruptionSnapshot } from '../decide/snapshot.js';
-import { validateCommand } from '../decide/validation.js';
+import { validateCommandInSlices } from '../decide/validation.js';
 import { DisruptionQueue, isDisruptedTaint } from '../execute/disruption-queue.js';
 import { DisruptionEventReasons, publishOnNode } from './events.js';
 import { consolidationType, type DisruptionMetrics, reasonLabel } from './metrics.js';
@@ -138,8 +138,13 @@ export class DisruptionController implements Controller {
     if (!this.#queue.busy) return this.#pass(now, context);
     return this.#queue.step(now, context, async (command) => {
       const snapshot = this.#snapshot(await this.#instanceTypes(), new Set(command.candidates), context);
-      return validateCommand(command, snapshot, now, this.#options);
+      return validateCommandInSlices(command, snapshot, now, this.#slices(), this.#options);
     });
+  }
+
+  /** Fresh slices for one pass or one re-validation. */
+  #slices(): Slices {
+    return timeSlices(this.#elapsedMs, this.#defer, this.#sliceMs);
   }
 
   /** The last pass's explanation per node, for callers that want to show it. */
@@ -157,8 +162,7 @@ export class DisruptionController implements Controller {
     // The search's time budgets run on the controller's clock unless the options name another:
     // real time in the operator; the simulator's clock stands still during a pass, so a
     // simulation never cuts a search short.
-    const slices = timeSlices(this.#elapsedMs, this.#defer, this.#sliceMs);
-    const result = await computeDisruptionInSlices(snapshot, now, slices, {
+    const result = await computeDisruptionInSlices(snapshot, now, this.#slices(), {
       ...this.#options,
       searchClock: this.#options?.searchClock ?? this.#deps.clock,
     });

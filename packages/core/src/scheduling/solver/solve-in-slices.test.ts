@@ -1,28 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { timeSlices } from '../../clock/slices.js';
+import { steppingSlices } from '../../testing/stepping-slices.js';
 import { solve, solveInSlices } from './solve.js';
 import { benchmarkInput, pods, solverInput, summarize } from './testing/index.js';
 import { DeadlineExceededReason } from './types.js';
-
-/** A clock that moves `stepMs` at every read, and a defer that counts the turns it gave. */
-function steppingSlices(stepMs: number, sliceMs: number) {
-  let now = 0;
-  let turns = 0;
-  let reads = 0;
-  const elapsedMs = () => {
-    reads++;
-    now += stepMs;
-    return now;
-  };
-  const slices = timeSlices(
-    elapsedMs,
-    async () => {
-      turns++;
-    },
-    sliceMs,
-  );
-  return { slices, turns: () => turns, reads: () => reads };
-}
 
 describe('solveInSlices', () => {
   it('returns byte for byte what solve returns on 5,000 generated pods, with turns between', async () => {
