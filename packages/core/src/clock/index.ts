@@ -1,4 +1,6 @@
 export * from './backoff.js';
 export * from './clock.js';
 export * from './deadline.js';
+export * from './slices.js';
+export * from './sort-steps.js';
 export * from './timers.js';

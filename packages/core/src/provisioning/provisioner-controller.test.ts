@@ -267,8 +267,11 @@ describe('provisioning.provisioner', () => {
   it('gives each solve 60 s by default: pods it did not get to wait for the next batch', async () => {
     // The provisioner's clock moves 20 s at every reading: the solve's start reads 20 s, its
     // checks before each pod 40 s and 60 s (both placed), then 80 s: 60 s spent, big-2 waits.
+    // Slices that never end read no clock, so every reading is the deadline's.
     let reads = 0;
-    const { env } = await setup({ provisioner: { elapsed: () => reads++ * 20 } });
+    const { env } = await setup({
+      provisioner: { elapsed: () => reads++ * 20, sliceMs: Number.POSITIVE_INFINITY },
+    });
     await env.cluster.create(NodePools, aNodePool());
     for (let i = 0; i < 3; i++) await env.cluster.create(Pods, pod(`big-${i}`, '12'));
     await env.advance(1_000);
@@ -279,6 +282,32 @@ describe('provisioning.provisioner', () => {
     ]);
     await env.advance(11_000);
     expect(await claims(env)).toHaveLength(3);
+    await env.stop();
+  });
+
+  it('gives the event loop a turn between slices of a solve, and still launches what it placed', async () => {
+    // The clock moves 1 ms at every reading and slices are 2 ms: the solve of 20 pods is due for
+    // a turn every other reading, far inside its 60 s budget.
+    let now = 0;
+    let turns = 0;
+    const { env } = await setup({
+      provisioner: {
+        elapsed: () => {
+          now += 1;
+          return now / 1000;
+        },
+        sliceMs: 2,
+        defer: async () => {
+          turns++;
+        },
+      },
+    });
+    await env.cluster.create(NodePools, aNodePool());
+    for (let i = 0; i < 20; i++) await env.cluster.create(Pods, pod(`p-${i}`, '1'));
+    await env.advance(1_000);
+    expect(turns).toBeGreaterThan(10);
+    expect((await claims(env)).length).toBeGreaterThan(0);
+    expect(env.events.withReason(ProvisioningEventReasons.FailedScheduling)).toEqual([]);
     await env.stop();
   });
 

@@ -5,6 +5,7 @@ import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
 import { MaxRequirementValues } from '../apis/v1/requirement.js';
 import type { Clock } from '../clock/clock.js';
+import { DefaultSliceMs, type Defer, deferToEventLoop, type Slices, timeSlices } from '../clock/slices.js';
 import type { CloudProvider } from '../cloudprovider/cloud-provider.js';
 import type { InstanceType } from '../cloudprovider/instance-type.js';
 import { isNotFound } from '../kube/errors.js';
@@ -15,7 +16,7 @@ import type { EventRecorder, PublishedEvent } from '../operator/runtime/event-re
 import { objectRef } from '../operator/runtime/logger.js';
 import { Quantity } from '../scheduling/quantity/quantity.js';
 import { addResources, maxResources, type ResourceList } from '../scheduling/resources/resource-list.js';
-import { solve } from '../scheduling/solver/solve.js';
+import { solve, solveInSlices } from '../scheduling/solver/solve.js';
 import { SolverCache } from '../scheduling/solver/solver-cache.js';
 import type {
   ExistingCapacity,
@@ -47,20 +48,23 @@ export interface SolveBudget {
   readonly timeoutMs: number;
   /** The provisioner's monotonic clock, in milliseconds, to measure the budget with. */
   readonly elapsedMs: () => number;
+  /** When to give the event loop a turn during the solve (see `ProvisionerOptions.sliceMs`). */
+  readonly slices: Slices;
 }
 
 /**
  * One solve. It should keep to `budget`, returning what it placed so far when it runs out; the
  * provisioner still logs a solve that overran it.
  */
-export type SolveFunction = (input: SolverInput, budget: SolveBudget) => SolverResult;
+export type SolveFunction = (input: SolverInput, budget: SolveBudget) => SolverResult | Promise<SolverResult>;
 
 /**
  * The default SolveFunction: the solver with the budget as its deadline (pods it did not get to
- * are unschedulable with `DeadlineExceededReason` and go to the next batch).
+ * are unschedulable with `DeadlineExceededReason` and go to the next batch), yielding to the
+ * event loop between the budget's slices.
  */
 export const solveWithinBudget: SolveFunction = (input, budget) =>
-  solve(input, { budgetMs: budget.timeoutMs, elapsedMs: budget.elapsedMs });
+  solveInSlices(input, budget.slices, { budgetMs: budget.timeoutMs, elapsedMs: budget.elapsedMs });
 
 /** A SolveFunction that ignores the budget and runs to completion. */
 export const solveToCompletion: SolveFunction = (input) => solve(input);
@@ -87,6 +91,14 @@ export interface ProvisionerOptions {
   readonly solve?: SolveFunction;
   /** Monotonic seconds for the solve's duration; default `performance.now() / 1000`. */
   readonly elapsed?: () => number;
+  /**
+   * Longest stretch (on `elapsed`) a solve runs without giving the event loop a turn, so Lease
+   * renewals and probes are answered during a long solve; default 20 ms. `Infinity` never
+   * yields (the simulator: its passes must not interleave with other controllers' work).
+   */
+  readonly sliceMs?: number;
+  /** How a solve gives the event loop a turn; default `setImmediate`. */
+  readonly defer?: Defer;
   /** The `controller` label of the scheduler metrics; default `provisioner`. */
   readonly metricsController?: string;
 }
@@ -120,6 +132,8 @@ export class Provisioner {
   readonly #timeoutMs: number;
   readonly #solve: SolveFunction;
   readonly #elapsed: () => number;
+  readonly #sliceMs: number;
+  readonly #defer: Defer;
   readonly #controller: string;
   /** Invalid pods already reported, by key, with the resourceVersion reported. */
   readonly #reported = new Map<string, string>();
@@ -132,6 +146,8 @@ export class Provisioner {
     this.#timeoutMs = options.solveTimeoutMs ?? DefaultSolveTimeoutMs;
     this.#solve = options.solve ?? solveWithinBudget;
     this.#elapsed = options.elapsed ?? (() => performance.now() / 1000);
+    this.#sliceMs = options.sliceMs ?? DefaultSliceMs;
+    this.#defer = options.defer ?? deferToEventLoop;
     this.#controller = options.metricsController ?? 'provisioner';
   }
 
@@ -168,7 +184,7 @@ export class Provisioner {
     }
     logger.info({ pods: pods.length }, 'found provisionable pod(s)');
 
-    const result = this.#timedSolve(snapshot.input, logger);
+    const result = await this.#timedSolve(snapshot.input, logger);
     let nominated = 0;
     let unschedulable = 0;
     for (const placement of result.existing) {
@@ -229,15 +245,16 @@ export class Provisioner {
     };
   }
 
-  #timedSolve(input: SolverInput, logger: Logger): SolverResult {
+  async #timedSolve(input: SolverInput, logger: Logger): Promise<SolverResult> {
     const { metrics } = this.#deps;
     const labels = { controller: this.#controller };
     metrics.queueDepth.set(labels, input.pods.length);
     const start = this.#elapsed();
     try {
-      return this.#solve(
+      const elapsedMs = () => this.#elapsed() * 1000;
+      return await this.#solve(
         { ...input, cache: this.#solverCache },
-        { timeoutMs: this.#timeoutMs, elapsedMs: () => this.#elapsed() * 1000 },
+        { timeoutMs: this.#timeoutMs, elapsedMs, slices: timeSlices(elapsedMs, this.#defer, this.#sliceMs) },
       );
     } finally {
       const seconds = this.#elapsed() - start;

@@ -10,4 +10,5 @@ export * from './nodepool-builder.js';
 export * from './operator-fixtures.js';
 export * from './pod-builder.js';
 export * from './reconcile-context.js';
+export * from './stepping-slices.js';
 export * from './timed-failure.js';

@@ -36,6 +36,28 @@ describe('DisruptionController', () => {
     expect(await metric('karpenter_nodeclaims_disrupted_total', { reason: 'empty' })).toBe(before.length);
   }, 30_000);
 
+  it('gives the event loop turns during a pass and decides as it would in one stretch', async () => {
+    // The slices' clock moves 1 ms at every reading and slices are 2 ms: a turn every other
+    // reading. The decision is the empty-node delete of the first test.
+    let now = 0;
+    let turns = 0;
+    const { env, advance, scale } = await setup(
+      {},
+      {
+        elapsedMs: () => (now += 1),
+        sliceMs: 2,
+        defer: async () => {
+          turns++;
+        },
+      },
+    );
+    const before = (await env.cluster.list(NodeClaims)).items;
+    await scale(0);
+    await advance(10_000);
+    expect(turns).toBeGreaterThan(0);
+    expect((await env.cluster.list(Nodes)).items.filter(hasDisruptedTaint).length).toBe(before.length);
+  }, 30_000);
+
   it('rolls the taint back when the command no longer holds after the validation delay', async () => {
     const { env, events, advance, metric, scale } = await setup();
     await scale(0);

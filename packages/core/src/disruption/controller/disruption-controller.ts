@@ -2,6 +2,7 @@ import type { PodDisruptionBudget } from '../../apis/kubernetes/pod-disruption-b
 import type { DisruptionReason } from '../../apis/v1/budget.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { Clock } from '../../clock/clock.js';
+import { DefaultSliceMs, type Defer, deferToEventLoop, type Slices, timeSlices } from '../../clock/slices.js';
 import type { CloudProvider } from '../../cloudprovider/cloud-provider.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { ObjectKey } from '../../kube/object.js';
@@ -14,11 +15,11 @@ import { watchMapped } from '../../operator/runtime/controller.js';
 import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
 import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ClusterState } from '../../state/cluster-state.js';
-import { computeDisruption, type DisruptionResult } from '../decide/compute-disruption.js';
+import { computeDisruptionInSlices, type DisruptionResult } from '../decide/compute-disruption.js';
 import { NotConsolidated } from '../decide/methods/single-node-consolidation.js';
 import { nextEligibilityInstant } from '../decide/next-eligibility.js';
 import type { DisruptionOptions, DisruptionSnapshot } from '../decide/snapshot.js';
-import { validateCommand } from '../decide/validation.js';
+import { validateCommandInSlices } from '../decide/validation.js';
 import { DisruptionQueue, isDisruptedTaint } from '../execute/disruption-queue.js';
 import { DisruptionEventReasons, publishOnNode } from './events.js';
 import { consolidationType, type DisruptionMetrics, reasonLabel } from './metrics.js';
@@ -53,6 +54,17 @@ export interface DisruptionControllerOptions {
    */
   readonly idleSkipMs?: number;
   readonly disruption?: DisruptionOptions;
+  /**
+   * Longest stretch (on `elapsedMs`) a pass's search runs without giving the event loop a turn,
+   * so Lease renewals, probes and scrapes are answered during a search over thousands of nodes;
+   * default 20 ms. `Infinity` never yields (the simulator: its passes must not interleave with
+   * other controllers' work).
+   */
+  readonly sliceMs?: number;
+  /** Monotonic milliseconds the slices are measured on; default `performance.now()`. */
+  readonly elapsedMs?: () => number;
+  /** How a pass gives the event loop a turn; default `setImmediate`. */
+  readonly defer?: Defer;
 }
 
 /** The one key the controller reconciles. */
@@ -80,6 +92,9 @@ export class DisruptionController implements Controller {
   readonly #timeout: number;
   readonly #idleSkip: number;
   readonly #options: DisruptionOptions | undefined;
+  readonly #sliceMs: number;
+  readonly #elapsedMs: () => number;
+  readonly #defer: Defer;
   readonly #queue: DisruptionQueue;
   readonly #blocked = new Map<string, string>();
   /** Node -> the Unconsolidatable message last published for it. */
@@ -100,6 +115,9 @@ export class DisruptionController implements Controller {
     this.#timeout = options.replacementTimeoutMs ?? 600_000;
     this.#idleSkip = options.idleSkipMs ?? 300_000;
     this.#options = options.disruption;
+    this.#sliceMs = options.sliceMs ?? DefaultSliceMs;
+    this.#elapsedMs = options.elapsedMs ?? (() => performance.now());
+    this.#defer = options.defer ?? deferToEventLoop;
     this.#queue = new DisruptionQueue(deps, {
       pollIntervalMs: this.#poll,
       validationDelayMs: this.#validationDelay,
@@ -124,8 +142,13 @@ export class DisruptionController implements Controller {
     if (!this.#queue.busy) return this.#pass(now, context);
     return this.#queue.step(now, context, async (command) => {
       const snapshot = this.#snapshot(await this.#instanceTypes(), new Set(command.candidates), context);
-      return validateCommand(command, snapshot, now, this.#options);
+      return validateCommandInSlices(command, snapshot, now, this.#slices(), this.#options);
     });
+  }
+
+  /** Fresh slices for one pass or one re-validation. */
+  #slices(): Slices {
+    return timeSlices(this.#elapsedMs, this.#defer, this.#sliceMs);
   }
 
   /** The last pass's explanation per node, for callers that want to show it. */
@@ -143,7 +166,7 @@ export class DisruptionController implements Controller {
     // The search's time budgets run on the controller's clock unless the options name another:
     // real time in the operator; the simulator's clock stands still during a pass, so a
     // simulation never cuts a search short.
-    const result = computeDisruption(snapshot, now, {
+    const result = await computeDisruptionInSlices(snapshot, now, this.#slices(), {
       ...this.#options,
       searchClock: this.#options?.searchClock ?? this.#deps.clock,
     });

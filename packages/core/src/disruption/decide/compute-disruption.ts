@@ -1,9 +1,10 @@
 import { type DisruptionReason, DisruptionReasons } from '../../apis/v1/budget.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
+import { type Due, finishInSlices, finishNow, type Slices, type Steps } from '../../clock/slices.js';
 import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import { BudgetLedger, disruptionBudgets, type PoolBudget } from './budgets/budget-mapping.js';
 import { describeBudgetBlock, describeBudgetTaken } from './budgets/describe-budget.js';
-import { type Candidate, evaluateNodes } from './candidates/evaluate.js';
+import { type Candidate, evaluationSteps } from './candidates/evaluate.js';
 import { nodePrice } from './candidates/node-price.js';
 import { drift } from './methods/drift.js';
 import { emptiness } from './methods/emptiness.js';
@@ -172,11 +173,40 @@ export function computeDisruption(
   now: number,
   options?: DisruptionOptions,
 ): DisruptionResult {
+  return finishNow(disruptionSteps(snapshot, now, options));
+}
+
+/**
+ * `computeDisruption`, giving the event loop a turn whenever `slices.due()` says a slice is used
+ * up, so a consolidation search over thousands of nodes does not hold up Lease renewals, probes
+ * and scrapes. The pass stops only between two nodes or two pods of a simulation and reads
+ * nothing outside its snapshot and search clock, so it decides what `computeDisruption` decides
+ * for the same snapshot and search-clock readings.
+ */
+export function computeDisruptionInSlices(
+  snapshot: DisruptionSnapshot,
+  now: number,
+  slices: Slices,
+  options?: DisruptionOptions,
+): Promise<DisruptionResult> {
+  return finishInSlices(
+    disruptionSteps(snapshot, now, options, () => slices.due()),
+    slices,
+  );
+}
+
+/** The pass as stoppable work (see `Steps`), stopping only when `due` says so. */
+function* disruptionSteps(
+  snapshot: DisruptionSnapshot,
+  now: number,
+  options?: DisruptionOptions,
+  due?: Due,
+): Steps<DisruptionResult> {
   const resolved = resolveDisruptionOptions(options);
   // One pass solves many times over the same capacity; without a cache from the caller (the
   // CLI), the pass keeps its own, so each node is prepared for the solver once, not per solve.
   if (snapshot.solverCache === undefined) snapshot = { ...snapshot, solverCache: new SolverCache() };
-  const evaluations = evaluateNodes(snapshot, now);
+  const evaluations = yield* evaluationSteps(snapshot, now, due);
   const nodes = evaluations.map((e) => e.node);
   const budgets: Budgets = {
     Empty: disruptionBudgets(nodes, snapshot.nodePools, 'Empty', now),
@@ -188,9 +218,15 @@ export function computeDisruption(
   const stopped: SearchCutShort[] = [];
   let winner: Winner | undefined;
   for (const method of DisruptionMethods) {
-    const outcome = method.computeCommands(
+    if (due?.() === true) yield;
+    const outcome = yield* method.computeCommands(
       candidates.filter((c) => method.shouldDisrupt(c)),
-      { snapshot, options: resolved, budgets: new BudgetLedger(budgets[method.reason]) },
+      {
+        snapshot,
+        options: resolved,
+        budgets: new BudgetLedger(budgets[method.reason]),
+        ...(due === undefined ? {} : { due }),
+      },
     );
     for (const [name, note] of outcome.notes)
       if (!notes.has(name)) notes.set(name, { note, by: method.reason });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { boundPod, cluster, managedNode, nodesWithPods, T0 } from '../../testing/disruption-builders.js';
 import { aNodePool } from '../../testing/nodepool-builder.js';
+import { steppingSlices } from '../../testing/stepping-slices.js';
 import { computeDisruption } from './compute-disruption.js';
-import { validateCommand } from './validation.js';
+import { validateCommand, validateCommandInSlices } from './validation.js';
 
 /** NodePool `default` with a budget that allows every node: these tests are not about budgets. */
 const everyNode = [aNodePool({ spec: { disruption: { budgets: [{ nodes: '100%' }] } } })];
@@ -14,6 +15,17 @@ describe('validateCommand', () => {
   it('accepts a command on an unchanged cluster', () => {
     expect(command?.method).toBe('multi-node-consolidation');
     expect(validateCommand(command!, snapshot, T0 + 15_000)).toEqual({ valid: true });
+  });
+
+  it('gives the same answers in slices, with turns between', async () => {
+    const { slices, turns } = steppingSlices(1, 2);
+    expect(await validateCommandInSlices(command!, snapshot, T0 + 15_000, slices)).toEqual({ valid: true });
+    const full = cluster({ pools: everyNode, nodes: nodesWithPods('n', 4, 2, '1') });
+    expect(await validateCommandInSlices(command!, full, T0 + 15_000, slices)).toEqual(
+      validateCommand(command!, full, T0 + 15_000),
+    );
+    expect(validateCommand(command!, full, T0 + 15_000).valid).toBe(false);
+    expect(turns()).toBeGreaterThan(0);
   });
 
   it('rejects it once a candidate got a pod that must not be disrupted', () => {

@@ -1,10 +1,11 @@
+import { type Due, finishInSlices, finishNow, type Slices, type Steps } from '../../clock/slices.js';
 import { BudgetLedger, disruptionBudgets } from './budgets/budget-mapping.js';
-import { type Candidate, evaluateNodes } from './candidates/evaluate.js';
+import { type Candidate, evaluationSteps } from './candidates/evaluate.js';
 import { DisruptionMethods } from './compute-disruption.js';
-import { computeConsolidation } from './methods/consolidation.js';
+import { consolidationSteps } from './methods/consolidation.js';
 import type { DisruptionCommand } from './methods/method.js';
 import { withoutSameTypes } from './methods/multi-node-consolidation.js';
-import { describeFailures, simulateRescheduling } from './simulation/simulate-rescheduling.js';
+import { describeFailures, simulationSteps } from './simulation/simulate-rescheduling.js';
 import { type DisruptionOptions, type DisruptionSnapshot, resolveDisruptionOptions } from './snapshot.js';
 
 /** Whether a command decided earlier still holds. */
@@ -25,10 +26,37 @@ export function validateCommand(
   now: number,
   options?: DisruptionOptions,
 ): CommandValidation {
+  return finishNow(validationSteps(command, snapshot, now, options));
+}
+
+/**
+ * `validateCommand`, giving the event loop a turn whenever `slices.due()` says a slice is used
+ * up (between two nodes or two pods of its simulation); the same answer.
+ */
+export function validateCommandInSlices(
+  command: DisruptionCommand,
+  snapshot: DisruptionSnapshot,
+  now: number,
+  slices: Slices,
+  options?: DisruptionOptions,
+): Promise<CommandValidation> {
+  return finishInSlices(
+    validationSteps(command, snapshot, now, options, () => slices.due()),
+    slices,
+  );
+}
+
+function* validationSteps(
+  command: DisruptionCommand,
+  snapshot: DisruptionSnapshot,
+  now: number,
+  options: DisruptionOptions | undefined,
+  due?: Due,
+): Steps<CommandValidation> {
   const method = DisruptionMethods.find((m) => m.name === command.method);
   if (method === undefined) return invalid(`unknown method ${command.method}`);
   const resolved = resolveDisruptionOptions(options);
-  const evaluations = new Map(evaluateNodes(snapshot, now).map((e) => [e.node.name, e]));
+  const evaluations = new Map((yield* evaluationSteps(snapshot, now, due)).map((e) => [e.node.name, e]));
   const candidates: Candidate[] = [];
   for (const name of command.candidates) {
     const e = evaluations.get(name);
@@ -49,13 +77,13 @@ export function validateCommand(
   if (command.method === 'emptiness') return { valid: true };
   if (command.method === 'drift') {
     if (candidates.every((c) => c.node.reschedulable.length === 0)) return { valid: true };
-    const sim = simulateRescheduling(snapshot, new Set(command.candidates), resolved.solverOptions);
+    const sim = yield* simulationSteps(snapshot, new Set(command.candidates), resolved.solverOptions, due);
     if (sim.failures.length > 0)
       return invalid(`pods would no longer all reschedule: ${describeFailures(sim.failures)}`);
     return { valid: true };
   }
-  const context = { snapshot, options: resolved, budgets };
-  const attempt = computeConsolidation(command.method, candidates, context);
+  const context = { snapshot, options: resolved, budgets, ...(due === undefined ? {} : { due }) };
+  const attempt = yield* consolidationSteps(command.method, candidates, context);
   if ('why' in attempt) return invalid(attempt.why);
   const current =
     command.method === 'multi-node-consolidation'

@@ -1,5 +1,5 @@
 export * from './preferences.js';
-export { SolveChannel, solve } from './solve.js';
+export { SolveChannel, solve, solveInSlices, solveSteps } from './solve.js';
 export { SolverCache } from './solver-cache.js';
 export * from './testing/benchmark.js';
 export * from './types.js';

@@ -1,5 +1,6 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
+import type { Due, Steps } from '../../clock/slices.js';
 import { type InstanceType, truncateInstanceTypes } from '../../cloudprovider/instance-type.js';
 import { cheapestLaunchPrice } from '../../cloudprovider/offering.js';
 import { Requirement } from '../requirements/requirement.js';
@@ -129,12 +130,16 @@ function finalizeClaim(s: Scheduler, c: Claim, f: Finalizer): NewClaim | { reaso
   };
 }
 
-/** Reads the solve's outcome back into the API shape. */
-export function buildResult(s: Scheduler): SolverResult {
+/**
+ * Reads the solve's outcome back into the API shape, as stoppable work (see `Steps`): it may
+ * stop between two claims or two unschedulable pods, the parts that grow with the solve.
+ */
+export function* resultSteps(s: Scheduler, due?: Due): Steps<SolverResult> {
   const newClaims: NewClaim[] = [];
   const dropped = new Map<Pod, string>();
   const finalizers = new Map<Pool, Finalizer>();
   for (const c of s.claims) {
+    if (due?.() === true) yield;
     let f = finalizers.get(c.pool);
     if (f === undefined) {
       f = new Finalizer(c.pool.types.length);
@@ -149,6 +154,7 @@ export function buildResult(s: Scheduler): SolverResult {
     .map((e) => ({ name: e.name, pods: e.pods.slice() }));
   const unschedulable: UnschedulablePod[] = [];
   for (const entry of s.entries) {
+    if (due?.() === true) yield;
     const reason =
       entry.error ??
       dropped.get(entry.pod) ??

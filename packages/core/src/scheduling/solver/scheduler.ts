@@ -1,5 +1,6 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Labels } from '../../apis/labels.js';
+import type { Due, Steps } from '../../clock/slices.js';
 import { satisfiesMinValues } from '../../cloudprovider/instance-type.js';
 import { hostPortConflict, podHostPorts } from '../pod/host-ports.js';
 import { podCreationMillis, podKey } from '../pod/identity.js';
@@ -119,6 +120,17 @@ function podDomainsFor(g: TopologyGroup, option: RequirementOption): Requirement
   return (g.spec.type === 'spread' ? option.own : option.strict).get(g.spec.key);
 }
 
+/** What `Scheduler.prepare` builds first, one piece of existing capacity at a time. */
+interface SchedulerBase {
+  readonly options: ResolvedOptions;
+  readonly wellKnown: WellKnown;
+  readonly slots: ResourceSlots;
+  readonly daemons: readonly DaemonPod[];
+  readonly cache: SolverCache;
+  readonly pools: readonly Pool[];
+  readonly prepared: readonly PreparedExisting[];
+}
+
 /**
  * One solve's state. Built from the input, run once by {@link solve}; the result reads it back.
  * Nothing here is shared between solves.
@@ -127,7 +139,7 @@ export class Scheduler {
   readonly options: ResolvedOptions;
   /** Core's well-known labels and the input's. */
   readonly wellKnown: WellKnown;
-  readonly slots = new ResourceSlots();
+  readonly slots: ResourceSlots;
   readonly pools: readonly Pool[];
   readonly daemons: readonly DaemonPod[];
   readonly prepared: readonly PreparedExisting[];
@@ -163,10 +175,24 @@ export class Scheduler {
   readonly #fastGroups: TopologyGroup[] = [];
   readonly #fastMasks: number[] = [];
 
-  constructor(input: SolverInput) {
-    this.options = resolveOptions(input.options);
+  /**
+   * Builds a solve's state from its input as stoppable work (see `Steps`): it may stop between
+   * two pieces of existing capacity while preparing them, between two pods while classifying
+   * them and between two classes while linking their topology groups, the parts that grow with
+   * the cluster and the pending pods.
+   */
+  static *prepare(input: SolverInput, due?: Due): Steps<Scheduler> {
+    const s = new Scheduler(input, yield* Scheduler.#base(input, due));
+    yield* s.#classify(input, due);
+    yield* s.#link(due);
+    return s;
+  }
+
+  /** The NodePools and the existing capacity, prepared; the rest of the state is built on them. */
+  static *#base(input: SolverInput, due: Due | undefined): Steps<SchedulerBase> {
+    const options = resolveOptions(input.options);
     const wellKnown = new WellKnown(input.wellKnownLabels);
-    this.wellKnown = wellKnown;
+    const slots = new ResourceSlots();
     const daemons: DaemonPod[] = [];
     for (const ds of input.daemonSets) {
       try {
@@ -175,10 +201,10 @@ export class Scheduler {
         // A DaemonSet whose template does not parse runs nowhere; Karpenter skips it too.
       }
     }
-    this.daemons = daemons;
     const cache = input.cache ?? new SolverCache();
     const prepareTypes = cache.poolTypes(input.daemonSets);
-    this.pools = orderNodePools(input.nodePools).map((np, i) => {
+    // Pools before capacity: resource slots are numbered in the order they are first seen.
+    const pools = orderNodePools(input.nodePools).map((np, i) => {
       const types = cache.normalizedTypes(
         input.instanceTypes.get(np.metadata.name!),
         input.wellKnownLabels,
@@ -189,15 +215,28 @@ export class Scheduler {
         np,
         types,
         daemons,
-        this.slots,
+        slots,
         input.nodePoolUsage?.get(np.metadata.name!),
         cache.launchableTypes(np, types),
         prepareTypes,
       );
     });
-    this.prepared = orderExisting(
-      input.existing.map((c) => cache.prepareExisting(c, input.daemonSets, daemons, this.slots)),
-    );
+    const prepared: PreparedExisting[] = [];
+    for (const c of input.existing) {
+      if (due?.() === true) yield;
+      prepared.push(cache.prepareExisting(c, input.daemonSets, daemons, slots));
+    }
+    return { options, wellKnown, slots, daemons, cache, pools, prepared: orderExisting(prepared) };
+  }
+
+  private constructor(input: SolverInput, base: SchedulerBase) {
+    this.options = base.options;
+    this.wellKnown = base.wellKnown;
+    this.slots = base.slots;
+    this.daemons = base.daemons;
+    this.pools = base.pools;
+    this.prepared = base.prepared;
+    const cache = base.cache;
     const namespaces = new Set<string>();
     for (const p of input.pods) namespaces.add(p.metadata.namespace ?? 'default');
     for (const p of this.prepared)
@@ -236,8 +275,15 @@ export class Scheduler {
         available: p.available.clone(),
       }));
     this.#inverseFromBound();
-    this.#classify(input);
+  }
+
+  /**
+   * The classes' topology groups, once every pod is classified (classes x groups: both grow
+   * with the pods, so it may stop between classes); the state is ready to run then.
+   */
+  *#link(due: Due | undefined): Steps<void> {
     for (const cls of this.classes) {
+      if (due?.() === true) yield;
       for (const g of this.topology.groups) {
         if (!g.selects(cls.namespace, cls.labels)) continue;
         if (this.#isInverse(g)) cls.repelledBy.push(g);
@@ -311,7 +357,7 @@ export class Scheduler {
     return group;
   }
 
-  #classify(input: SolverInput): void {
+  *#classify(input: SolverInput, due: Due | undefined): Steps<void> {
     const volumes = new VolumeIndex(
       input.persistentVolumeClaims,
       input.persistentVolumes,
@@ -319,6 +365,7 @@ export class Scheduler {
     );
     const bySignature = new Map<string, PodClass>();
     for (const [index, pod] of input.pods.entries()) {
+      if (due?.() === true) yield;
       const created = podCreationMillis(pod);
       try {
         const vt = volumeTopology(pod, volumes);
@@ -421,16 +468,21 @@ export class Scheduler {
   /**
    * Runs Karpenter's loop: each pod in queue order, relaxing one step per failed attempt. When
    * `expired` says so (asked before each pod), the pods still queued are left unplaced, marked
-   * in `timedOut`, and the loop ends; returns false then.
+   * in `timedOut`, and the loop ends (`expired`). When `pause` says so (asked before each pod but
+   * the first of a call, so every call makes progress) the loop returns `paused` with the queue
+   * intact: calling `run` again with the same queue goes on exactly where it stopped, so a caller
+   * can yield between slices and still get the result of one uninterrupted run.
    */
-  run(queue: PodQueue, expired?: () => boolean): boolean {
-    for (;;) {
+  run(queue: PodQueue, expired?: () => boolean, pause?: () => boolean): 'done' | 'expired' | 'paused' {
+    for (let first = true; ; first = false) {
+      // Before `expired`, so a pause does not read the deadline: one reading per pod either way.
+      if (!first && pause?.() === true) return 'paused';
       if (expired?.() === true) {
         for (const i of queue.remaining()) if (!this.entries[i]!.placed) this.timedOut.add(i);
-        return false;
+        return 'expired';
       }
       const i = queue.pop();
-      if (i === undefined) return true;
+      if (i === undefined) return 'done';
       const entry = this.entries[i]!;
       const v = entry.variant!;
       if (this.#place(entry, v)) {

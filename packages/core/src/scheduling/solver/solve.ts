@@ -1,8 +1,10 @@
 import { channel } from 'node:diagnostics_channel';
+import { type Due, finishInSlices, finishNow, type Slices, type Steps } from '../../clock/slices.js';
+import { sortSteps } from '../../clock/sort-steps.js';
 import { comparePodsForScheduling } from '../pod/identity.js';
 import { PodQueue } from './queue.js';
 import { repack } from './repack.js';
-import { buildResult } from './result.js';
+import { resultSteps } from './result.js';
 import { Scheduler } from './scheduler.js';
 import type { SolveDeadline, SolverInput, SolverResult } from './types.js';
 
@@ -20,12 +22,56 @@ import type { SolveDeadline, SolverInput, SolverResult } from './types.js';
  * for `DeadlineExceededReason`. Deterministic given the deadline's readings.
  */
 export function solve(input: SolverInput, deadline?: SolveDeadline): SolverResult {
+  return finishNow(solveSteps(input, deadline));
+}
+
+/**
+ * `solve`, giving the event loop a turn whenever `slices.due()` says a slice is used up (asked
+ * before each pod, while preparing and while placing), so Lease renewals, probes and scrapes are
+ * answered during a long solve. The solve stops only between two pods and reads nothing from
+ * outside the input meanwhile, so the result is the one `solve` returns for the same input and
+ * deadline readings.
+ */
+export function solveInSlices(
+  input: SolverInput,
+  slices: Slices,
+  deadline?: SolveDeadline,
+): Promise<SolverResult> {
+  return finishInSlices(
+    solveSteps(input, deadline, () => slices.due()),
+    slices,
+  );
+}
+
+/**
+ * The solve as stoppable work (see `Steps`): `solve` and `solveInSlices` run it, and so do
+ * callers that are themselves stoppable (the disruption pass's simulations), passing their `due`.
+ */
+export function* solveSteps(input: SolverInput, deadline?: SolveDeadline, due?: Due): Steps<SolverResult> {
   if (SolveChannel.hasSubscribers) SolveChannel.publish({ pods: input.pods.length });
-  const s = new Scheduler(input);
-  const queued = s.entries.filter((e) => e.cls !== undefined).sort(comparePodsForScheduling);
-  const completed = s.run(new PodQueue(queued.map((e) => e.index)), expiry(deadline));
-  if (completed && s.options.repack) repack(s);
-  return buildResult(s);
+  const s = yield* Scheduler.prepare(input, due);
+  const placeable = s.entries.filter((e) => e.cls !== undefined);
+  // Tens of ms for 20,000 pods: stoppable when the caller stops, the built-in sort otherwise
+  // (both stable, so the same order).
+  const queued =
+    due === undefined
+      ? placeable.sort(comparePodsForScheduling)
+      : yield* sortSteps(placeable, comparePodsForScheduling, due);
+  const queue = new PodQueue(queued.map((e) => e.index));
+  const expired = expiry(deadline);
+  for (;;) {
+    const outcome = s.run(queue, expired, due);
+    if (outcome === 'paused') {
+      yield;
+      continue;
+    }
+    if (outcome === 'done' && s.options.repack) {
+      // The re-packing pass does not stop inside (a few ms for 20,000 pods): a slice ends before.
+      if (due?.() === true) yield;
+      repack(s);
+    }
+    return yield* resultSteps(s, due);
+  }
 }
 
 /**

@@ -170,9 +170,18 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   const dMetrics = disruptionMetrics(registry);
   const base = { cluster: env.cluster, cloudProvider: env.provider, clock: env.clock, events };
   manager.register(
-    ...provisioningControllers({ ...base, registry, lifecycleMetrics: lMetrics, state }),
+    // A pass must not yield mid-solve (nor the disruption pass below mid-search): other
+    // controllers' work would interleave at machine-speed-dependent points and the run would
+    // stop being reproducible.
+    ...provisioningControllers(
+      { ...base, registry, lifecycleMetrics: lMetrics, state },
+      { provisioner: { sliceMs: Number.POSITIVE_INFINITY } },
+    ),
     ...lifecycleControllers({ ...base, metrics: lMetrics }),
-    new DisruptionController({ ...base, state, metrics: dMetrics, lifecycleMetrics: lMetrics }),
+    new DisruptionController(
+      { ...base, state, metrics: dMetrics, lifecycleMetrics: lMetrics },
+      { sliceMs: Number.POSITIVE_INFINITY },
+    ),
   );
 
   const pods = watchPodTimes(env);

@@ -2,6 +2,7 @@ import { durationMs } from '../../../apis/common/duration.js';
 import { Annotations } from '../../../apis/labels.js';
 import type { DisruptionReason } from '../../../apis/v1/budget.js';
 import type { NodePool } from '../../../apis/v1/nodepool.js';
+import { type Due, finishNow, type Steps } from '../../../clock/slices.js';
 import { isPodActive } from '../../../kube/pod.js';
 import { podCreationMillis, podKey } from '../../../scheduling/pod/identity.js';
 import type { DisruptionSnapshot } from '../snapshot.js';
@@ -171,14 +172,28 @@ function evaluate(
  * (consolidateAfter, Never, consolidationPolicy, unknown price). Sorted by node name.
  */
 export function evaluateNodes(snapshot: DisruptionSnapshot, now: number): NodeEvaluation[] {
+  return finishNow(evaluationSteps(snapshot, now));
+}
+
+/** `evaluateNodes` as stoppable work (see `Steps`): it may stop between two nodes. */
+export function* evaluationSteps(
+  snapshot: DisruptionSnapshot,
+  now: number,
+  due?: Due,
+): Steps<NodeEvaluation[]> {
   const pools = new Map(snapshot.nodePools.map((p) => [p.metadata.name ?? '', p]));
   const allPods = [...snapshot.pendingPods, ...snapshot.capacity.flatMap((c) => c.pods)];
   const limits = pdbLimits(snapshot.podDisruptionBudgets, allPods, now);
-  return managedNodes(snapshot.capacity, snapshot.markedForDeletion).map((node) => {
+  const out: NodeEvaluation[] = [];
+  for (const node of managedNodes(snapshot.capacity, snapshot.markedForDeletion)) {
+    if (due?.() === true) yield;
     const pool = pools.get(node.nodePool);
     const blocked = nodeLevelBlock(node, pool);
-    if (blocked !== undefined || pool === undefined)
-      return { node, candidate: undefined, blockedBy: blocked };
-    return evaluate(node, pool, snapshot, limits, now);
-  });
+    out.push(
+      blocked !== undefined || pool === undefined
+        ? { node, candidate: undefined, blockedBy: blocked }
+        : evaluate(node, pool, snapshot, limits, now),
+    );
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
 import { CapacityTypes } from '../../../apis/labels.js';
+import { finishNow, type Steps } from '../../../clock/slices.js';
 import type { SolverOptions } from '../../../scheduling/solver/types.js';
 import type { Candidate } from '../candidates/evaluate.js';
-import { describeFailures, simulateRescheduling } from '../simulation/simulate-rescheduling.js';
+import { describeFailures, simulationSteps } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionCommand, MethodContext } from './method.js';
 import { compareNames, roundPrice } from './method.js';
 import {
@@ -58,25 +59,34 @@ export function computeConsolidation(
   candidates: readonly Candidate[],
   context: MethodContext,
 ): ConsolidationAttempt {
+  return finishNow(consolidationSteps(method, candidates, context));
+}
+
+/** `computeConsolidation` as stoppable work (see `Steps`): it stops where its simulations do. */
+export function* consolidationSteps(
+  method: 'multi-node-consolidation' | 'single-node-consolidation',
+  candidates: readonly Candidate[],
+  context: MethodContext,
+): Steps<ConsolidationAttempt> {
   const { options } = context;
-  const strict = consolidateWith(method, candidates, context, options.solverOptions);
+  const strict = yield* consolidateWith(method, candidates, context, options.solverOptions);
   if ('command' in strict || options.consolidationPreferences === 'Respect') return strict;
   if (options.solverOptions?.ignorePreferences === true) return strict;
   // Only when the preferences are what stands in the way: a command that keeps them is kept.
-  const relaxed = consolidateWith(method, candidates, context, {
+  const relaxed = yield* consolidateWith(method, candidates, context, {
     ...options.solverOptions,
     ignorePreferences: true,
   });
   return 'command' in relaxed ? relaxed : strict;
 }
 
-function consolidateWith(
+function* consolidateWith(
   method: 'multi-node-consolidation' | 'single-node-consolidation',
   candidates: readonly Candidate[],
-  { snapshot, options }: MethodContext,
+  { snapshot, options, due }: MethodContext,
   solverOptions: SolverOptions | undefined,
-): ConsolidationAttempt {
-  const sim = simulateRescheduling(snapshot, new Set(candidates.map((c) => c.name)), solverOptions);
+): Steps<ConsolidationAttempt> {
+  const sim = yield* simulationSteps(snapshot, new Set(candidates.map((c) => c.name)), solverOptions, due);
   if (sim.failures.length > 0)
     return { why: `its pods would not all reschedule: ${describeFailures(sim.failures)}` };
   const price = candidates.reduce((s, c) => s + priceOf(c), 0);

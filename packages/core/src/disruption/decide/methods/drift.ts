@@ -1,5 +1,6 @@
+import type { Steps } from '../../../clock/slices.js';
 import type { Candidate } from '../candidates/evaluate.js';
-import { describeFailures, simulateRescheduling } from '../simulation/simulate-rescheduling.js';
+import { describeFailures, simulationSteps } from '../simulation/simulate-rescheduling.js';
 import {
   candidatesPrice,
   compareNames,
@@ -28,10 +29,10 @@ export const drift: DisruptionMethod = {
   reason: 'Drifted',
   disruptionClass: 'eventual',
   shouldDisrupt: (c) => c.eligibility.Drifted === true,
-  computeCommands(
+  *computeCommands(
     candidates: readonly Candidate[],
-    { snapshot, options, budgets }: MethodContext,
-  ): MethodOutcome {
+    { snapshot, options, budgets, due }: MethodContext,
+  ): Steps<MethodOutcome> {
     const ordered = [...candidates].sort(byDriftAge);
     const empty: Candidate[] = [];
     const budgetSkipped: string[] = [];
@@ -58,7 +59,7 @@ export const drift: DisruptionMethod = {
         budgetSkipped.push(c.name);
         continue;
       }
-      const sim = simulateRescheduling(snapshot, new Set([c.name]), options.solverOptions);
+      const sim = yield* simulationSteps(snapshot, new Set([c.name]), options.solverOptions, due);
       if (sim.failures.length > 0) {
         notes.set(
           c.name,

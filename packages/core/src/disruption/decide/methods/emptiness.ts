@@ -1,3 +1,4 @@
+import type { Steps } from '../../../clock/slices.js';
 import type { Candidate } from '../candidates/evaluate.js';
 import {
   candidatesPrice,
@@ -17,11 +18,12 @@ export const emptiness: DisruptionMethod = {
   reason: 'Empty',
   disruptionClass: 'graceful',
   shouldDisrupt: (c) => c.eligibility.Empty === true,
-  computeCommands(candidates: readonly Candidate[], { budgets }: MethodContext): MethodOutcome {
+  *computeCommands(candidates: readonly Candidate[], { budgets, due }: MethodContext): Steps<MethodOutcome> {
     const ordered = [...candidates].sort((a, b) => a.disruptionCost - b.disruptionCost || compareNames(a, b));
     const chosen: Candidate[] = [];
     const budgetSkipped: string[] = [];
     for (const c of ordered) {
+      if (due?.() === true) yield;
       if (c.node.reschedulable.length > 0) continue;
       if (budgets.take(c.node.nodePool)) chosen.push(c);
       else budgetSkipped.push(c.name);

@@ -1,4 +1,5 @@
 import type { DisruptionReason } from '../../../apis/v1/budget.js';
+import type { Due, Steps } from '../../../clock/slices.js';
 import type { NewClaim } from '../../../scheduling/solver/types.js';
 import type { BudgetLedger } from '../budgets/budget-mapping.js';
 import type { Candidate } from '../candidates/evaluate.js';
@@ -34,6 +35,11 @@ export interface MethodContext {
   readonly options: ResolvedDisruptionOptions;
   /** The allowance for this method's reason, fresh for this method; it takes from it. */
   readonly budgets: BudgetLedger;
+  /**
+   * When the pass may stop to give the event loop a turn (see `Steps`); the method's search and
+   * its simulations stop only when it says so. Absent: the pass runs in one stretch.
+   */
+  readonly due?: Due;
 }
 
 /** A method's answer: its commands, and what a person asking "why not this node?" needs. */
@@ -57,7 +63,8 @@ export interface DisruptionMethod {
   readonly reason: DisruptionReason;
   readonly disruptionClass: 'graceful' | 'eventual';
   shouldDisrupt(candidate: Candidate): boolean;
-  computeCommands(candidates: readonly Candidate[], context: MethodContext): MethodOutcome;
+  /** Stoppable work (see `Steps`): it stops only when `context.due` says so. */
+  computeCommands(candidates: readonly Candidate[], context: MethodContext): Steps<MethodOutcome>;
 }
 
 /** A price sum without floating-point dust (0.6, not 0.6000000000000001); nano-dollar precision. */

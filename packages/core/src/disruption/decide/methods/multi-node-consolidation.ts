@@ -1,5 +1,6 @@
+import type { Steps } from '../../../clock/slices.js';
 import type { Candidate } from '../candidates/evaluate.js';
-import { computeConsolidation, consolidationOrder } from './consolidation.js';
+import { consolidationOrder, consolidationSteps } from './consolidation.js';
 import {
   candidatesPrice,
   type DisruptionCommand,
@@ -54,7 +55,7 @@ export const multiNodeConsolidation: DisruptionMethod = {
   reason: 'Underutilized',
   disruptionClass: 'graceful',
   shouldDisrupt: (c) => c.eligibility.Underutilized === true,
-  computeCommands(candidates: readonly Candidate[], context: MethodContext): MethodOutcome {
+  *computeCommands(candidates: readonly Candidate[], context: MethodContext): Steps<MethodOutcome> {
     const budget = new SearchBudget(
       context.options.searchClock,
       context.options.multiNodeConsolidationTimeoutMs,
@@ -94,7 +95,7 @@ export const multiNodeConsolidation: DisruptionMethod = {
       const mid = Math.floor((low + high) / 2);
       const prefix = limited.slice(0, mid + 1);
       attempts++;
-      const attempt = computeConsolidation('multi-node-consolidation', prefix, context);
+      const attempt = yield* consolidationSteps('multi-node-consolidation', prefix, context);
       const command = 'command' in attempt ? withoutSameTypes(attempt.command, prefix) : undefined;
       if (command !== undefined) {
         best = command;

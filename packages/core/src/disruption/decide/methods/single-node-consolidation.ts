@@ -1,5 +1,6 @@
+import type { Steps } from '../../../clock/slices.js';
 import type { Candidate } from '../candidates/evaluate.js';
-import { computeConsolidation, consolidationOrder } from './consolidation.js';
+import { consolidationOrder, consolidationSteps } from './consolidation.js';
 import type { DisruptionMethod, MethodContext, MethodOutcome } from './method.js';
 import { cutShort, SearchBudget } from './search-budget.js';
 
@@ -18,7 +19,7 @@ export const singleNodeConsolidation: DisruptionMethod = {
   reason: 'Underutilized',
   disruptionClass: 'graceful',
   shouldDisrupt: (c) => c.eligibility.Underutilized === true,
-  computeCommands(candidates: readonly Candidate[], context: MethodContext): MethodOutcome {
+  *computeCommands(candidates: readonly Candidate[], context: MethodContext): Steps<MethodOutcome> {
     const budget = new SearchBudget(
       context.options.searchClock,
       context.options.singleNodeConsolidationTimeoutMs,
@@ -54,7 +55,7 @@ export const singleNodeConsolidation: DisruptionMethod = {
         return { commands: [], budgetSkipped, notes, cutShort: stopped };
       }
       attempts++;
-      const attempt = computeConsolidation('single-node-consolidation', [c], context);
+      const attempt = yield* consolidationSteps('single-node-consolidation', [c], context);
       if ('why' in attempt) {
         notes.set(c.name, `${NotConsolidated}${attempt.why}`);
         continue;

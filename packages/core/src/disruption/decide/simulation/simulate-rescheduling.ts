@@ -1,9 +1,15 @@
 import type { Pod } from '../../../apis/kubernetes/pod.js';
 import type { NodePool } from '../../../apis/v1/nodepool.js';
+import { type Due, finishNow, type Steps } from '../../../clock/slices.js';
 import { isReschedulable } from '../../../kube/pod.js';
 import { podKey } from '../../../scheduling/pod/identity.js';
-import { solve } from '../../../scheduling/solver/solve.js';
-import type { ExistingCapacity, NewClaim, SolverOptions } from '../../../scheduling/solver/types.js';
+import { solveSteps } from '../../../scheduling/solver/solve.js';
+import type {
+  ExistingCapacity,
+  NewClaim,
+  SolverInput,
+  SolverOptions,
+} from '../../../scheduling/solver/types.js';
 import { isDeletingCapacity } from '../candidates/managed-node.js';
 import type { DisruptionSnapshot } from '../snapshot.js';
 
@@ -44,6 +50,16 @@ export function simulateRescheduling(
   candidates: ReadonlySet<string>,
   solverOptions?: SolverOptions,
 ): Simulation {
+  return finishNow(simulationSteps(snapshot, candidates, solverOptions));
+}
+
+/** `simulateRescheduling` as stoppable work (see `Steps`): it stops where its solve does. */
+export function* simulationSteps(
+  snapshot: DisruptionSnapshot,
+  candidates: ReadonlySet<string>,
+  solverOptions?: SolverOptions,
+  due?: Due,
+): Steps<Simulation> {
   const fromCandidates = new Set<Pod>();
   const fromDeleting = new Set<Pod>();
   const existing: ExistingCapacity[] = snapshot.capacity.map((c) => {
@@ -52,7 +68,7 @@ export function simulateRescheduling(
     for (const p of c.pods) if (isReschedulable(p)) (leaving ? fromCandidates : fromDeleting).add(p);
     return { ...c, pods: c.pods.filter((p) => !isReschedulable(p)), markedForDeletion: true };
   });
-  const result = solve({
+  const input: SolverInput = {
     pods: [...snapshot.pendingPods, ...fromCandidates, ...fromDeleting],
     existing,
     daemonSets: snapshot.daemonSets,
@@ -67,7 +83,8 @@ export function simulateRescheduling(
     ...(snapshot.wellKnownLabels === undefined ? {} : { wellKnownLabels: snapshot.wellKnownLabels }),
     ...(solverOptions === undefined ? {} : { options: solverOptions }),
     ...(snapshot.solverCache === undefined ? {} : { cache: snapshot.solverCache }),
-  });
+  };
+  const result = yield* solveSteps(input, undefined, due);
   const failures: { pod: Pod; reason: string }[] = [];
   for (const u of result.unschedulable) {
     if (fromCandidates.has(u.pod) || fromDeleting.has(u.pod)) failures.push({ pod: u.pod, reason: u.reason });
