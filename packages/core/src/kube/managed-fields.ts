@@ -255,15 +255,18 @@ export function encodeManagedFields(
     .map((o) => encode(o));
 }
 
-/** Encodes one owner as a `managedFields` entry. */
-export function encodeEntry(o: FieldOwnership): ManagedFieldsEntry {
+/** Encodes one owner as a `managedFields` entry; `parse` reads its path keys (`pathFromKey`). */
+export function encodeEntry(
+  o: FieldOwnership,
+  parse: (key: string) => FieldPath = pathFromKey,
+): ManagedFieldsEntry {
   return {
     manager: o.manager,
     operation: o.operation,
     apiVersion: o.apiVersion,
     time: o.time,
     fieldsType: 'FieldsV1' as const,
-    fieldsV1: encodeFieldsV1(o.fields),
+    fieldsV1: encodeFieldsV1(o.fields, parse),
     ...(o.subresource === undefined ? {} : { subresource: o.subresource }),
   };
 }
@@ -281,12 +284,15 @@ function compareEntries(a: FieldOwnership, b: FieldOwnership): number {
 }
 
 /** The nested `FieldsV1` form: `{"f:spec": {"f:replicas": {}}}`, `"."` marking an owned inner node. */
-export function encodeFieldsV1(fields: Iterable<string>): Record<string, unknown> {
+export function encodeFieldsV1(
+  fields: Iterable<string>,
+  parse: (key: string) => FieldPath = pathFromKey,
+): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   const owned: Record<string, unknown>[] = [];
   for (const key of fields) {
     let node = root;
-    for (const seg of pathFromKey(key)) {
+    for (const seg of parse(key)) {
       if (!isRecord(node[seg])) node[seg] = {};
       node = node[seg] as Record<string, unknown>;
     }

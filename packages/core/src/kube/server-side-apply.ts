@@ -79,8 +79,12 @@ function withEntry(
 }
 
 /** Drops every owner's claim on a field (a map, say) that `object` no longer has. */
-function dropVanished(owners: readonly FieldOwnership[], object: JsonObject): FieldOwnership[] {
-  return withoutFields(owners, (key) => !readPath(object, pathFromKey(key)).found);
+function dropVanished(
+  owners: readonly FieldOwnership[],
+  object: JsonObject,
+  parse: (key: string) => FieldPath = pathFromKey,
+): FieldOwnership[] {
+  return withoutFields(owners, (key) => !readPath(object, parse(key)).found);
 }
 
 /**
@@ -88,13 +92,14 @@ function dropVanished(owners: readonly FieldOwnership[], object: JsonObject): Fi
  * appeared or changed, and every map that appeared, becomes the manager's, and leaves are taken
  * from everyone else; leaves and maps that disappeared are owned by no one. Unchanged objects
  * leave ownership as it was. `owners` is not changed; entries that do not change are returned
- * as they are (treat them as read-only).
+ * as they are (treat them as read-only). `parse` reads path keys (`pathFromKey`, or a memo of it).
  */
 export function recordUpdate(
   before: JsonObject,
   after: JsonObject,
   owners: readonly FieldOwnership[],
   ctx: ManagerContext,
+  parse: (key: string) => FieldPath = pathFromKey,
 ): FieldOwnership[] {
   const { changed, removed, created } = diffFields(before, after, ctx.scope);
   if (changed.length === 0 && removed.length === 0 && created.length === 0) return [...owners];
@@ -103,6 +108,7 @@ export function recordUpdate(
   const out = dropVanished(
     withoutFields(owners, (key) => taken.has(key)),
     after,
+    parse,
   );
   const mine = out.find((o) => sameEntry(o, ctx.manager, 'Update', ctx.subresource));
   const fields = new Set(mine?.fields ?? []);

@@ -44,6 +44,7 @@ import type {
 import { type ResourceType, typeKey } from '../resource-type.js';
 import { Events, Namespaces } from '../resource-types.js';
 import { applyConfiguration, type ManagerContext, recordUpdate } from '../server-side-apply.js';
+import { TimeFormatter } from '../time-formatter.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
 import { disruptionStatusOf, evictPod } from './eviction.js';
 import type { AdmissionHook, AdmissionRequest, MemoryClusterPlugin } from './extensions.js';
@@ -140,6 +141,7 @@ export class MemoryCluster implements ClusterPort {
   readonly #internals: ClusterInternals;
   readonly #views = new ManagedFieldsFreeViews();
   readonly #managedFields = new ManagedFieldsCodec();
+  readonly #time = new TimeFormatter();
   readonly #withoutManagedFields = (object: KubeObject): KubeObject => this.#views.of(object);
   #requests = 0;
 
@@ -490,7 +492,7 @@ export class MemoryCluster implements ClusterPort {
     obj.apiVersion = policy.type.apiVersion;
     obj.kind = policy.type.kind;
     meta.uid = this.#ids.uid();
-    meta.creationTimestamp = formatTime(this.clock.now());
+    meta.creationTimestamp = this.#time.format(this.clock.now());
     if (policy.tracksGeneration) meta.generation = 1;
     else delete meta.generation;
     delete meta.deletionTimestamp;
@@ -510,7 +512,14 @@ export class MemoryCluster implements ClusterPort {
     this.#validateMetadata(policy.type, obj, undefined);
     this.#admit({ operation: 'CREATE', type: policy.type, object: obj });
     const ownership =
-      owners ?? recordUpdate({}, json, [], this.#managerContext(policy.type, manager, 'all', undefined));
+      owners ??
+      recordUpdate(
+        {},
+        json,
+        [],
+        this.#managerContext(policy.type, manager, 'all', undefined),
+        this.#managedFields.path,
+      );
     const managed = this.#managedFields.encode(ownership);
     if (managed.length > 0) obj.metadata.managedFields = managed;
     return this.#store.insert(at.typeKey, at.key, obj);
@@ -688,6 +697,7 @@ export class MemoryCluster implements ClusterPort {
         result as unknown as JsonObject,
         this.#managedFields.decode(existing.metadata.managedFields),
         this.#managerContext(at.type, ctx.manager, scope, ctx.subresource),
+        this.#managedFields.path,
       );
     const managed = this.#managedFields.encode(owners);
     if (managed.length > 0) result.metadata.managedFields = managed;
@@ -923,7 +933,7 @@ export class MemoryCluster implements ClusterPort {
     return {
       manager,
       apiVersion: type.apiVersion,
-      time: formatTime(this.clock.now()),
+      time: this.#time.format(this.clock.now()),
       scope,
       ...(subresource === undefined ? {} : { subresource }),
     };
