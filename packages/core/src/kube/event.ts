@@ -1,10 +1,5 @@
-import {
-  DEFAULT_NAMESPACE,
-  formatTime,
-  type KubeObject,
-  type ObjectKey,
-  type ObjectReference,
-} from './object.js';
+import { DEFAULT_NAMESPACE, type KubeObject, type ObjectKey, type ObjectReference } from './object.js';
+import { TimeFormatter } from './time-formatter.js';
 
 /** What a controller says about an object: the input to `ClusterPort.createEvent`. */
 export interface EventInput {
@@ -55,6 +50,7 @@ export class EventAggregator {
   readonly #seen = new Map<string, { key: ObjectKey; count: number }>();
   #lastMs = Number.NEGATIVE_INFINITY;
   #seq = 0;
+  readonly #time = new TimeFormatter();
 
   constructor(capacity = 4096) {
     this.#capacity = capacity;
@@ -64,7 +60,7 @@ export class EventAggregator {
   observe(input: EventInput, now: number): EventDecision {
     const id = identity(input);
     const seen = this.#seen.get(id);
-    const stamp = formatTime(now);
+    const stamp = this.#time.format(now);
     if (seen !== undefined) {
       seen.count++;
       this.#seen.delete(id);

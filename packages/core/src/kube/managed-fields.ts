@@ -68,30 +68,53 @@ export function overlaps(a: FieldPath, b: FieldPath): boolean {
   return true;
 }
 
-function inScope(path: FieldPath, scope: FieldScope): boolean {
+/** Whether a path lies in the part of the object a scope covers (decided by its first segment). */
+export function inScope(path: FieldPath, scope: FieldScope): boolean {
   if (scope === 'all') return true;
   const isStatus = path[0] === 'f:status';
   return scope === 'status' ? isStatus : !isStatus;
 }
 
+/** Server-managed metadata members, never owned (`UNOWNED` below `metadata`). */
+const UNOWNED_METADATA: ReadonlySet<string> = new Set(
+  UNOWNED.filter((p) => p.length === 2).map((p) => p[1] as PathSegment),
+);
+
+/** Whether a path is one of `UNOWNED`, by its segments (the walks test every node they visit). */
+export function isUnowned(path: FieldPath): boolean {
+  if (path.length === 1) return path[0] === 'f:apiVersion' || path[0] === 'f:kind';
+  return path.length === 2 && path[0] === 'f:metadata' && UNOWNED_METADATA.has(path[1] as PathSegment);
+}
+
+function isSetList(path: FieldPath): boolean {
+  return SET_LISTS.some((p) => samePath(p, path));
+}
+
 /** Every owned leaf of an object in a scope, with its value (set items map to the item). */
 export function leaves(obj: JsonObject, scope: FieldScope): Map<string, JsonValue> {
   const out = new Map<string, JsonValue>();
-  const walk = (value: JsonValue, path: PathSegment[]) => {
-    if (UNOWNED.some((p) => samePath(p, path))) return;
-    if (Array.isArray(value) && value.length > 0 && SET_LISTS.some((p) => samePath(p, path))) {
-      if (!inScope(path, scope)) return;
-      for (const item of value) out.set(pathKey([...path, `v:${JSON.stringify(item)}`]), item);
-      return;
-    }
-    if (isJsonObject(value) && Object.keys(value).length > 0) {
-      for (const [key, child] of Object.entries(value)) walk(child, [...path, `f:${key}`]);
-      return;
-    }
-    if (path.length > 0 && inScope(path, scope)) out.set(pathKey(path), value);
-  };
-  walk(obj, []);
+  leavesAt(obj, [], scope, out);
   return out;
+}
+
+/** `leaves` of the value found at `path` of an object, added to `out` in walk order. */
+export function leavesAt(
+  value: JsonValue,
+  path: PathSegment[],
+  scope: FieldScope,
+  out: Map<string, JsonValue>,
+): void {
+  if (isUnowned(path)) return;
+  if (Array.isArray(value) && value.length > 0 && isSetList(path)) {
+    if (!inScope(path, scope)) return;
+    for (const item of value) out.set(pathKey([...path, `v:${JSON.stringify(item)}`]), item);
+    return;
+  }
+  if (isJsonObject(value) && Object.keys(value).length > 0) {
+    for (const [key, child] of Object.entries(value)) leavesAt(child, [...path, `f:${key}`], scope, out);
+    return;
+  }
+  if (path.length > 0 && inScope(path, scope)) out.set(pathKey(path), value);
 }
 
 /**
@@ -100,16 +123,18 @@ export function leaves(obj: JsonObject, scope: FieldScope): Map<string, JsonValu
  */
 export function maps(obj: JsonObject, scope: FieldScope): Set<string> {
   const out = new Set<string>();
-  const walk = (value: JsonValue, path: PathSegment[]) => {
-    if (!isJsonObject(value) || Object.keys(value).length === 0) return;
-    if (UNOWNED.some((p) => samePath(p, path))) return;
-    if (path.length > 0 && !(path.length === 1 && path[0] === 'f:metadata') && inScope(path, scope)) {
-      out.add(pathKey(path));
-    }
-    for (const [key, child] of Object.entries(value)) walk(child, [...path, `f:${key}`]);
-  };
-  walk(obj, []);
+  mapsAt(obj, [], scope, out);
   return out;
+}
+
+/** `maps` of the value found at `path` of an object, added to `out` in walk order. */
+export function mapsAt(value: JsonValue, path: PathSegment[], scope: FieldScope, out: Set<string>): void {
+  if (!isJsonObject(value) || Object.keys(value).length === 0) return;
+  if (isUnowned(path)) return;
+  if (path.length > 0 && !(path.length === 1 && path[0] === 'f:metadata') && inScope(path, scope)) {
+    out.add(pathKey(path));
+  }
+  for (const [key, child] of Object.entries(value)) mapsAt(child, [...path, `f:${key}`], scope, out);
 }
 
 /**
@@ -195,35 +220,55 @@ export interface FieldOwnership {
   readonly fields: Set<string>;
 }
 
-/** Decodes `metadata.managedFields`. */
-export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): FieldOwnership[] {
-  return (entries ?? []).map((entry) => ({
+/** Decodes `metadata.managedFields`, each entry with `decode` (by default `decodeEntry`). */
+export function decodeManagedFields(
+  entries: readonly ManagedFieldsEntry[] | undefined,
+  decode: (entry: ManagedFieldsEntry) => FieldOwnership = decodeEntry,
+): FieldOwnership[] {
+  return (entries ?? []).map((entry) => decode(entry));
+}
+
+/** Decodes one `managedFields` entry. */
+export function decodeEntry(entry: ManagedFieldsEntry): FieldOwnership {
+  return {
     manager: entry.manager,
     operation: entry.operation,
     apiVersion: entry.apiVersion ?? '',
     time: entry.time ?? '',
     ...(entry.subresource === undefined ? {} : { subresource: entry.subresource }),
     fields: decodeFieldsV1(entry.fieldsV1 ?? {}),
-  }));
+  };
 }
 
 /**
  * Encodes ownership back into `metadata.managedFields`, dropping entries that own nothing, in
- * kube-apiserver's order: operation (Apply before Update), time, manager, subresource.
+ * kube-apiserver's order: operation (Apply before Update), time, manager, subresource. Each
+ * entry is encoded with `encode` (by default `encodeEntry`).
  */
-export function encodeManagedFields(owners: readonly FieldOwnership[]): ManagedFieldsEntry[] {
+export function encodeManagedFields(
+  owners: readonly FieldOwnership[],
+  encode: (owner: FieldOwnership) => ManagedFieldsEntry = encodeEntry,
+): ManagedFieldsEntry[] {
   return owners
     .filter((o) => o.fields.size > 0)
     .sort(compareEntries)
-    .map((o) => ({
-      manager: o.manager,
-      operation: o.operation,
-      apiVersion: o.apiVersion,
-      time: o.time,
-      fieldsType: 'FieldsV1' as const,
-      fieldsV1: encodeFieldsV1(o.fields),
-      ...(o.subresource === undefined ? {} : { subresource: o.subresource }),
-    }));
+    .map((o) => encode(o));
+}
+
+/** Encodes one owner as a `managedFields` entry; `parse` reads its path keys (`pathFromKey`). */
+export function encodeEntry(
+  o: FieldOwnership,
+  parse: (key: string) => FieldPath = pathFromKey,
+): ManagedFieldsEntry {
+  return {
+    manager: o.manager,
+    operation: o.operation,
+    apiVersion: o.apiVersion,
+    time: o.time,
+    fieldsType: 'FieldsV1' as const,
+    fieldsV1: encodeFieldsV1(o.fields, parse),
+    ...(o.subresource === undefined ? {} : { subresource: o.subresource }),
+  };
 }
 
 function compareEntries(a: FieldOwnership, b: FieldOwnership): number {
@@ -239,12 +284,15 @@ function compareEntries(a: FieldOwnership, b: FieldOwnership): number {
 }
 
 /** The nested `FieldsV1` form: `{"f:spec": {"f:replicas": {}}}`, `"."` marking an owned inner node. */
-export function encodeFieldsV1(fields: Iterable<string>): Record<string, unknown> {
+export function encodeFieldsV1(
+  fields: Iterable<string>,
+  parse: (key: string) => FieldPath = pathFromKey,
+): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   const owned: Record<string, unknown>[] = [];
   for (const key of fields) {
     let node = root;
-    for (const seg of pathFromKey(key)) {
+    for (const seg of parse(key)) {
       if (!isRecord(node[seg])) node[seg] = {};
       node = node[seg] as Record<string, unknown>;
     }

@@ -1,13 +1,14 @@
+import { diffFields } from './field-changes.js';
 import { cloneJson, isJsonObject, type JsonObject, jsonEqual } from './json.js';
 import {
   type FieldOwnership,
   type FieldPath,
   type FieldScope,
   leaves,
-  maps,
   overlaps,
   ownsOnlyTheMap,
   pathFromKey,
+  pathKey,
   readPath,
   removePath,
   writePath,
@@ -36,8 +37,23 @@ function sameEntry(o: FieldOwnership, manager: string, operation: string, subres
   return o.manager === manager && o.operation === operation && o.subresource === subresource;
 }
 
-function cloneOwners(owners: readonly FieldOwnership[]): FieldOwnership[] {
-  return owners.map((o) => ({ ...o, fields: new Set(o.fields) }));
+/**
+ * The owners without the fields `drop` picks. Owners that lose nothing are returned as they
+ * are and the others as copies, so the input (possibly shared, decoded from a stored version)
+ * is never changed and unchanged entries keep their identity (which lets their encoding be
+ * reused).
+ */
+function withoutFields(owners: readonly FieldOwnership[], drop: (key: string) => boolean): FieldOwnership[] {
+  return owners.map((o) => {
+    let fields: Set<string> | undefined;
+    for (const key of o.fields) {
+      if (drop(key)) {
+        fields ??= new Set(o.fields);
+        fields.delete(key);
+      }
+    }
+    return fields === undefined ? o : { ...o, fields };
+  });
 }
 
 function withEntry(
@@ -63,37 +79,37 @@ function withEntry(
 }
 
 /** Drops every owner's claim on a field (a map, say) that `object` no longer has. */
-function dropVanished(owners: FieldOwnership[], object: JsonObject): void {
-  for (const o of owners) {
-    for (const key of [...o.fields]) if (!readPath(object, pathFromKey(key)).found) o.fields.delete(key);
-  }
+function dropVanished(
+  owners: readonly FieldOwnership[],
+  object: JsonObject,
+  parse: (key: string) => FieldPath = pathFromKey,
+): FieldOwnership[] {
+  return withoutFields(owners, (key) => !readPath(object, parse(key)).found);
 }
 
 /**
  * Ownership after a non-apply write (create, update, patch) by `ctx.manager`: every leaf that
  * appeared or changed, and every map that appeared, becomes the manager's, and leaves are taken
  * from everyone else; leaves and maps that disappeared are owned by no one. Unchanged objects
- * leave ownership as it was.
+ * leave ownership as it was. `owners` is not changed; entries that do not change are returned
+ * as they are (treat them as read-only). `parse` reads path keys (`pathFromKey`, or a memo of it).
  */
 export function recordUpdate(
   before: JsonObject,
   after: JsonObject,
   owners: readonly FieldOwnership[],
   ctx: ManagerContext,
+  parse: (key: string) => FieldPath = pathFromKey,
 ): FieldOwnership[] {
-  const old = leaves(before, ctx.scope);
-  const now = leaves(after, ctx.scope);
-  const changed: string[] = [];
-  const removed: string[] = [];
-  for (const [key, value] of now) if (!old.has(key) || !jsonEqual(old.get(key), value)) changed.push(key);
-  for (const key of old.keys()) if (!now.has(key)) removed.push(key);
-  const oldMaps = maps(before, ctx.scope);
-  const created = [...maps(after, ctx.scope)].filter((key) => !oldMaps.has(key));
-  if (changed.length === 0 && removed.length === 0 && created.length === 0) return cloneOwners(owners);
+  const { changed, removed, created } = diffFields(before, after, ctx.scope);
+  if (changed.length === 0 && removed.length === 0 && created.length === 0) return [...owners];
 
-  const out = cloneOwners(owners);
-  for (const o of out) for (const key of [...removed, ...changed]) o.fields.delete(key);
-  dropVanished(out, after);
+  const taken = new Set([...removed, ...changed]);
+  const out = dropVanished(
+    withoutFields(owners, (key) => taken.has(key)),
+    after,
+    parse,
+  );
   const mine = out.find((o) => sameEntry(o, ctx.manager, 'Update', ctx.subresource));
   const fields = new Set(mine?.fields ?? []);
   for (const key of [...changed, ...created]) fields.add(key);
@@ -153,12 +169,11 @@ export function applyConfiguration(
   }
   if (conflicts.length > 0 && !force) return { ok: false, conflicts };
 
-  const out = cloneOwners(owners);
-  const mine = out.find((o) => sameEntry(o, ctx.manager, 'Apply', ctx.subresource));
+  const mine = owners.find((o) => sameEntry(o, ctx.manager, 'Apply', ctx.subresource));
   for (const key of mine?.fields ?? []) {
     if (applied.has(key)) continue;
     const path = pathFromKey(key);
-    const ownedElsewhere = out.some(
+    const ownedElsewhere = owners.some(
       (o) =>
         o !== mine &&
         [...o.fields].some((other) => {
@@ -169,9 +184,19 @@ export function applyConfiguration(
     if (!ownedElsewhere) removePath(current, path);
   }
   for (const [key, value] of applied) writePath(current, pathFromKey(key), value);
+  // Forced conflicts: each conflicting manager loses the field it owned.
+  const lost = new Map<string, Set<string>>();
   for (const c of conflicts) {
-    for (const o of out) if (o.manager === c.manager) o.fields.delete(JSON.stringify(c.path));
+    const keys = lost.get(c.manager) ?? new Set<string>();
+    keys.add(pathKey(c.path));
+    lost.set(c.manager, keys);
   }
-  dropVanished(out, current);
+  const out = dropVanished(
+    owners.map((o) => {
+      const keys = lost.get(o.manager);
+      return keys === undefined ? o : (withoutFields([o], (key) => keys.has(key))[0] as FieldOwnership);
+    }),
+    current,
+  );
   return { ok: true, object: current, owners: withEntry(out, ctx, 'Apply', new Set(applied.keys())) };
 }

@@ -18,12 +18,7 @@ import {
 } from '../errors.js';
 import { EventAggregator, type EventInput } from '../event.js';
 import { cloneJson, isJsonObject, type JsonObject, jsonEqual, toJson } from '../json.js';
-import {
-  decodeManagedFields,
-  encodeManagedFields,
-  type FieldOwnership,
-  formatPath,
-} from '../managed-fields.js';
+import { type FieldOwnership, formatPath } from '../managed-fields.js';
 import { applyMergePatch, type MergePatch } from '../merge-patch.js';
 import {
   DEFAULT_NAMESPACE,
@@ -49,6 +44,7 @@ import type {
 import { type ResourceType, typeKey } from '../resource-type.js';
 import { Events, Namespaces } from '../resource-types.js';
 import { applyConfiguration, type ManagerContext, recordUpdate } from '../server-side-apply.js';
+import { TimeFormatter } from '../time-formatter.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
 import { disruptionStatusOf, evictPod } from './eviction.js';
 import type { AdmissionHook, AdmissionRequest, MemoryClusterPlugin } from './extensions.js';
@@ -57,6 +53,7 @@ import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER } from './garb
 import { type IdGenerator, SequentialIdGenerator } from './id-generator.js';
 import type { ClusterInternals } from './internals.js';
 import { type KindPolicy, ServedKinds } from './kinds.js';
+import { ManagedFieldsCodec } from './managed-fields-codec.js';
 import { NAMESPACE_FINALIZER, NamespaceLifecycle } from './namespace-lifecycle.js';
 import { type Change, ObjectStore, storeKey } from './object-store.js';
 import { checkPreconditions } from './preconditions.js';
@@ -143,6 +140,8 @@ export class MemoryCluster implements ClusterPort {
   readonly #manager: string;
   readonly #internals: ClusterInternals;
   readonly #views = new ManagedFieldsFreeViews();
+  readonly #managedFields = new ManagedFieldsCodec();
+  readonly #time = new TimeFormatter();
   readonly #withoutManagedFields = (object: KubeObject): KubeObject => this.#views.of(object);
   #requests = 0;
 
@@ -493,7 +492,7 @@ export class MemoryCluster implements ClusterPort {
     obj.apiVersion = policy.type.apiVersion;
     obj.kind = policy.type.kind;
     meta.uid = this.#ids.uid();
-    meta.creationTimestamp = formatTime(this.clock.now());
+    meta.creationTimestamp = this.#time.format(this.clock.now());
     if (policy.tracksGeneration) meta.generation = 1;
     else delete meta.generation;
     delete meta.deletionTimestamp;
@@ -513,8 +512,15 @@ export class MemoryCluster implements ClusterPort {
     this.#validateMetadata(policy.type, obj, undefined);
     this.#admit({ operation: 'CREATE', type: policy.type, object: obj });
     const ownership =
-      owners ?? recordUpdate({}, json, [], this.#managerContext(policy.type, manager, 'all', undefined));
-    const managed = encodeManagedFields(ownership);
+      owners ??
+      recordUpdate(
+        {},
+        json,
+        [],
+        this.#managerContext(policy.type, manager, 'all', undefined),
+        this.#managedFields.path,
+      );
+    const managed = this.#managedFields.encode(ownership);
     if (managed.length > 0) obj.metadata.managedFields = managed;
     return this.#store.insert(at.typeKey, at.key, obj);
   }
@@ -617,7 +623,7 @@ export class MemoryCluster implements ClusterPort {
     }
     const outcome = applyConfiguration(
       existing as unknown as JsonObject,
-      decodeManagedFields(existing.metadata.managedFields),
+      this.#managedFields.decode(existing.metadata.managedFields),
       configJson,
       ctx,
       force,
@@ -659,7 +665,9 @@ export class MemoryCluster implements ClusterPort {
       const json = result as unknown as JsonObject;
       const status = (next as unknown as JsonObject).status;
       if (status === undefined) delete json.status;
-      else json.status = cloneJson(status);
+      // The patched status shares its untouched parts with the stored (frozen) one, so the
+      // ownership diff skips them; admission hooks replace members rather than edit them.
+      else json.status = status;
     } else {
       // Its own top level and metadata, which are stamped below: a merge patch that left them
       // alone shares them with the stored (frozen) version.
@@ -668,7 +676,7 @@ export class MemoryCluster implements ClusterPort {
       const json = result as unknown as JsonObject;
       if (at.type.statusSubresource) {
         if (old.status === undefined) delete json.status;
-        else json.status = cloneJson(old.status);
+        else json.status = old.status;
       }
       normalizeMetadata(result);
       this.#validateMetadata(at.type, result, existing);
@@ -687,10 +695,11 @@ export class MemoryCluster implements ClusterPort {
       recordUpdate(
         old,
         result as unknown as JsonObject,
-        decodeManagedFields(existing.metadata.managedFields),
+        this.#managedFields.decode(existing.metadata.managedFields),
         this.#managerContext(at.type, ctx.manager, scope, ctx.subresource),
+        this.#managedFields.path,
       );
-    const managed = encodeManagedFields(owners);
+    const managed = this.#managedFields.encode(owners);
     if (managed.length > 0) result.metadata.managedFields = managed;
     else delete result.metadata.managedFields;
     result.metadata.resourceVersion = existing.metadata.resourceVersion;
@@ -924,7 +933,7 @@ export class MemoryCluster implements ClusterPort {
     return {
       manager,
       apiVersion: type.apiVersion,
-      time: formatTime(this.clock.now()),
+      time: this.#time.format(this.clock.now()),
       scope,
       ...(subresource === undefined ? {} : { subresource }),
     };

@@ -87,6 +87,8 @@ export class NodeClaimDisruptionController implements Controller {
   readonly backoff: BackoffPolicy;
   readonly #deps: LifecycleDependencies;
   readonly #recheckMs: number;
+  /** Parsed NodePools by the frozen stored version they came from. */
+  readonly #parsed = new WeakMap<object, NodePoolLookup>();
 
   constructor(deps: LifecycleDependencies, options: NodeClaimDisruptionOptions = {}) {
     this.#deps = deps;
@@ -196,6 +198,18 @@ export class NodeClaimDisruptionController implements Controller {
       if (isNotFound(err)) return { problem: `NodePool ${name} does not exist` };
       throw err;
     }
+    // The in-memory cluster hands out each stored version as one frozen object, so a version
+    // read on every reconcile is parsed once; a client that reads copies just misses.
+    if (typeof raw !== 'object' || raw === null) return this.#parse(name, raw);
+    let lookup = this.#parsed.get(raw);
+    if (lookup === undefined) {
+      lookup = this.#parse(name, raw);
+      if (Object.isFrozen(raw)) this.#parsed.set(raw, lookup);
+    }
+    return lookup;
+  }
+
+  #parse(name: string, raw: unknown): NodePoolLookup {
     const parsed = nodePoolSchema.safeParse(raw);
     if (!parsed.success) return { problem: `NodePool ${name} is invalid: ${z.prettifyError(parsed.error)}` };
     return { nodePool: parsed.data };

@@ -43,3 +43,51 @@ describe('ObjectCache', () => {
     expect(cache.byIndex('rs2').map((o) => o.metadata.name)).toEqual(['a']);
   });
 });
+
+describe('ObjectCache counts', () => {
+  const labelled = (name: string, rv: number, owner: string, ready: boolean): KubeObject => {
+    const o = obj(name, rv, owner);
+    return { ...o, metadata: { ...o.metadata, labels: { ready: String(ready) } } };
+  };
+  const isReady = (o: KubeObject) => o.metadata.labels?.ready === 'true';
+
+  it('keeps per index value how many objects each predicate accepts, through moves and removals', () => {
+    const cache = new ObjectCache<KubeObject>({
+      index: (o) => o.metadata.ownerReferences?.[0]?.uid,
+      counts: { all: () => true, ready: isReady },
+    });
+    cache.observe(labelled('a', 1, 'rs1', false));
+    cache.observe(labelled('b', 2, 'rs1', true));
+    expect([cache.countByIndex('rs1', 'all'), cache.countByIndex('rs1', 'ready')]).toEqual([2, 1]);
+    cache.observe(labelled('a', 3, 'rs1', true));
+    expect(cache.countByIndex('rs1', 'ready')).toBe(2);
+    cache.apply({ type: 'MODIFIED', object: labelled('a', 2, 'rs1', false) }); // stale: ignored
+    expect(cache.countByIndex('rs1', 'ready')).toBe(2);
+    cache.observe(labelled('b', 4, 'rs2', true));
+    expect([cache.countByIndex('rs1', 'all'), cache.countByIndex('rs2', 'ready')]).toEqual([1, 1]);
+    cache.remove(labelled('a', 5, 'rs1', true));
+    expect([cache.countByIndex('rs1', 'all'), cache.countByIndex('rs1', 'ready')]).toEqual([0, 0]);
+    expect(cache.countByIndex('rs2', 'unknown')).toBe(0);
+  });
+
+  it('agrees with filtering the indexed objects after random changes', () => {
+    const cache = new ObjectCache<KubeObject>({
+      index: (o) => o.metadata.ownerReferences?.[0]?.uid,
+      counts: { ready: isReady },
+    });
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let rv = 1; rv <= 500; rv++) {
+      const name = `p${next(20)}`;
+      const owner = `rs${next(3)}`;
+      if (next(5) === 0) cache.remove(labelled(name, rv, owner, false));
+      else cache.observe(labelled(name, rv, owner, next(2) === 0));
+      for (const o of ['rs0', 'rs1', 'rs2']) {
+        expect(cache.countByIndex(o, 'ready')).toBe(cache.byIndex(o).filter(isReady).length);
+      }
+    }
+  });
+});

@@ -24,10 +24,26 @@ export class ObjectCache<T extends KubeObject> {
   readonly #revisions = new Map<string, number>();
   readonly #indexOf: ((obj: T) => string | undefined) | undefined;
   readonly #index = new Map<string, Set<string>>();
+  readonly #counters: readonly ((obj: T) => boolean)[];
+  readonly #counterNames: readonly string[];
+  /** Per index value, how many of its objects each counter accepts (in `#counterNames` order). */
+  readonly #counts = new Map<string, number[]>();
 
-  /** With `index`, objects can be looked up by that value (e.g. their controller's uid). */
-  constructor(options: { index?: (obj: T) => string | undefined } = {}) {
+  /**
+   * With `index`, objects can be looked up by that value (e.g. their controller's uid). With
+   * `counts` as well, the cache keeps, per index value, how many of its objects each named
+   * predicate accepts, updated on every change, so a reconcile that only needs those numbers
+   * does not list and test every object of its owner on every event.
+   */
+  constructor(
+    options: {
+      index?: (obj: T) => string | undefined;
+      counts?: Readonly<Record<string, (obj: T) => boolean>>;
+    } = {},
+  ) {
     this.#indexOf = options.index;
+    this.#counterNames = Object.keys(options.counts ?? {});
+    this.#counters = Object.values(options.counts ?? {});
   }
 
   /**
@@ -87,10 +103,20 @@ export class ObjectCache<T extends KubeObject> {
     return keys.map((k) => this.#items.get(k)!);
   }
 
+  /** How many objects with index value `value` the counter `name` accepts (0 for unknown names). */
+  countByIndex(value: string, name: string): number {
+    const at = this.#counterNames.indexOf(name);
+    return at < 0 ? 0 : (this.#counts.get(value)?.[at] ?? 0);
+  }
+
   #reindex(key: string, previous: T | undefined, current: T | undefined): void {
     if (this.#indexOf === undefined) return;
     const before = previous === undefined ? undefined : this.#indexOf(previous);
     const after = current === undefined ? undefined : this.#indexOf(current);
+    if (this.#counters.length > 0) {
+      if (before !== undefined) this.#count(before, previous as T, -1);
+      if (after !== undefined) this.#count(after, current as T, 1);
+    }
     if (before === after) return;
     if (before !== undefined) {
       const set = this.#index.get(before);
@@ -102,5 +128,15 @@ export class ObjectCache<T extends KubeObject> {
       if (set === undefined) this.#index.set(after, new Set([key]));
       else set.add(key);
     }
+  }
+
+  #count(value: string, obj: T, sign: 1 | -1): void {
+    let counts = this.#counts.get(value);
+    if (counts === undefined) {
+      counts = new Array<number>(this.#counters.length).fill(0);
+      this.#counts.set(value, counts);
+    }
+    for (let i = 0; i < this.#counters.length; i++) if (this.#counters[i]!(obj)) counts[i]! += sign;
+    if (sign < 0 && counts.every((n) => n === 0)) this.#counts.delete(value);
   }
 }

@@ -131,9 +131,22 @@ export async function deletePod(cluster: MemoryCluster, cache: ObjectCache<Pod>,
   }
 }
 
-/** A pod cache indexed by controller uid, for `podsOf`. */
+/** A pod cache indexed by controller uid, for `podsOf`, counting each owner's active and ready pods. */
 export function podCache(): ObjectCache<Pod> {
-  return new ObjectCache<Pod>({ index: (pod) => controllerOf(pod)?.uid });
+  return new ObjectCache<Pod>({
+    index: (pod) => controllerOf(pod)?.uid,
+    counts: { active: isActive, activeReady: (pod) => isActive(pod) && isReady(pod) },
+  });
+}
+
+/**
+ * How many of an owner's pods in a `podCache` are active and how many of those are ready: the
+ * lengths of `podsOf(...).filter(isActive)` and of its ready part, without listing them.
+ */
+export function activeCounts(cache: ObjectCache<Pod>, owner: KubeObject): { active: number; ready: number } {
+  const uid = owner.metadata.uid;
+  if (uid === undefined) return { active: 0, ready: 0 };
+  return { active: cache.countByIndex(uid, 'active'), ready: cache.countByIndex(uid, 'activeReady') };
 }
 
 /** The pods a `podCache` holds for an owner (by controller uid), sorted by key. */

@@ -8,6 +8,7 @@ import { Pods, ReplicaSets } from '../../../kube/resource-types.js';
 import { ObjectCache } from '../object-cache.js';
 import { ReconcileQueue } from '../reconcile-queue.js';
 import {
+  activeCounts,
   CONTROLLER_MANAGER,
   controllerRef,
   createPod,
@@ -101,21 +102,21 @@ async function reconcile(
 ): Promise<void> {
   const rs = sets.get(key);
   if (rs === undefined || rs.metadata.deletionTimestamp !== undefined) return;
-  const owned = podsOf(pods, rs);
-  const active = owned.filter(isActive);
+  // Every pod event queues its set, so the reconcile reads the cache's running counts; the
+  // pods themselves are listed only to pick scale-down victims.
+  const { active } = activeCounts(pods, rs);
   const want = rs.spec.replicas ?? 1;
-  if (active.length < want) {
+  if (active < want) {
     const ref = controllerRef(rs, 'apps/v1', 'ReplicaSet');
-    for (let i = active.length; i < want; i++) {
+    for (let i = active; i < want; i++) {
       await createPod(cluster, pods, podFromTemplate(rs.spec.template, rs, ref));
     }
-  } else if (active.length > want) {
-    const victims = [...active].sort(compareForDeletion).slice(0, active.length - want);
+  } else if (active > want) {
+    const victims = podsOf(pods, rs)
+      .filter(isActive)
+      .sort(compareForDeletion)
+      .slice(0, active - want);
     for (const pod of victims) await deletePod(cluster, pods, pod);
-  } else {
-    // Nothing written and nothing awaited: the caches still hold what `active` was counted from.
-    await writeStatus(cluster, key, sets, pods, active);
-    return;
   }
   await writeStatus(cluster, key, sets, pods);
 }
@@ -125,15 +126,13 @@ async function writeStatus(
   key: string,
   sets: ObjectCache<ReplicaSet>,
   pods: ObjectCache<Pod>,
-  counted?: readonly Pod[],
 ): Promise<void> {
   const rs = sets.get(key);
   if (rs === undefined) return;
-  const active = counted ?? podsOf(pods, rs).filter(isActive);
-  const ready = active.filter(isReady).length;
+  const { active, ready } = activeCounts(pods, rs);
   const status = {
-    replicas: active.length,
-    fullyLabeledReplicas: active.length,
+    replicas: active,
+    fullyLabeledReplicas: active,
     readyReplicas: ready,
     availableReplicas: ready,
     observedGeneration: rs.metadata.generation ?? 0,
