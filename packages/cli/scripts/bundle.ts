@@ -64,7 +64,9 @@ const lazyYaml: Plugin = {
 
 // A module that finds files beside itself (`new URL('../package.json', import.meta.url)`) keeps
 // finding them once bundled: its import.meta.url becomes its compiled file's, computed from the
-// bundle's own URL, so the package still moves as a whole (an install, a packed tarball).
+// bundle's own URL, so the package still moves as a whole (an install, a packed tarball). For
+// core's files that is core's package beside the CLI's (`../../../core/dist/...`), where npm,
+// pnpm and this workspace all put it.
 const ownLocation: Plugin = {
   name: 'own-location',
   setup(b) {
