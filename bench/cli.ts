@@ -1,6 +1,7 @@
 // CLI startup and input benchmark: `nodewright --help`, `validate` of one small file and
 // `schedule` on Karpenter's 5,000-pod benchmark input, end to end as a user runs them, each
-// beside `node -e 0` timed in the same run. Run with `pnpm bench:cli` (builds first). See README.md.
+// beside `node -e 0` timed in the same run. Run with `pnpm bench:cli` (builds first); `--cpu`
+// adds each command's CPU time. See README.md.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,13 +24,27 @@ function option(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** Wall milliseconds of one run of the project's node on argv; throws if it fails. */
-function timeOnce(argv: readonly string[]): number {
+// With --cpu, each child also reports its CPU time (user + system, all its threads) on exit:
+// on a shared machine wall time measures the load as much as the command, CPU time far less.
+const CpuReport = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\ncpu-us '+(u.user+u.system)+'\\n')})`;
+
+interface Sample {
+  readonly ms: number;
+  /** CPU milliseconds, with --cpu. */
+  readonly cpuMs?: number;
+}
+
+/** One run of the project's node on argv: wall (and CPU) milliseconds; throws if it fails. */
+function timeOnce(argv: readonly string[], cpu: boolean): Sample {
+  const args = cpu ? ['--import', CpuReport, ...argv] : argv;
   const start = performance.now();
-  const run = spawnSync(process.execPath, argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
   const ms = performance.now() - start;
   if (run.status !== 0) throw new Error(`node ${argv.join(' ')} exited ${run.status}: ${run.stderr}`);
-  return ms;
+  if (!cpu) return { ms };
+  const reported = /cpu-us (\d+)\s*$/.exec(run.stderr);
+  if (reported === null) throw new Error(`node ${argv.join(' ')} reported no CPU time: ${run.stderr}`);
+  return { ms, cpuMs: Number(reported[1]) / 1000 };
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -39,6 +54,7 @@ async function main(): Promise<void> {
   const podCount = Number(option('--pods') ?? 5000);
   // Another checkout's build (e.g. a worktree at an older commit), timed in the same rounds.
   const compare = option('--compare');
+  const cpu = process.argv.includes('--cpu');
   const dir = await mkdtemp(join(tmpdir(), 'nodewright-bench-cli-'));
   try {
     const input = karpenterCliInput(podCount);
@@ -69,24 +85,44 @@ async function main(): Promise<void> {
         : cliCases(join(resolve(compare), 'packages/cli/dist/bin.js'), ` [${compare}]`)),
     ];
     // Interleaved rounds, so a burst of load on a shared machine hits every case alike.
-    const samples = cases.map(() => [] as number[]);
-    for (const c of cases) timeOnce(c.argv); // warm the file cache and node's compile cache
+    const samples = cases.map(() => [] as Sample[]);
+    for (const c of cases) timeOnce(c.argv, cpu); // warm the file cache and node's compile cache
     for (let r = 0; r < repeat; r++) {
       process.stderr.write(`round ${r + 1}/${repeat}\n`);
-      for (const [i, c] of cases.entries()) samples[i]!.push(timeOnce(c.argv));
+      for (const [i, c] of cases.entries()) samples[i]!.push(timeOnce(c.argv, cpu));
     }
-    const base = median(samples[0]!);
+    const wall = samples.map((xs) => xs.map((x) => x.ms));
+    const cpuMs = samples.map((xs) => xs.map((x) => x.cpuMs ?? 0));
+    const base = median(wall[0]!);
+    const cpuBase = median(cpuMs[0]!);
     const rows = cases.map((c, i) => {
-      const ms = median(samples[i]!);
+      const ms = median(wall[i]!);
       const target =
         c.targetMs === undefined ? '' : `< ${c.targetMs} ms: ${ms < c.targetMs ? 'met' : 'NOT met'}`;
-      return [c.name, ms.toFixed(0), (ms / base).toFixed(1), Math.min(...samples[i]!).toFixed(0), target];
+      const cpuCells = cpu ? [median(cpuMs[i]!).toFixed(0), (median(cpuMs[i]!) / cpuBase).toFixed(1)] : [];
+      return [
+        c.name,
+        ms.toFixed(0),
+        (ms / base).toFixed(1),
+        Math.min(...wall[i]!).toFixed(0),
+        ...cpuCells,
+        target,
+      ];
     });
-    const header = ['case', 'median ms', 'x node -e 0', 'min ms', 'target'];
+    const header = [
+      'case',
+      'median ms',
+      'x node -e 0',
+      'min ms',
+      ...(cpu ? ['median CPU ms', 'CPU x node -e 0'] : []),
+      'target',
+    ];
     const widths = header.map((h, j) => Math.max(h.length, ...rows.map((r) => r[j]!.length)));
     const line = (cells: readonly string[]) =>
       cells
-        .map((cell, j) => (j === 0 || j === 4 ? cell.padEnd(widths[j]!) : cell.padStart(widths[j]!)))
+        .map((cell, j) =>
+          j === 0 || j === header.length - 1 ? cell.padEnd(widths[j]!) : cell.padStart(widths[j]!),
+        )
         .join('  ');
     process.stdout.write(
       `${[line(header), ...rows.map(line)].join('\n')}\n(${repeat} interleaved runs each after one warm-up; node ${process.versions.node})\n`,

@@ -11,7 +11,7 @@ import { type Command, InputOptions, InputOptionsHelp, type OptionValues, UsageE
 import { formatPerHour, plural } from '../format/index.js';
 import { ClusterOptions, ClusterOptionsHelp } from '../live/cluster-target.js';
 import type { IgnoredPod } from '../snapshot/build-snapshot.js';
-import { type NodeClaimJson, nodeClaimJson } from '../snapshot/claim-json.js';
+import { type NodeClaimJson, nodeClaimsJson } from '../snapshot/claim-json.js';
 import { disruptionInput } from '../snapshot/disruption-input.js';
 import { type LiveInputs, readClusterSnapshot } from '../snapshot/read-cluster.js';
 import { CommandSummaries } from './summaries.js';
@@ -95,7 +95,7 @@ export function disruptReport(
       method: c.method,
       reason: c.reason,
       candidates: [...c.candidates],
-      replacements: c.replacements.map(nodeClaimJson),
+      replacements: nodeClaimsJson(c.replacements),
       savingsPerHour: roundPrice(c.savingsPerHour),
       moves: c.moves.map((m) => ({ pod: podKey(m.pod), ...m.to })),
     })),

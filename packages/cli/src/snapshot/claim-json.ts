@@ -18,12 +18,32 @@ export interface NodeClaimJson {
 }
 
 export function nodeClaimJson(claim: NewClaim): NodeClaimJson {
-  return {
+  return nodeClaimsJson([claim])[0]!;
+}
+
+/**
+ * nodeClaimJson of each claim. The solver's claims share their requirements and type lists
+ * where they are equal; each shared one is converted once (a requirement on the instance type
+ * lists and sorts hundreds of names: a 5,000-pod `schedule` spent a tenth of its time there).
+ */
+export function nodeClaimsJson(claims: readonly NewClaim[]): NodeClaimJson[] {
+  const requirements = new Map<NewClaim['requirements'], NodeSelectorRequirement[]>();
+  const types = new Map<NewClaim['instanceTypes'], string[]>();
+  return claims.map((claim) => ({
     nodePool: claim.nodePool,
-    instanceTypes: claim.instanceTypes.map((t) => t.name),
-    requirements: claim.requirements.toNodeSelectorRequirements(),
+    instanceTypes: memo(types, claim.instanceTypes, (ts) => ts.map((t) => t.name)),
+    requirements: memo(requirements, claim.requirements, (r) => r.toNodeSelectorRequirements()),
     pods: claim.pods.map(podId),
     requests: formatResourceList(claim.requests),
     price: claim.price,
-  };
+  }));
+}
+
+function memo<K, V>(cache: Map<K, V>, key: K, make: (key: K) => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make(key);
+    cache.set(key, value);
+  }
+  return value;
 }

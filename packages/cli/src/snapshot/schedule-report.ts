@@ -3,7 +3,7 @@ import type { InstanceType } from '@nodewright/core/cloudprovider';
 import type { ResourceList, SolverInput, SolverResult } from '@nodewright/core/scheduling';
 import { formatPerHour, plural } from '../format/index.js';
 import type { IgnoredPod } from './build-snapshot.js';
-import { type NodeClaimJson, nodeClaimJson } from './claim-json.js';
+import { type NodeClaimJson, nodeClaimsJson } from './claim-json.js';
 import { podId } from './pod-role.js';
 
 /** `nodewright schedule -o json`: the CLI contract's object, plus `ignored` and `notes`. */
@@ -66,7 +66,7 @@ export function scheduleReport(
     .map((e) => ({ name: e.name, pods: e.pods.map(podId) }));
   const onExisting = existingNodes.reduce((n, e) => n + e.pods.length, 0);
   return {
-    nodeClaims: result.newClaims.map(nodeClaimJson),
+    nodeClaims: nodeClaimsJson(result.newClaims),
     existingNodes,
     unschedulable: result.unschedulable.map((u) => ({ pod: podId(u.pod), reason: u.reason })),
     summary: {
