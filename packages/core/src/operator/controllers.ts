@@ -71,7 +71,7 @@ import type { EventRecorder } from './runtime/event-recorder.js';
 //   nodeclaim.interruption        nodeclaim/interruption/                  lifecycleControllers (when the provider has notices)
 //   disruption                    disruption/controller/                   operatorControllers
 //   metrics.node, .pod, .nodepool metrics/{node,pod,nodepool}/             metricsControllers
-//   nodepool.status, nodeclaim.status, <nodeclass>.status
+//   nodepool.status.metrics, nodeclaim.status.metrics, <nodeclass>.status.metrics
 //                                 metrics/status/                          statusConditionMetricsControllers
 //   the provider's own            its ProviderPlugin                       operatorControllers
 //

@@ -29,8 +29,9 @@ export interface StatusConditionMetricsOptions {
 }
 
 /**
- * `<kind>.status`: operatorpkg's status-condition metrics for one kind (Karpenter runs it for
- * NodePools, NodeClaims and its NodeClasses). Per object, `operator_status_condition_count` = 1
+ * `<kind>.status.metrics`: operatorpkg's status-condition metrics for one kind (Karpenter runs
+ * them for NodePools, NodeClaims and its NodeClasses; operatorpkg names its controller
+ * `<kind>.status`, a name providers here already give their NodeClass status controllers). Per object, `operator_status_condition_count` = 1
  * for each condition it has now (`namespace`, `name`, `group`, `kind`, `type`, `status`,
  * `reason`); each transition it observes counts in `operator_status_condition_transitions_total`
  * and, when it saw the previous status, observes how long that status held in
@@ -57,7 +58,7 @@ export class StatusConditionMetricsController implements Controller {
   constructor(type: ResourceType, registry: Registry, options: StatusConditionMetricsOptions = {}) {
     this.#type = type;
     this.#group = groupOf(type);
-    this.name = `${type.kind.toLowerCase()}.status`;
+    this.name = `${type.kind.toLowerCase()}.status.metrics`;
     this.#metrics = statusConditionMetrics(registry);
     this.#ages = options.ages;
     this.#labels = (options.labels ?? []).map((key) => [key, prometheusLabelOf(key)] as const);
