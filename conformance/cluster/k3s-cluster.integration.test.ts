@@ -1,20 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectKwokNodeReady, expectPodRunsOn } from './kwok-checks.js';
-import { probeDockerEngine } from './src/docker-probe.js';
-import { K3S_SERVER_TAINT, type K3sClusterHandle, startK3sCluster } from './src/k3s-cluster.js';
+import { missingLocalImages, probeDockerEngine } from './src/docker-probe.js';
+import { K3S_IMAGE, K3S_SERVER_TAINT, type K3sClusterHandle, startK3sCluster } from './src/k3s-cluster.js';
 import { KubeHttpClient } from './src/kube-http.js';
+import { KWOK_IMAGE } from './src/kwok-manifests.js';
 import { DEFAULT_STAGE_OPTIONS, KWOK_NODE_ANNOTATION, kwokStages } from './src/kwok-stages.js';
 import { loadKubeconfig } from './src/load-kubeconfig.js';
 
-// The k3s target starts a container, so it can only be exercised where a Docker engine answers.
-// Decided before collection (synchronously), and said out loud when it is not exercised: a
-// skipped block here is not coverage of the k3s path.
+// The k3s target starts a container, so it can only be exercised where a Docker engine answers
+// and holds the k3s and kwok images: nothing can be pulled where no registry is reachable, and a
+// start that has to pull fails. Decided before collection (synchronously), and said out loud
+// when it is not exercised: a skipped block here is not coverage of the k3s path.
 const docker = probeDockerEngine();
-if (!docker.reachable) {
+const missing = docker.reachable ? missingLocalImages([K3S_IMAGE, KWOK_IMAGE]) : [];
+const runnable = docker.reachable && missing.length === 0;
+if (!runnable) {
+  const why = docker.reachable
+    ? `the engine does not hold ${missing.join(' and ')}, and a start would have to pull them`
+    : docker.reason;
   process.stderr.write(
-    `[k3s] k3s-cluster.integration.test.ts: the k3s cluster tests did NOT run (${docker.reason}); ` +
-      'only the no-engine refusal is checked\n',
+    `[k3s] k3s-cluster.integration.test.ts: the k3s cluster tests did NOT run (${why})` +
+      (docker.reachable ? '\n' : '; only the no-engine refusal is checked\n'),
   );
 }
 
@@ -37,7 +44,7 @@ const condition = (conditions: Condition[] | undefined, type: string): Condition
   conditions?.find((c) => c.type === type);
 const poll = { timeout: 90_000, interval: 500 };
 
-describe.runIf(docker.reachable)('the k3s cluster (testcontainers)', () => {
+describe.runIf(runnable)('the k3s cluster (testcontainers)', () => {
   const suffix = randomUUID().slice(0, 8);
   const fakeNode = `nw-k3s-${suffix}`;
   let cluster: K3sClusterHandle | undefined;

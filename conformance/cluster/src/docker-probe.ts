@@ -77,3 +77,17 @@ export function probeDockerEngine(timeoutMs = 10_000): DockerVerdict {
   }
   return dockerVerdict(facts);
 }
+
+/**
+ * The images of `names` the local engine does not hold (`docker image inspect` fails): what a
+ * container start would have to pull. Synchronous, for decisions made before collection.
+ */
+export function missingLocalImages(names: readonly string[], timeoutMs = 10_000): string[] {
+  return names.filter(
+    (name) =>
+      spawnSync('docker', ['image', 'inspect', '--format', '{{.Id}}', name], {
+        timeout: timeoutMs,
+        stdio: 'ignore',
+      }).status !== 0,
+  );
+}
