@@ -7,7 +7,8 @@
 #   deploy/image/local-base.sh                      # prints the image name
 #   docker build --build-arg BASE_IMAGE="$(deploy/image/local-base.sh)" -t nodewright:0.1.0 .
 #
-# Needs root (debootstrap), debootstrap, a running Docker engine and `pnpm install` done.
+# Needs root (debootstrap, installed from Debian's packages where missing), a running Docker
+# engine and `pnpm install` done.
 # The image trusts what this machine trusts: the host's CA bundle replaces the rootfs one and
 # Node reads it (NODE_EXTRA_CA_CERTS), so a build behind a TLS-inspecting proxy reaches the
 # npm registry as the host does. That is a property of this local base, not of the Dockerfile.
@@ -37,6 +38,14 @@ if docker image inspect "$image" >/dev/null 2>&1; then
   exit 0
 fi
 
+if ! command -v debootstrap >/dev/null; then
+  # A fresh Debian machine has no debootstrap; as root, take Debian's package.
+  [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null || die "debootstrap is not installed (apt-get install debootstrap, as root)"
+  log "installing debootstrap (Debian's package)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >&2 ||
+    { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >&2; } ||
+    die "apt-get install debootstrap"
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 started=$SECONDS
