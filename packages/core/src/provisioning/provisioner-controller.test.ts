@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../apis/kubernetes/pod.js';
 import { Labels } from '../apis/labels.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
+import type { NodePool } from '../apis/v1/nodepool.js';
 import { parseTime } from '../kube/object.js';
 import { NodeClaims, NodePools, Nodes, Pods } from '../kube/resource-types.js';
 import { MetricNames } from '../metrics/names.js';
@@ -23,7 +24,7 @@ import { aNodeFor } from '../testing/node-builder.js';
 import { aNodePool } from '../testing/nodepool-builder.js';
 import { aPod } from '../testing/pod-builder.js';
 import { ProvisioningEventReasons } from './events.js';
-import type { SolveFunction } from './provisioner.js';
+import { NoTypesWarningRepeatMs, type SolveFunction } from './provisioner.js';
 
 interface SetupOptions extends ProvisioningOptions {
   readonly nodeClassReadiness?: NodeClassReadinessCheck;
@@ -356,6 +357,18 @@ describe('provisioning.provisioner', () => {
     await env.stop();
   });
 
+  /**
+   * A preferred NodePool (weight 100) that cannot be used and a plain `fallback` one; one pending
+   * pod. Checks the pod's claim came from `fallback`.
+   */
+  async function unusablePreferredPool(env: ControllerEnv, preferred: NodePool): Promise<void> {
+    await env.cluster.create(NodePools, { ...preferred, spec: { ...preferred.spec, weight: 100 } });
+    await env.cluster.create(NodePools, aNodePool({ metadata: { name: 'fallback' } }));
+    await env.cluster.create(Pods, pod('web'));
+    await env.advance(1_000);
+    expect((await claims(env)).map((c) => c.metadata.labels?.[Labels.NodePool])).toEqual(['fallback']);
+  }
+
   it('skips a NodePool that is not Ready, with an event saying why', async () => {
     const { env } = await setup({
       nodeClassReadiness: async (pool) =>
@@ -363,11 +376,7 @@ describe('provisioning.provisioner', () => {
           ? { status: 'False', reason: 'NodeClassNotFound', message: 'TestNodeClass missing not found' }
           : { status: 'True', reason: 'Ready', message: '' },
     });
-    await env.cluster.create(NodePools, aNodePool({ metadata: { name: 'broken' }, spec: { weight: 100 } }));
-    await env.cluster.create(NodePools, aNodePool({ metadata: { name: 'fallback' } }));
-    await env.cluster.create(Pods, pod('web'));
-    await env.advance(1_000);
-    expect((await claims(env)).map((c) => c.metadata.labels?.[Labels.NodePool])).toEqual(['fallback']);
+    await unusablePreferredPool(env, aNodePool({ metadata: { name: 'broken' } }));
     const skipped = env.events.withReason(ProvisioningEventReasons.NodePoolSkipped);
     expect(skipped.map((e) => [e.object.metadata.name, e.message])).toEqual([
       [
@@ -380,26 +389,29 @@ describe('provisioning.provisioner', () => {
 
   it('warns NoCompatibleInstanceTypes on a NodePool whose requirements leave no instance type, and uses the others', async () => {
     const { env } = await setup();
-    await env.cluster.create(
-      NodePools,
+    await unusablePreferredPool(
+      env,
       aNodePool({
         metadata: { name: 'impossible' },
         spec: {
-          weight: 100,
           template: {
             spec: { requirements: [{ key: Labels.InstanceType, operator: 'In', values: ['no-such-type'] }] },
           },
         },
       }),
     );
-    await env.cluster.create(NodePools, aNodePool({ metadata: { name: 'fallback' } }));
-    await env.cluster.create(Pods, pod('web'));
-    await env.advance(1_000);
-    expect((await claims(env)).map((c) => c.metadata.labels?.[Labels.NodePool])).toEqual(['fallback']);
-    const warned = env.events.withReason(ProvisioningEventReasons.NoCompatibleInstanceTypes);
-    expect(warned.map((e) => [e.object.metadata.name, e.type, e.message])).toEqual([
+    const warned = () => env.events.withReason(ProvisioningEventReasons.NoCompatibleInstanceTypes);
+    expect(warned().map((e) => [e.object.metadata.name, e.type, e.message])).toEqual([
       ['impossible', 'Warning', 'NodePool requirements filtered out all compatible available instance types'],
     ]);
+    // Later passes (a new pending pod each) do not repeat it until the repeat interval passes.
+    await env.cluster.create(Pods, pod('web-2'));
+    await env.advance(1_000);
+    expect(warned()).toHaveLength(1);
+    await env.advance(NoTypesWarningRepeatMs);
+    await env.cluster.create(Pods, pod('web-3'));
+    await env.advance(1_000);
+    expect(warned()).toHaveLength(2);
     await env.stop();
   });
 

@@ -42,6 +42,9 @@ import {
 import type { ProvisioningMetrics } from './metrics.js';
 import { newNodeClaim } from './new-nodeclaim.js';
 
+/** How often NoCompatibleInstanceTypes repeats for a NodePool that stays without types. */
+export const NoTypesWarningRepeatMs = 5 * 60_000;
+
 /** The time budget the provisioner gives one solve. */
 export interface SolveBudget {
   /** Karpenter's 1 min by default (`solveTimeoutMs`). */
@@ -137,6 +140,8 @@ export class Provisioner {
   readonly #controller: string;
   /** Invalid pods already reported, by key, with the resourceVersion reported. */
   readonly #reported = new Map<string, string>();
+  /** Per NodePool left without types: its generation and when its warning was last published. */
+  readonly #noTypesWarned = new Map<string, { readonly generation: number; readonly at: number }>();
   readonly #solverCache = new SolverCache();
 
   constructor(deps: ProvisionerDependencies, options: ProvisionerOptions = {}) {
@@ -217,10 +222,13 @@ export class Provisioner {
         for (const pod of claim.pods) published.push(failedSchedulingEvent(pod, outcome.reason));
       }
     }
-    for (const name of result.noCompatibleTypes ?? []) {
+    const noTypes = new Set(result.noCompatibleTypes ?? []);
+    for (const name of [...this.#noTypesWarned.keys()])
+      if (!noTypes.has(name)) this.#noTypesWarned.delete(name);
+    for (const name of noTypes) {
       const pool = pools.get(name);
       if (pool === undefined) continue;
-      published.push(noCompatibleInstanceTypesEvent(pool));
+      if (this.#warnNoTypes(pool)) published.push(noCompatibleInstanceTypesEvent(pool));
       logger.info(
         {
           NodePool: { name },
@@ -376,6 +384,22 @@ export class Provisioner {
       usage = addResources(usage, one);
     }
     return usage;
+  }
+
+  /**
+   * Whether to publish NoCompatibleInstanceTypes for `pool` now: every pass would otherwise
+   * repeat it. Once per NodePool generation, and again after NoTypesWarningRepeatMs while the
+   * pool stays without types, so the warning outlives the apiserver's event expiry.
+   */
+  #warnNoTypes(pool: NodePool): boolean {
+    const name = pool.metadata.name ?? '';
+    const generation = pool.metadata.generation ?? 0;
+    const now = this.#deps.clock.now();
+    const last = this.#noTypesWarned.get(name);
+    if (last !== undefined && last.generation === generation && now - last.at < NoTypesWarningRepeatMs)
+      return false;
+    this.#noTypesWarned.set(name, { generation, at: now });
+    return true;
   }
 
   /** InvalidPod once per pod version, for unbound pods the schema rejects. */

@@ -1,4 +1,5 @@
 import type { Clock } from '@nodewright/core/clock';
+import { LatencyFaults } from '../../latency/latency-faults.js';
 
 /** Which AWS API a call went to. */
 export type AwsService = 'ec2' | 'pricing' | 'sqs' | 'iam' | 'ssm';
@@ -52,8 +53,7 @@ export class AwsFaults {
   readonly #counted: CountedFault[] = [];
   readonly #rates: RateLimit[] = [];
   readonly #shares: ThrottleShare[] = [];
-  readonly #latency = new Map<string, number>();
-  readonly #latencyNext = new Map<string, { readonly ms: number; remaining: number }>();
+  readonly #latency = new LatencyFaults();
   readonly #capacity = new Map<string, number>();
   readonly #calls = new Map<string, number>();
   readonly #lostResponses = new Map<string, number>();
@@ -121,22 +121,17 @@ export class AwsFaults {
 
   /** Every call to `action` waits `ms` before it is answered. */
   latency(action: string, ms: number): void {
-    this.#latency.set(action, ms);
+    this.#latency.always(action, ms);
   }
 
   /** The next `count` calls to `action` wait `ms` before they are answered; later ones do not. */
   latencyNext(action: string, ms: number, count: number): void {
-    this.#latencyNext.set(action, { ms, remaining: count });
+    this.#latency.next(action, ms, count);
   }
 
   /** The wait of this call to `action` (latency, or latencyNext, which it counts off). */
   latencyOf(action: string): number {
-    const next = this.#latencyNext.get(action);
-    if (next !== undefined && next.remaining > 0) {
-      next.remaining--;
-      return next.ms;
-    }
-    return this.#latency.get(action) ?? 0;
+    return this.#latency.of(action);
   }
 
   /**
@@ -216,7 +211,6 @@ export class AwsFaults {
     this.#rates.length = 0;
     this.#shares.length = 0;
     this.#latency.clear();
-    this.#latencyNext.clear();
     this.#capacity.clear();
     this.#calls.clear();
     this.#lostResponses.clear();

@@ -1,3 +1,4 @@
+import { LatencyFaults } from '../../latency/latency-faults.js';
 import { ArmError } from '../arm/errors.js';
 
 /** VM priority as ARM names it. */
@@ -49,8 +50,7 @@ export class AzureFaults {
   #counted: CountedFault[] = [];
   #familyQuota = new Map<string, number>();
   #spotQuota: number | undefined;
-  #latencyMs = 0;
-  readonly #latencyNext = new Map<string, { readonly ms: number; remaining: number }>();
+  readonly #latency = new LatencyFaults();
   #requests = 0;
 
   /** Launches in scope fail with `code` (in the create's async operation, as ARM does). */
@@ -153,11 +153,7 @@ export class AzureFaults {
 
   /** Delay before each request is handled. */
   setLatency(ms: number): void {
-    this.#latencyMs = ms;
-  }
-
-  get latencyMs(): number {
-    return this.#latencyMs;
+    this.#latency.always('*', ms);
   }
 
   /**
@@ -166,17 +162,12 @@ export class AzureFaults {
    * shape.
    */
   latencyNext(operation: string, ms: number, count: number): void {
-    this.#latencyNext.set(operation, { ms, remaining: count });
+    this.#latency.next(operation, ms, count);
   }
 
   /** The wait of this request of `operation` (latencyNext, which it counts off, else setLatency's). */
   latencyOf(operation: string): number {
-    const next = this.#latencyNext.get(operation);
-    if (next !== undefined && next.remaining > 0) {
-      next.remaining--;
-      return next.ms;
-    }
-    return this.#latencyMs;
+    return this.#latency.of(operation);
   }
 
   reset(): void {
@@ -184,7 +175,6 @@ export class AzureFaults {
     this.#counted = [];
     this.#familyQuota.clear();
     this.#spotQuota = undefined;
-    this.#latencyMs = 0;
-    this.#latencyNext.clear();
+    this.#latency.clear();
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '@nodewright/core/clock';
+import { LatencyFaults } from '../../latency/latency-faults.js';
 
 /** Spot or standard, as GCE's `scheduling.provisioningModel` names them. */
 export type ProvisioningModel = 'SPOT' | 'STANDARD';
@@ -30,8 +31,7 @@ export class GceFaults {
   readonly #clock: Clock;
   readonly #stockouts = new Map<string, number>();
   readonly #counted: CountedFault[] = [];
-  readonly #latency = new Map<string, number>();
-  readonly #latencyNext = new Map<string, { readonly ms: number; remaining: number }>();
+  readonly #latency = new LatencyFaults();
   readonly #calls = new Map<string, number>();
   #cpuQuota: number | undefined;
   #rate: { perSecond: number; windowStart: number; used: number } | undefined;
@@ -81,7 +81,7 @@ export class GceFaults {
 
   /** Every call of `method` (or `*`) waits `ms` before it is answered. */
   latency(method: string, ms: number): void {
-    this.#latency.set(method, ms);
+    this.#latency.always(method, ms);
   }
 
   /**
@@ -89,17 +89,12 @@ export class GceFaults {
    * AwsFaults.latencyNext's shape.
    */
   latencyNext(method: string, ms: number, count: number): void {
-    this.#latencyNext.set(method, { ms, remaining: count });
+    this.#latency.next(method, ms, count);
   }
 
   /** The wait of this call of `method` (latencyNext, which it counts off, else latency's). */
   latencyOf(method: string): number {
-    const next = this.#latencyNext.get(method);
-    if (next !== undefined && next.remaining > 0) {
-      next.remaining--;
-      return next.ms;
-    }
-    return this.#latency.get(method) ?? this.#latency.get('*') ?? 0;
+    return this.#latency.of(method);
   }
 
   /** Counts the call and returns the failure it gets, if any. */
@@ -141,7 +136,6 @@ export class GceFaults {
     this.#stockouts.clear();
     this.#counted.length = 0;
     this.#latency.clear();
-    this.#latencyNext.clear();
     this.#calls.clear();
     this.#cpuQuota = undefined;
     this.#rate = undefined;

@@ -16,7 +16,6 @@ import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
 import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import { computeDisruptionInSlices, type DisruptionResult } from '../decide/compute-disruption.js';
-import { NotConsolidated } from '../decide/methods/single-node-consolidation.js';
 import { nextEligibilityInstant } from '../decide/next-eligibility.js';
 import type { DisruptionOptions, DisruptionSnapshot } from '../decide/snapshot.js';
 import { validateCommandInSlices } from '../decide/validation.js';
@@ -225,10 +224,7 @@ export class DisruptionController implements Controller {
     const seen = new Set<string>();
     for (const status of result.nodes) {
       seen.add(status.node);
-      const untaken =
-        status.notedBy === 'Underutilized' && status.note?.startsWith(NotConsolidated)
-          ? status.note.slice(NotConsolidated.length)
-          : undefined;
+      const untaken = status.unconsolidatable;
       if (untaken !== undefined && this.#unconsolidatable.get(status.node) !== untaken) {
         this.#unconsolidatable.set(status.node, untaken);
         await publish(status.node, DisruptionEventReasons.Unconsolidatable, untaken);

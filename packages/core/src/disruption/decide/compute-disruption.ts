@@ -38,8 +38,11 @@ export interface NodeDisruptionStatus {
   readonly pricePerHour?: number;
   /** Why a method that tried it in this pass did not take it (e.g. its pods would not fit). */
   readonly note?: string;
-  /** The reason of the method that wrote `note`: `Underutilized` when consolidation tried it. */
-  readonly notedBy?: DisruptionReason;
+  /**
+   * Set when consolidation simulated removing it in this pass and did not take it: why
+   * (MethodOutcome.unconsolidatable).
+   */
+  readonly unconsolidatable?: string;
 }
 
 /** One disruption pass: at most one method's commands, and every managed node explained. */
@@ -214,7 +217,8 @@ function* disruptionSteps(
     Underutilized: disruptionBudgets(nodes, snapshot.nodePools, 'Underutilized', now),
   };
   const candidates = evaluations.flatMap((e) => (e.candidate === undefined ? [] : [e.candidate]));
-  const notes = new Map<string, { note: string; by: DisruptionReason }>();
+  const notes = new Map<string, string>();
+  const unconsolidatable = new Map<string, string>();
   const stopped: SearchCutShort[] = [];
   let winner: Winner | undefined;
   for (const method of DisruptionMethods) {
@@ -228,8 +232,9 @@ function* disruptionSteps(
         ...(due === undefined ? {} : { due }),
       },
     );
-    for (const [name, note] of outcome.notes)
-      if (!notes.has(name)) notes.set(name, { note, by: method.reason });
+    for (const [name, note] of outcome.notes) if (!notes.has(name)) notes.set(name, note);
+    for (const [name, why] of outcome.unconsolidatable ?? [])
+      if (!unconsolidatable.has(name)) unconsolidatable.set(name, why);
     if (outcome.cutShort !== undefined) stopped.push(outcome.cutShort);
     if (outcome.commands.length > 0) {
       const chosen = new Map<string, number>();
@@ -261,12 +266,14 @@ function* disruptionSteps(
     }
     const verdict = explain(c, budgets, disrupted.has(c.name), winner);
     const note = disrupted.has(c.name) ? undefined : notes.get(c.name);
+    const untaken = disrupted.has(c.name) ? undefined : unconsolidatable.get(c.name);
     return {
       ...head,
       ...verdict,
       ...(c.drift === undefined ? {} : { drifted: c.drift.reason }),
       ...(c.price.known ? { pricePerHour: c.price.price } : {}),
-      ...(note === undefined ? {} : { note: note.note, notedBy: note.by }),
+      ...(note === undefined ? {} : { note }),
+      ...(untaken === undefined ? {} : { unconsolidatable: untaken }),
     };
   });
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock/clock.js';
+import { withDeadline } from '../../clock/deadline.js';
 import type { Cancel, Timers } from '../../clock/timers.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../kube/errors.js';
 import type { ClusterPort } from '../../kube/port.js';
@@ -145,16 +146,9 @@ export class LeaderElector {
     // Also after a lost or in-flight round: #release only clears a lease that names us. Bounded,
     // so an unreachable server cannot hold up shutdown; the lease then expires by itself.
     if (started) {
-      let cancel: Cancel = () => {};
-      await Promise.race([
-        this.#release(),
-        new Promise<void>((resolve) => {
-          cancel = this.#deps.timers.after(this.#config.renewDeadlineMs / 2, () => {
-            this.#logger.warn('releasing the lease timed out; it expires by itself');
-            resolve();
-          });
-        }),
-      ]).finally(() => cancel());
+      await this.#bounded(() => this.#release()).catch((err: unknown) => {
+        this.#logger.warn({ err }, 'could not release the lease; it expires by itself');
+      });
     }
   }
 
@@ -168,23 +162,28 @@ export class LeaderElector {
     // A request that hangs must not stall the loop: like controller-runtime's lease client
     // (timeout renewDeadline/2), give up waiting and try again. A late answer is harmless:
     // its write was optimistic, and a late success only records what the server holds.
-    let cancelTimeout: Cancel = () => {};
-    const timeout = new Promise<void>((resolve) => {
-      cancelTimeout = this.#deps.timers.after(this.#config.renewDeadlineMs / 2, () => {
-        this.#logger.warn(
-          { timeoutMs: this.#config.renewDeadlineMs / 2 },
-          'lease request timed out; retrying',
-        );
-        resolve();
+    this.#attempt = this.#bounded(() => this.#tryAcquireOrRenew())
+      .catch((err: unknown) => {
+        this.#logger.warn({ err }, 'lease round failed; retrying');
+      })
+      .finally(() => {
+        this.#attempt = undefined;
+        if (this.#state === 'candidate' || this.#state === 'leading') {
+          this.#tick = this.#deps.timers.after(this.#config.retryPeriodMs, () => this.#run());
+        }
       });
-    });
-    const attempt = this.#tryAcquireOrRenew().finally(() => cancelTimeout());
-    this.#attempt = Promise.race([attempt, timeout]).finally(() => {
-      this.#attempt = undefined;
-      if (this.#state === 'candidate' || this.#state === 'leading') {
-        this.#tick = this.#deps.timers.after(this.#config.retryPeriodMs, () => this.#run());
-      }
-    });
+  }
+
+  /** `work` under the lease client's request timeout (renewDeadline / 2, as controller-runtime's). */
+  #bounded(work: () => Promise<void>): Promise<void> {
+    const timeoutMs = this.#config.renewDeadlineMs / 2;
+    return withDeadline(
+      this.#deps.timers,
+      timeoutMs,
+      undefined,
+      () => new Error(`lease request timed out after ${timeoutMs} ms`),
+      () => work(),
+    );
   }
 
   async #tryAcquireOrRenew(): Promise<void> {

@@ -49,6 +49,12 @@ export interface MethodOutcome {
   readonly budgetSkipped: readonly string[];
   /** Per candidate the method tried and did not take: why. */
   readonly notes: ReadonlyMap<string, string>;
+  /**
+   * Per candidate whose removal a consolidation method simulated and found not worth taking:
+   * why, without the note's framing (Karpenter's Unconsolidatable event carries it). Candidates
+   * the method skipped (time budget, no allowance) are not here.
+   */
+  readonly unconsolidatable?: ReadonlyMap<string, string>;
   /** Set when the method's time budget ran out before its search was done. */
   readonly cutShort?: SearchCutShort;
 }

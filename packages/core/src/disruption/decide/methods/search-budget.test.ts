@@ -78,6 +78,11 @@ describe('consolidation time budgets', () => {
       'not tried: single-node consolidation ran out of its time budget (180 s) before this node',
     );
     expect(notes.c).toBe(notes.b);
+    // Only the node consolidation simulated is Unconsolidatable; the skipped ones were not judged.
+    const untaken = Object.fromEntries(result.nodes.map((n) => [n.node, n.unconsolidatable]));
+    expect(untaken.a).toMatch(/^its pods would not all reschedule/);
+    expect(untaken.b).toBeUndefined();
+    expect(untaken.c).toBeUndefined();
   });
 
   it('without a clock, or within budget, the search runs to the end', () => {

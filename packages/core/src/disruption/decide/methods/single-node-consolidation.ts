@@ -4,9 +4,6 @@ import { consolidationOrder, consolidationSteps } from './consolidation.js';
 import type { DisruptionMethod, MethodContext, MethodOutcome } from './method.js';
 import { cutShort, SearchBudget } from './search-budget.js';
 
-/** How a note of a node this method tried and could not take begins (the rest says why). */
-export const NotConsolidated = 'not consolidated: ';
-
 /**
  * Single-node consolidation (reason Underutilized): each consolidatable non-empty node within
  * budget, best value first, alone: deleted if its pods fit elsewhere, else replaced by one
@@ -26,6 +23,7 @@ export const singleNodeConsolidation: DisruptionMethod = {
     );
     const budgetSkipped: string[] = [];
     const notes = new Map<string, string>();
+    const unconsolidatable = new Map<string, string>();
     const ordered = consolidationOrder(candidates);
     let attempts = 0;
     for (const [i, c] of ordered.entries()) {
@@ -52,17 +50,18 @@ export const singleNodeConsolidation: DisruptionMethod = {
         );
         const why = `not tried: single-node consolidation ran out of its time budget (${stopped.budgetMs / 1000} s) before this node`;
         for (const name of skipped) notes.set(name, why);
-        return { commands: [], budgetSkipped, notes, cutShort: stopped };
+        return { commands: [], budgetSkipped, notes, unconsolidatable, cutShort: stopped };
       }
       attempts++;
       const attempt = yield* consolidationSteps('single-node-consolidation', [c], context);
       if ('why' in attempt) {
-        notes.set(c.name, `${NotConsolidated}${attempt.why}`);
+        notes.set(c.name, `not consolidated: ${attempt.why}`);
+        unconsolidatable.set(c.name, attempt.why);
         continue;
       }
       context.budgets.take(c.node.nodePool);
-      return { commands: [attempt.command], budgetSkipped, notes };
+      return { commands: [attempt.command], budgetSkipped, notes, unconsolidatable };
     }
-    return { commands: [], budgetSkipped, notes };
+    return { commands: [], budgetSkipped, notes, unconsolidatable };
   },
 };
