@@ -376,7 +376,7 @@ async function main(): Promise<void> {
     await prometheus.stop();
     progress(`Prometheus snapshot: ${SnapshotPath}`);
     const { rendered } = await readSnapshotPanels(
-      prometheusBinary,
+      { binary: prometheusBinary },
       SnapshotPath,
       loadDashboards(),
       env.workDir,

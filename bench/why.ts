@@ -9,19 +9,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startCluster } from '../conformance/cluster/dist/src/index.js';
-import { nodePoolManifest } from '../conformance/suite/dist/e2e/manifests.js';
+import { applyKwokPool } from '../conformance/suite/dist/e2e/kwok-pool.js';
 import { nodeClaimKind, nodePoolKind } from '../packages/core/dist/apis/index.js';
 import { SystemClock, SystemTimers } from '../packages/core/dist/clock/index.js';
 import {
   ClientNodeCluster,
   kubeConfigFromFile,
   Namespaces,
-  NodePools,
   Pods,
   silentLogger,
 } from '../packages/core/dist/kube/index.js';
 import { createLogger, ensureCrds } from '../packages/core/dist/operator/index.js';
-import { KWOKNodeClasses, kwokNodeClassKind } from '../providers/kwok/dist/index.js';
+import { kwokNodeClassKind } from '../providers/kwok/dist/index.js';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = join(root, 'packages/cli/dist/bin.js');
@@ -68,24 +67,14 @@ async function main(): Promise<void> {
       { kinds: [nodePoolKind, nodeClaimKind, kwokNodeClassKind], mode: 'install' },
     );
     await port.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
-    await port.apply(
-      KWOKNodeClasses,
+    await applyKwokPool(
+      port,
       {
-        apiVersion: 'karpenter.kwok.sh/v1alpha1',
-        kind: 'KWOKNodeClass',
-        metadata: { name: 'default' },
-        spec: {},
-      },
-      { fieldManager: 'bench-why', force: true },
-    );
-    await port.apply(
-      NodePools,
-      nodePoolManifest({
         name: 'default',
-        nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' },
+        nodeClassSpec: {},
         requirements: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['test-zone-a'] }],
-      }),
-      { fieldManager: 'bench-why', force: true },
+      },
+      'bench-why',
     );
     process.stderr.write(`[bench] creating ${pods} pending pods\n`);
     for (let i = 0; i < pods; i += 50) {

@@ -3,19 +3,17 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AppLabel,
+  applyKwokPool,
   controllerArgs,
   deploymentManifest,
   type E2EEnvironment,
   isRunningPod,
   NodeClaimType,
-  NodePoolType,
-  nodePoolManifest,
   type Observed,
   startE2EEnvironment,
   waitUntil,
 } from '@nodewright/conformance/suite';
 import { Deployments, Nodes, Pods } from '@nodewright/core/kube';
-import { KWOKNodeClasses } from '@nodewright/kwok';
 import type { StartedTestContainer } from 'testcontainers';
 import { Wait } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,24 +134,14 @@ describe('the controller image, built from the Dockerfile', () => {
       (status) => status === 200,
       { what: 'the containerised controller ready', timeoutMs: 90_000, intervalMs: 500 },
     );
-    await cluster.apply(
-      KWOKNodeClasses,
+    await applyKwokPool(
+      cluster,
       {
-        apiVersion: 'karpenter.kwok.sh/v1alpha1',
-        kind: 'KWOKNodeClass',
-        metadata: { name: 'image' },
-        spec: {},
-      },
-      Manager,
-    );
-    await cluster.apply(
-      NodePoolType,
-      nodePoolManifest({
         name: 'image',
-        nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'image' },
+        nodeClassSpec: {},
         requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }],
-      }),
-      Manager,
+      },
+      Manager.fieldManager,
     );
     await cluster.create(
       Deployments,

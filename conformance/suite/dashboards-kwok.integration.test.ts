@@ -1,19 +1,20 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Deployments, NodePools, Nodes, Pods } from '@nodewright/core/kube';
-import { KWOKNodeClasses } from '@nodewright/kwok';
+import { Deployments, Nodes, Pods } from '@nodewright/core/kube';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ControllerProcess } from './src/e2e/controller-process.js';
 import { type E2EEnvironment, startE2EEnvironment } from './src/e2e/environment.js';
-import { deploymentManifest, nodePoolManifest } from './src/e2e/manifests.js';
+import { applyKwokPool } from './src/e2e/kwok-pool.js';
+import { deploymentManifest } from './src/e2e/manifests.js';
 import { isLive, isRunningPod, type Observed } from './src/e2e/observe.js';
 import {
   type DashboardPanel,
   documentedMetricNames,
   documentedMetricOf,
   ensurePrometheus,
+  ensurePrometheusImage,
   loadDashboards,
-  PrometheusProcess,
+  PrometheusContainer,
   type PromSeries,
   promqlMetricNames,
   type RenderedPanel,
@@ -24,7 +25,7 @@ import {
 import { waitUntil } from './src/wait-until.js';
 
 // Issue 16 item 3: the Grafana dashboards in deploy/grafana against a real Prometheus (built
-// from its Go module, cached) scraping the real controller (the built CLI, KWOK provider) on a
+// from its Go module, cached, and run from an image of that binary through testcontainers) scraping the real controller (the built CLI, KWOK provider) on a
 // control plane of its own, through a provisioning and a consolidation cycle. Every panel's
 // PromQL is evaluated through Prometheus's HTTP API at the end of the run: it must not error,
 // must return data, and may name only metrics docs/metrics.md lists and the controller served.
@@ -40,15 +41,18 @@ const ScrapeSeconds = 1;
 
 let e2e: E2EEnvironment | undefined;
 let controller: ControllerProcess | undefined;
-let prometheus: PrometheusProcess | undefined;
-let binary = '';
+let prometheus: PrometheusContainer | undefined;
+let image = '';
 
 // A cold build took 459 s on a shared 2-core machine, close to the 10-minute hookTimeout when
 // the rest of the suite runs beside it; later runs find it cached.
 const BuildTimeoutMs = 20 * 60_000;
 
 beforeAll(async () => {
-  binary = await ensurePrometheus();
+  // testcontainers' reaper runs from an image that would be pulled, and nothing can be here:
+  // PrometheusContainer removes its container itself.
+  process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+  image = await ensurePrometheusImage(await ensurePrometheus());
 }, BuildTimeoutMs);
 
 afterAll(async () => {
@@ -87,12 +91,11 @@ describe.skipIf(provided.external)('Grafana dashboards against a real Prometheus
       registry: env.processes,
     });
     const metricsPort = await controller.port('metrics');
-    prometheus = await PrometheusProcess.start({
-      binary,
+    prometheus = await PrometheusContainer.start({
+      image,
       dir: join(env.workDir, 'prometheus'),
       targets: [`127.0.0.1:${metricsPort}`],
       scrapeIntervalSeconds: ScrapeSeconds,
-      registry: env.processes,
     });
     const prom = prometheus;
     const start = nowSeconds();
@@ -103,26 +106,20 @@ describe.skipIf(provided.external)('Grafana dashboards against a real Prometheus
       { what: 'Prometheus scraping the controller', timeoutMs: 60_000, intervalMs: 500 },
     );
 
-    await env.cluster.apply(
-      KWOKNodeClasses,
-      { apiVersion: 'karpenter.kwok.sh/v1alpha1', kind: 'KWOKNodeClass', metadata: { name: Pool }, spec: {} },
-      { fieldManager: 'dashboards-e2e', force: true },
-    );
-    const pool = nodePoolManifest({
-      name: Pool,
-      nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: Pool },
-      requirements: [
-        { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] },
-        { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
-      ],
-      consolidateAfter: '0s',
-    });
-    // Limits, so the usage-against-limit panels have a limit series.
-    const spec = pool.spec as Record<string, unknown>;
-    await env.cluster.apply(
-      NodePools,
-      { ...pool, spec: { ...spec, limits: { cpu: '1000', memory: '4000Gi' } } },
-      { fieldManager: 'dashboards-e2e', force: true },
+    await applyKwokPool(
+      env.cluster,
+      {
+        name: Pool,
+        nodeClassSpec: {},
+        requirements: [
+          { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] },
+          { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+        ],
+        consolidateAfter: '0s',
+        // Limits, so the usage-against-limit panels have a limit series.
+        limits: { cpu: '1000', memory: '4000Gi' },
+      },
+      'dashboards-e2e',
     );
     // Provisioning in two rounds: three nodes held apart by anti-affinity, then pods packed
     // beside them. Two solves, because a histogram's series appears with its first observation:
@@ -213,7 +210,7 @@ describe.skipIf(provided.external)('Grafana dashboards against a real Prometheus
       scrapeIntervalSeconds: ScrapeSeconds,
     });
     await prom.stop();
-    const fromSnapshot = await readSnapshotPanels(binary, snapshotDir, panels, env.workDir, env.processes);
+    const fromSnapshot = await readSnapshotPanels({ image }, snapshotDir, panels, env.workDir, env.processes);
     expect(fromSnapshot.run.end).toBe(end);
     const emptyInSnapshot = fromSnapshot.rendered.flatMap((r) =>
       r.series.flatMap((qs, i) => (hasValue(qs) ? [] : [`${r.panel.title} / ${r.panel.queries[i]?.refId}`])),

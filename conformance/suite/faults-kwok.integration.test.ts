@@ -12,15 +12,16 @@ import { kubeReservedMilliCpu, kwokNodeClassKind } from '@nodewright/kwok';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   AppLabel,
+  applyKwokPool,
   ControllerProcess,
   deploymentManifest,
   type E2EEnvironment,
   hasTaint,
   isLive,
   isRunningPod,
+  kwokNodeClassManifest,
   ListHoldProxy,
   type LogEntry,
-  nodePoolManifest,
   type Observed,
   type Requirement,
   resolveCliBin,
@@ -41,7 +42,6 @@ const CrdType = resourceType({
   kind: 'CustomResourceDefinition',
   namespaced: false,
 });
-const NodePoolType = resourceType({ apiVersion: 'karpenter.sh/v1', kind: 'NodePool', namespaced: false });
 const NodeClaimType = resourceType({ apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', namespaced: false });
 const NodeClassType = resourceType({
   apiVersion: 'karpenter.kwok.sh/v1alpha1',
@@ -123,13 +123,11 @@ const becameLeader = (c: ControllerProcess) =>
   c.waitForLog((e) => e.message === 'became leader' && e.identity === c.spec.identity, 'leadership', 90_000);
 
 async function applyPool(name: string, nodeClass: string, requirements: Requirement[]) {
-  const manifest = nodePoolManifest({
-    name,
-    nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: nodeClass },
-    requirements,
-    consolidateAfter: '0s',
-  });
-  await env.cluster.apply(NodePoolType, manifest, Manager);
+  await applyKwokPool(
+    env.cluster,
+    { name, nodeClass, requirements, consolidateAfter: '0s' },
+    Manager.fieldManager,
+  );
 }
 
 async function deploy(name: string, pool: string, replicas: number, cpu: string) {
@@ -172,11 +170,7 @@ beforeAll(async () => {
         ) ?? false,
     );
   const nodeClass = (name: string, spec: Record<string, unknown>) =>
-    env.cluster.apply(
-      NodeClassType,
-      { apiVersion: 'karpenter.kwok.sh/v1alpha1', kind: 'KWOKNodeClass', metadata: { name }, spec },
-      Manager,
-    );
+    env.cluster.apply(NodeClassType, kwokNodeClassManifest(name, spec), Manager);
   await nodeClass('fast', {});
   // Replacements take 20 s to register: a window in which to kill the controller waiting on one.
   await nodeClass('slow', { nodeRegistrationDelay: '20s' });

@@ -9,6 +9,7 @@ export * from './example-nodepools.js';
 export * from './failover.js';
 export * from './invalid-variants.js';
 export * from './json-lines.js';
+export * from './kwok-pool.js';
 export * from './list-hold-proxy.js';
 export * from './manifests.js';
 export * from './observe.js';

@@ -29,6 +29,8 @@ export interface NodePoolOptions {
   readonly budgets?: readonly { readonly nodes: string; readonly reasons?: readonly string[] }[];
   /** Default `Never`, so no node expires mid-test unless a test asks for it. */
   readonly expireAfter?: string;
+  /** `spec.limits`; none by default. */
+  readonly limits?: Readonly<Record<string, string>>;
 }
 
 /** A karpenter.sh/v1 NodePool for the suite. */
@@ -57,6 +59,7 @@ export function nodePoolManifest(options: NodePoolOptions): UntypedObject {
           ...(b.reasons ? { reasons: [...b.reasons] } : {}),
         })),
       },
+      ...(options.limits === undefined ? {} : { limits: { ...options.limits } }),
     },
   };
 }

@@ -14,11 +14,21 @@ export {
   renderPanelSections,
   renderPanelsHtml,
 } from './panel-report.js';
+export { PrometheusApi, type PromSeries } from './prometheus-api.js';
 export {
+  EnsureDockerScript,
+  ensurePrometheusImage,
+  PrometheusContainer,
+  type PrometheusContainerSpec,
+  PrometheusDockerfile,
+} from './prometheus-container.js';
+export {
+  type PreparedPrometheus,
   PrometheusProcess,
   type PrometheusSpec,
-  type PromSeries,
+  preparePrometheus,
   prometheusConfig,
 } from './prometheus-process.js';
 export { promqlMetricNames } from './promql-metrics.js';
 export { queryPanels, readSnapshotPanels, type SnapshotRun, saveSnapshot } from './snapshot.js';
+export { type PrometheusRuntime, type RunningPrometheus, startPrometheus } from './start-prometheus.js';

@@ -1,6 +1,6 @@
 import { escapeHtml, lineChart } from '@nodewright/cli';
 import type { DashboardPanel } from './dashboards.js';
-import type { PromSeries } from './prometheus-process.js';
+import type { PromSeries } from './prometheus-api.js';
 
 /** One panel's range-query results, one list per query in panel order. */
 export interface RenderedPanel {

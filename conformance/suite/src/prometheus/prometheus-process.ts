@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePorts, killOnProcessEnd, type ProcessRegistry } from '@nodewright/conformance/cluster';
+import { PrometheusApi } from './prometheus-api.js';
 
 /** How to start one Prometheus scraping the controller. */
 export interface PrometheusSpec {
@@ -18,27 +19,6 @@ export interface PrometheusSpec {
   readonly scrapeIntervalSeconds: number;
   /** Where the running process is recorded, so a later run stops it if this one was killed. */
   readonly registry?: ProcessRegistry;
-}
-
-/** One sample series of a query: its labels and (unix seconds, value) points. */
-export interface PromSeries {
-  readonly metric: Readonly<Record<string, string>>;
-  readonly values: readonly (readonly [number, number])[];
-}
-
-interface ApiResponse {
-  readonly status: 'success' | 'error';
-  readonly error?: string;
-  readonly errorType?: string;
-  readonly data?: {
-    readonly resultType: string;
-    readonly result: readonly {
-      readonly metric: Record<string, string>;
-      readonly value?: [number, string];
-      readonly values?: [number, string][];
-    }[];
-    readonly name?: string;
-  };
 }
 
 /** The Prometheus config: one job scraping the targets at the interval. */
@@ -60,19 +40,47 @@ export function prometheusConfig(targets: readonly string[], intervalSeconds: nu
   ].join('\n');
 }
 
+/** A Prometheus about to start: where it listens and stores, and its command-line arguments. */
+export interface PreparedPrometheus {
+  readonly listen: string;
+  readonly tsdb: string;
+  readonly args: readonly string[];
+}
+
+/** Writes the config and creates the TSDB directory; picks a free loopback port. */
+export async function preparePrometheus(spec: Omit<PrometheusSpec, 'binary'>): Promise<PreparedPrometheus> {
+  const tsdb = spec.tsdbPath ?? join(spec.dir, 'data');
+  await mkdir(tsdb, { recursive: true });
+  const config = join(spec.dir, 'prometheus.yml');
+  await writeFile(config, prometheusConfig(spec.targets, spec.scrapeIntervalSeconds));
+  const [port] = await freePorts(1);
+  const listen = `127.0.0.1:${port}`;
+  return {
+    listen,
+    tsdb,
+    args: [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${tsdb}`,
+      // A snapshot read back must keep its samples, however old the run.
+      '--storage.tsdb.retention.time=10y',
+      `--web.listen-address=${listen}`,
+      '--web.enable-admin-api',
+      '--log.format=json',
+    ],
+  };
+}
+
 /**
  * A real Prometheus process on a loopback port with a TSDB of its own (admin API on, for
- * snapshots), and its HTTP API: instant and range queries, target health, snapshots. It is
- * SIGKILLed when this process exits or gets SIGINT/SIGTERM.
+ * snapshots), and its HTTP API. It is SIGKILLed when this process exits or gets SIGINT/SIGTERM.
  */
-export class PrometheusProcess {
-  readonly url: string;
+export class PrometheusProcess extends PrometheusApi {
   readonly #child: ChildProcess;
   readonly exited: Promise<number | null>;
   #exit: number | null | undefined;
 
   private constructor(url: string, child: ChildProcess, registry: ProcessRegistry | undefined) {
-    this.url = url;
+    super(url);
     this.#child = child;
     const detach = killOnProcessEnd(() => {
       if (this.#exit === undefined) child.kill('SIGKILL');
@@ -89,117 +97,25 @@ export class PrometheusProcess {
 
   /** Writes the config, starts Prometheus and resolves once it answers /-/ready. */
   static async start(spec: PrometheusSpec, readyTimeoutMs = 60_000): Promise<PrometheusProcess> {
-    const tsdb = spec.tsdbPath ?? join(spec.dir, 'data');
-    await mkdir(tsdb, { recursive: true });
-    const config = join(spec.dir, 'prometheus.yml');
-    await writeFile(config, prometheusConfig(spec.targets, spec.scrapeIntervalSeconds));
-    const [port] = await freePorts(1);
-    const listen = `127.0.0.1:${port}`;
+    const prepared = await preparePrometheus(spec);
     const log = createWriteStream(join(spec.dir, 'prometheus.log'));
-    const child = spawn(
-      spec.binary,
-      [
-        `--config.file=${config}`,
-        `--storage.tsdb.path=${tsdb}`,
-        // A snapshot read back must keep its samples, however old the run.
-        '--storage.tsdb.retention.time=10y',
-        `--web.listen-address=${listen}`,
-        '--web.enable-admin-api',
-        '--log.format=json',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(spec.binary, [...prepared.args], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
     if (child.pid !== undefined)
       spec.registry?.add({ name: 'prometheus', pid: child.pid, binary: spec.binary });
-    const prom = new PrometheusProcess(`http://${listen}`, child, spec.registry);
-    const deadline = Date.now() + readyTimeoutMs;
-    for (;;) {
-      if (prom.#exit !== undefined) {
-        throw new Error(
-          `prometheus exited (code ${prom.#exit}) before it was ready; see ${spec.dir}/prometheus.log`,
-        );
-      }
-      const ready = await fetch(`${prom.url}/-/ready`).then(
-        (r) => r.ok,
-        () => false,
+    const prom = new PrometheusProcess(`http://${prepared.listen}`, child, spec.registry);
+    try {
+      await prom.awaitReady(
+        readyTimeoutMs,
+        () => (prom.#exit === undefined ? undefined : `exited (code ${prom.#exit})`),
+        `${spec.dir}/prometheus.log`,
       );
-      if (ready) return prom;
-      if (Date.now() > deadline) {
-        await prom.stop();
-        throw new Error(`prometheus not ready within ${readyTimeoutMs} ms; see ${spec.dir}/prometheus.log`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
+    } catch (err) {
+      await prom.stop();
+      throw err;
     }
-  }
-
-  async #api(
-    path: string,
-    params: Record<string, string>,
-    method: 'GET' | 'POST' = 'GET',
-  ): Promise<ApiResponse> {
-    const query = new URLSearchParams(params).toString();
-    const response = await fetch(`${this.url}${path}${query ? `?${query}` : ''}`, { method });
-    return (await response.json()) as ApiResponse;
-  }
-
-  /**
-   * `/api/v1/query` at `time` (unix seconds; default now).
-   * @throws with Prometheus's error when the query fails (a parse error, an unknown function).
-   */
-  async query(expr: string, time?: number): Promise<PromSeries[]> {
-    const body = await this.#api('/api/v1/query', {
-      query: expr,
-      ...(time === undefined ? {} : { time: String(time) }),
-    });
-    if (body.status !== 'success' || body.data === undefined) {
-      throw new Error(`query ${expr} failed: ${body.errorType ?? ''} ${body.error ?? ''}`);
-    }
-    if (body.data.resultType === 'scalar') {
-      const v = body.data.result as unknown as [number, string];
-      return [{ metric: {}, values: [[v[0], Number(v[1])]] }];
-    }
-    return body.data.result.map((r) => ({
-      metric: r.metric,
-      values: r.value ? [[r.value[0], Number(r.value[1])]] : [],
-    }));
-  }
-
-  /** `/api/v1/query_range` from `start` to `end` (unix seconds) every `stepSeconds`. */
-  async queryRange(expr: string, start: number, end: number, stepSeconds: number): Promise<PromSeries[]> {
-    const body = await this.#api('/api/v1/query_range', {
-      query: expr,
-      start: String(start),
-      end: String(end),
-      step: String(stepSeconds),
-    });
-    if (body.status !== 'success' || body.data === undefined) {
-      throw new Error(`range query ${expr} failed: ${body.errorType ?? ''} ${body.error ?? ''}`);
-    }
-    return body.data.result.map((r) => ({
-      metric: r.metric,
-      values: (r.values ?? []).map(([t, v]) => [t, Number(v)] as const),
-    }));
-  }
-
-  /** Every metric name Prometheus holds (`/api/v1/label/__name__/values`). */
-  async metricNames(): Promise<string[]> {
-    const response = await fetch(`${this.url}/api/v1/label/__name__/values`);
-    const body = (await response.json()) as { status: string; data: string[] };
-    return body.data;
-  }
-
-  /**
-   * Takes a TSDB snapshot through the admin API; resolves to its directory (under the TSDB's
-   * `snapshots/`), which a later Prometheus opens as its `--storage.tsdb.path`.
-   */
-  async snapshot(): Promise<string> {
-    const body = await this.#api('/api/v1/admin/tsdb/snapshot', {}, 'POST');
-    if (body.status !== 'success' || body.data?.name === undefined) {
-      throw new Error(`snapshot failed: ${body.error ?? 'no name returned'}`);
-    }
-    return body.data.name;
+    return prom;
   }
 
   /** SIGTERM (Prometheus flushes its head), SIGKILL after `graceMs`. */

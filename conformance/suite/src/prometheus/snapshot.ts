@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { ProcessRegistry } from '@nodewright/conformance/cluster';
 import type { DashboardPanel } from './dashboards.js';
 import type { RenderedPanel } from './panel-report.js';
-import { PrometheusProcess, type PromSeries } from './prometheus-process.js';
+import type { PrometheusApi, PromSeries } from './prometheus-api.js';
+import { type PrometheusRuntime, startPrometheus } from './start-prometheus.js';
 
 /** The time range of a run, kept beside its snapshot (unix seconds). */
 export interface SnapshotRun {
@@ -17,7 +18,7 @@ export interface SnapshotRun {
  * the run's range in `dest/run.json`; a previous snapshot in `dest` is replaced.
  */
 export async function saveSnapshot(
-  prom: PrometheusProcess,
+  prom: PrometheusApi,
   tsdbPath: string,
   dest: string,
   run: SnapshotRun,
@@ -30,7 +31,7 @@ export async function saveSnapshot(
 
 /** Every panel's queries over `[start, end]`, a point per `step` seconds, in panel order. */
 export async function queryPanels(
-  prom: PrometheusProcess,
+  prom: PrometheusApi,
   panels: readonly DashboardPanel[],
   start: number,
   end: number,
@@ -51,7 +52,7 @@ export async function queryPanels(
  * panel over the run's range.
  */
 export async function readSnapshotPanels(
-  binary: string,
+  runtime: PrometheusRuntime,
   snapshotDir: string,
   panels: readonly DashboardPanel[],
   workDir: string,
@@ -60,8 +61,7 @@ export async function readSnapshotPanels(
   const run = JSON.parse(await readFile(join(snapshotDir, 'run.json'), 'utf8')) as SnapshotRun;
   const dir = await mkdtemp(join(workDir, 'snapshot-read-'));
   await cp(join(snapshotDir, 'tsdb'), join(dir, 'tsdb'), { recursive: true });
-  const prom = await PrometheusProcess.start({
-    binary,
+  const prom = await startPrometheus(runtime, {
     dir,
     targets: [],
     tsdbPath: join(dir, 'tsdb'),
