@@ -9,8 +9,8 @@
 // A real Prometheus scrapes the controller throughout; the run leaves its TSDB snapshot in
 // reports/bench-e2e-prometheus/, and the report's dashboard panels are read from that snapshot.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { get as httpsGet } from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { apiserverRequests, requestsBetween } from '../conformance/suite/dist/e2e/apiserver-requests.js';
 import { ControllerProcess } from '../conformance/suite/dist/e2e/controller-process.js';
 import { type E2EEnvironment, startE2EEnvironment } from '../conformance/suite/dist/e2e/environment.js';
 import { AppLabel, deploymentManifest, nodePoolManifest } from '../conformance/suite/dist/e2e/manifests.js';
@@ -90,56 +90,6 @@ async function snapshot(env: E2EEnvironment) {
     env.cluster.list<NodeShape>(Nodes, { labelSelector: `karpenter.sh/nodepool=${Pool}` }),
   ]);
   return { pods: pods.items, nodes: nodes.items };
-}
-
-/**
- * kube-apiserver's `apiserver_request_total`, summed per verb (every client: the controller,
- * kube-scheduler, kube-controller-manager, kwok and this script), read from its /metrics with
- * the kubeconfig's credentials. Undefined when the endpoint cannot be read (e.g. RBAC).
- */
-async function apiserverRequests(env: E2EEnvironment): Promise<Map<string, number> | undefined> {
-  const c = env.connection;
-  const text = await new Promise<string | undefined>((resolve) => {
-    const request = httpsGet(
-      `${c.server}/metrics`,
-      {
-        ...(c.ca === undefined ? {} : { ca: c.ca }),
-        ...(c.cert === undefined ? {} : { cert: c.cert }),
-        ...(c.key === undefined ? {} : { key: c.key }),
-        ...(c.bearerToken === undefined ? {} : { headers: { authorization: `Bearer ${c.bearerToken}` } }),
-        rejectUnauthorized: c.insecureSkipTlsVerify !== true,
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        response.on('end', () => resolve(response.statusCode === 200 ? body : undefined));
-      },
-    );
-    request.on('error', () => resolve(undefined));
-  });
-  if (text === undefined) return undefined;
-  const byVerb = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('apiserver_request_total{')) continue;
-    const verb = /verb="([^"]*)"/.exec(line)?.[1] ?? '?';
-    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
-    if (Number.isFinite(value)) byVerb.set(verb, (byVerb.get(verb) ?? 0) + value);
-  }
-  return byVerb;
-}
-
-/** Requests between two readings, total and per verb, most first. */
-function requestsBetween(from: Map<string, number> | undefined, to: Map<string, number> | undefined): string {
-  if (from === undefined || to === undefined) return 'n/a';
-  const delta = [...to]
-    .map(([verb, n]) => [verb, n - (from.get(verb) ?? 0)] as const)
-    .filter(([, n]) => n > 0);
-  delta.sort((a, b) => b[1] - a[1]);
-  const total = delta.reduce((sum, [, n]) => sum + n, 0);
-  return `${total} (${delta.map(([verb, n]) => `${verb} ${n}`).join(', ')})`;
 }
 
 async function main(): Promise<void> {
@@ -241,7 +191,7 @@ async function main(): Promise<void> {
       { fieldManager: 'nodewright-bench', force: true },
     );
 
-    const requestsAtStart = await apiserverRequests(env);
+    const requestsAtStart = await apiserverRequests(env.connection);
     const start = performance.now();
     for (const w of Workloads) {
       await env.cluster.create(
@@ -297,7 +247,7 @@ async function main(): Promise<void> {
       types.set(t, (types.get(t) ?? 0) + 1);
     }
     const scaleOutCpu = await running.cpuSeconds().catch(() => undefined);
-    const requestsAtRunning = await apiserverRequests(env);
+    const requestsAtRunning = await apiserverRequests(env.connection);
     progress(`all pods Running after ${seconds(scaleOutMs)}; scaling to zero`);
 
     const scaleInStart = performance.now();
@@ -329,7 +279,7 @@ async function main(): Promise<void> {
       await sleep(1000);
     }
     const scaleInMs = performance.now() - scaleInStart;
-    const requestsAtEnd = await apiserverRequests(env);
+    const requestsAtEnd = await apiserverRequests(env.connection);
     sampling = false;
     await sampler;
     const last = await running.memory().catch(() => undefined);

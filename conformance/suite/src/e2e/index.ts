@@ -1,3 +1,4 @@
+export * from './apiserver-requests.js';
 export * from './claim-trail.js';
 export * from './cli-bin.js';
 export * from './cluster-choice.js';
@@ -13,5 +14,7 @@ export * from './kwok-pool.js';
 export * from './list-hold-proxy.js';
 export * from './manifests.js';
 export * from './observe.js';
+export * from './operator-load.js';
+export * from './operator-watch.js';
 export * from './proc-status.js';
 export * from './target.js';

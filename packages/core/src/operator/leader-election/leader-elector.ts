@@ -42,9 +42,10 @@ export interface LeadershipHandlers {
 
 type State = 'idle' | 'candidate' | 'leading' | 'stopped';
 
-const DefaultLeaseDurationMs = 15_000;
-const DefaultRenewDeadlineMs = 10_000;
-const DefaultRetryPeriodMs = 2_000;
+/** client-go's defaults, which controller-runtime and Karpenter keep. */
+export const DefaultLeaseDurationMs = 15_000;
+export const DefaultRenewDeadlineMs = 10_000;
+export const DefaultRetryPeriodMs = 2_000;
 
 /**
  * Leader election on a `coordination.k8s.io/v1` Lease with client-go's semantics: a candidate

@@ -1,0 +1,96 @@
+// The operator under load on the real control plane (issue 14 item 3): the built controller
+// (KWOK provider) as a Deployment runs it, `--pods N` pending pods at once (default 20,000; 10 a
+// node, so about 2,000 KWOK nodes), then the workload scaled to a fifth and the nodes left to
+// consolidation, while a kubelet's probes (every 1 s, 1 s timeout), a standby's Lease reads and
+// a scraper of its /metrics watch it. Prints time to Running, nodes, time to consolidate, the
+// exported event-loop delay, probe latencies, the Lease's worst renew age, controller CPU and
+// RSS and kube-apiserver's request counts. The CI-sized run is
+// conformance/suite/operator-load-kwok.integration.test.ts.
+//
+//   pnpm bench:operator-load
+//   node bench/operator-load.ts --pods 5000 [--pods-per-node 10] [--keep-fraction 0.2] [--keep]
+import type { ControllerProcess } from '../conformance/suite/dist/e2e/controller-process.js';
+import { startE2EEnvironment } from '../conformance/suite/dist/e2e/environment.js';
+import { runOperatorLoad, startLoadController } from '../conformance/suite/dist/e2e/operator-load.js';
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+const pods = Math.round(option('--pods', 20_000));
+const podsPerNode = Math.round(option('--pods-per-node', 10));
+const keepFraction = option('--keep-fraction', 0.2);
+const BinPath = new URL('../packages/cli/dist/bin.js', import.meta.url).pathname;
+const progress = (line: string): void => {
+  process.stderr.write(`[bench:operator-load] ${line}\n`);
+};
+const seconds = (ms: number | undefined) =>
+  ms === undefined ? 'not reached' : `${(ms / 1000).toFixed(1)} s`;
+const ms = (s: number | undefined) => (s === undefined ? 'n/a' : `${(s * 1000).toFixed(0)} ms`);
+
+async function main(): Promise<void> {
+  progress('starting the control plane');
+  const env = await startE2EEnvironment({
+    name: 'operator-load',
+    ...(process.argv.includes('--keep') ? { keep: true } : {}),
+  });
+  let controller: ControllerProcess | undefined;
+  try {
+    controller = await startLoadController(env, BinPath);
+    progress(`controller leads (logs ${env.workDir}/controller.log)`);
+    const scale = Math.max(1, pods / 2_000);
+    const f = await runOperatorLoad(env, controller, {
+      pods,
+      podsPerNode,
+      keepFraction,
+      runningTimeoutMs: Math.min(30 * 60_000, 6 * 60_000 * scale),
+      consolidateTimeoutMs: Math.min(20 * 60_000, 4 * 60_000 * scale),
+      progress,
+    });
+    const lost = controller.entries().filter((e) => e.message === 'lost leadership').length;
+    const rows: [string, string][] = [
+      ['pods (CPU request each)', `${f.pods} (${f.podCpu})`],
+      ['time to all Running', seconds(f.toRunningMs)],
+      ['nodes at peak', String(f.nodesAtPeak)],
+      ['pods kept / consolidation target', `${f.podsKept} / ${f.consolidationTarget} nodes`],
+      ['time to consolidate (to 1.25 x target)', seconds(f.toConsolidatedMs)],
+      ['nodes at the end', String(f.nodesAfter)],
+      [
+        'event-loop delay p50 / p99 / max (exported, whole run)',
+        `${ms(f.eventLoop?.p50)} / ${ms(f.eventLoop?.p99)} / ${ms(f.eventLoop?.max)}`,
+      ],
+      ['highest p99 at any scrape', ms(f.eventLoopP99MaxSeconds)],
+      [
+        'probes: made / failed / longest failed run',
+        `${f.probes} / ${f.probeFailures} / ${f.maxConsecutiveProbeFailures}`,
+      ],
+      ['probe latency p99 / max', `${f.probeP99Ms.toFixed(0)} ms / ${f.probeMaxMs.toFixed(0)} ms`],
+      [
+        'Lease holders seen / worst renew age',
+        `${f.holders.join(', ')} / ${(f.maxRenewAgeMs / 1000).toFixed(1)} s`,
+      ],
+      ['lost leadership / controller exit', `${lost} / ${f.controllerExit ?? 'none'}`],
+      [
+        'controller CPU / peak RSS',
+        `${f.controllerCpuSeconds.toFixed(1)} s / ${f.controllerPeakRssMb.toFixed(0)} MB`,
+      ],
+      ['apiserver requests, scale-out (all clients)', f.apiserverRequests.scaleOut],
+      ['apiserver requests, scale-in (all clients)', f.apiserverRequests.scaleIn],
+    ];
+    const width = Math.max(...rows.map(([k]) => k.length));
+    for (const [k, v] of rows) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
+  } finally {
+    await controller?.stop();
+    await env.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `[bench:operator-load] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exitCode = 1;
+});
