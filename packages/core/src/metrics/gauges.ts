@@ -19,6 +19,10 @@ export interface ObjectMetrics {
   readonly podsStartupDuration: Summary;
   /** Seconds from a pod's creation until it was bound, for pods seen before they were. */
   readonly podsBoundDuration: Histogram;
+  /** Seconds from the pass that placed a pod until it was bound. */
+  readonly podsProvisioningBoundDuration: Histogram;
+  /** Seconds from the pass that placed a pod until it was Ready. */
+  readonly podsProvisioningStartupDuration: Histogram;
   readonly nodePoolsUsage: Gauge<'nodepool' | 'resource_type'>;
   readonly nodePoolsLimit: Gauge<'nodepool' | 'resource_type'>;
   readonly nodePoolsAllowedDisruptions: Gauge<'nodepool' | 'reason'>;
@@ -94,6 +98,28 @@ export function objectMetrics(registry: Registry): ObjectMetrics {
         new Histogram({
           name: MetricNames.PodsBoundDuration,
           help: 'The time from pod creation until the pod is bound.',
+          buckets: DurationBuckets,
+          registers: [registry],
+        }),
+    ),
+    podsProvisioningBoundDuration: reuse(
+      registry,
+      MetricNames.PodsProvisioningBoundDuration,
+      () =>
+        new Histogram({
+          name: MetricNames.PodsProvisioningBoundDuration,
+          help: 'The time from when nodewright first thinks the pod can schedule until it binds. Note: this calculated from a point in memory, not by the pod creation timestamp.',
+          buckets: DurationBuckets,
+          registers: [registry],
+        }),
+    ),
+    podsProvisioningStartupDuration: reuse(
+      registry,
+      MetricNames.PodsProvisioningStartupDuration,
+      () =>
+        new Histogram({
+          name: MetricNames.PodsProvisioningStartupDuration,
+          help: 'The time from when nodewright first thinks the pod can schedule until the pod is running. Note: this calculated from a point in memory, not by the pod creation timestamp.',
           buckets: DurationBuckets,
           registers: [registry],
         }),

@@ -43,7 +43,7 @@ async function newEnv(options: { startEmpty?: boolean } = {}) {
     ...metricsControllers({ state, clock: env.clock, registry: env.registry }),
   ];
   if (options.startEmpty !== false) await env.start(...controllers);
-  return { env, start: () => env.start(...controllers) };
+  return { env, state, start: () => env.start(...controllers) };
 }
 
 /** An owner reference to a freshly created workload (the garbage collector deletes pods of missing owners). */
@@ -273,6 +273,29 @@ describe('metrics.pod waits', () => {
   }
   const at = (env: ControllerEnv) => new Date(env.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
   const key = (name: string) => ({ name, namespace: 'default' });
+  /** Binds the pod to `node` now (kube-scheduler's writes); resolves to the binding time. */
+  async function bind(env: ControllerEnv, name: string, node: string): Promise<string> {
+    const scheduledAt = at(env);
+    await env.cluster.patch(Pods, key(name), { spec: { nodeName: node } });
+    await env.cluster.patchStatus(Pods, key(name), {
+      status: { conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: scheduledAt }] },
+    });
+    await env.settle();
+    return scheduledAt;
+  }
+  /** Marks the bound pod Running and Ready now (the kubelet's write). */
+  async function markReady(env: ControllerEnv, name: string, scheduledAt: string): Promise<void> {
+    await env.cluster.patchStatus(Pods, key(name), {
+      status: {
+        phase: 'Running',
+        conditions: [
+          { type: 'PodScheduled', status: 'True', lastTransitionTime: scheduledAt },
+          { type: 'Ready', status: 'True', lastTransitionTime: at(env) },
+        ],
+      },
+    });
+    await env.settle();
+  }
 
   it('reports each waiting pod until it binds and starts, then observes the durations once', async () => {
     const { env } = await newEnv();
@@ -287,12 +310,7 @@ describe('metrics.pod waits', () => {
       { labels: { name: 'web', namespace: 'default' }, value: 30 },
     ]);
 
-    const scheduledAt = at(env);
-    await env.cluster.patch(Pods, key('web'), { spec: { nodeName: 'n1' } });
-    await env.cluster.patchStatus(Pods, key('web'), {
-      status: { conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: scheduledAt }] },
-    });
-    await env.settle();
+    const scheduledAt = await bind(env, 'web', 'n1');
     await env.advance(20_000);
     expect(await series(env, MetricNames.PodsUnboundTime)).toEqual([]);
     expect(await boundTotals(env)).toEqual({ sum: 30, count: 1 });
@@ -300,16 +318,7 @@ describe('metrics.pod waits', () => {
       { labels: { name: 'web', namespace: 'default' }, value: 50 },
     ]);
 
-    await env.cluster.patchStatus(Pods, key('web'), {
-      status: {
-        phase: 'Running',
-        conditions: [
-          { type: 'PodScheduled', status: 'True', lastTransitionTime: scheduledAt },
-          { type: 'Ready', status: 'True', lastTransitionTime: at(env) },
-        ],
-      },
-    });
-    await env.settle();
+    await markReady(env, 'web', scheduledAt);
     expect(await series(env, MetricNames.PodsUnstartedTime)).toEqual([]);
     expect(await startupTotals(env)).toEqual({ sum: 50, count: 1 });
     // Later updates observe nothing again.
@@ -317,6 +326,47 @@ describe('metrics.pod waits', () => {
     await env.settle();
     expect(await boundTotals(env)).toEqual({ sum: 30, count: 1 });
     expect(await startupTotals(env)).toEqual({ sum: 50, count: 1 });
+  });
+
+  it('measures the provisioning waits from the pass that placed the pod, and the undecided wait from the first pass', async () => {
+    const { env, state } = await newEnv();
+    await env.create(Nodes, managedNode('n1'));
+    await env.create(Pods, aPod({ metadata: { name: 'web' } }));
+    await env.settle();
+    await env.advance(10_000);
+    // Not yet seen by a provisioning pass: no provisioning series.
+    expect(await series(env, MetricNames.PodsProvisioningSchedulingUndecidedTime)).toEqual([]);
+    state.schedulingTimes.ack('default/web', env.clock.now());
+    await env.advance(4_000);
+    expect(await series(env, MetricNames.PodsProvisioningSchedulingUndecidedTime)).toEqual([
+      { labels: { name: 'web', namespace: 'default' }, value: 4 },
+    ]);
+    expect(await series(env, MetricNames.PodsProvisioningUnboundTime)).toEqual([]);
+    state.schedulingTimes.decide('default/web', env.clock.now(), true);
+    await env.advance(6_000);
+    expect(await series(env, MetricNames.PodsProvisioningSchedulingUndecidedTime)).toEqual([]);
+    expect(await series(env, MetricNames.PodsProvisioningUnboundTime)).toEqual([
+      { labels: { name: 'web', namespace: 'default' }, value: 6 },
+    ]);
+    expect(await series(env, MetricNames.PodsUnboundTime)).toEqual([
+      { labels: { name: 'web', namespace: 'default' }, value: 20 },
+    ]);
+
+    const scheduledAt = await bind(env, 'web', 'n1');
+    await env.advance(10_000);
+    expect(await series(env, MetricNames.PodsProvisioningUnstartedTime)).toEqual([
+      { labels: { name: 'web', namespace: 'default' }, value: 16 },
+    ]);
+    await markReady(env, 'web', scheduledAt);
+    const totals = async (name: string) => {
+      const all = await series(env, name);
+      return [`${name}_sum`, `${name}_count`].map((m) => all.find((s) => s.metricName === m)?.value);
+    };
+    expect(await totals(MetricNames.PodsProvisioningBoundDuration)).toEqual([6, 1]);
+    expect(await totals(MetricNames.PodsProvisioningStartupDuration)).toEqual([16, 1]);
+    expect(await series(env, MetricNames.PodsProvisioningUnstartedTime)).toEqual([]);
+    // Started: its milestones are spent.
+    expect(state.schedulingTimes.of('default/web')).toBeUndefined();
   });
 
   it('drops a waiting pod that is deleted or finishes, without observing it', async () => {

@@ -1,4 +1,5 @@
 import { Gauge, Histogram, type Registry } from 'prom-client';
+import { DurationBuckets as PodDurationBuckets } from '../metrics/gauges.js';
 import { MetricNames } from '../metrics/names.js';
 import { reuse } from '../operator/runtime/metrics.js';
 
@@ -10,6 +11,8 @@ export interface ProvisioningMetrics {
   readonly queueDepth: Gauge<'controller'>;
   /** `karpenter_scheduler_unschedulable_pods_count{controller}`: pods the last pass could not place. */
   readonly unschedulablePods: Gauge<'controller'>;
+  /** `karpenter_pods_scheduling_decision_duration_seconds`: from a pod's first pass to its first decision. */
+  readonly schedulingDecisionDuration: Histogram;
 }
 
 /** Buckets from 5 ms to 5 min: solves of a few pods to tens of thousands. */
@@ -49,6 +52,17 @@ export function provisioningMetrics(registry: Registry): ProvisioningMetrics {
           name: MetricNames.SchedulerUnschedulablePods,
           help: 'The number of unschedulable Pods.',
           labelNames: ['controller'],
+          registers: [registry],
+        }),
+    ),
+    schedulingDecisionDuration: reuse(
+      registry,
+      MetricNames.PodsSchedulingDecisionDuration,
+      () =>
+        new Histogram({
+          name: MetricNames.PodsSchedulingDecisionDuration,
+          help: "The time it takes for nodewright to first try to schedule a pod after it's been seen.",
+          buckets: PodDurationBuckets,
           registers: [registry],
         }),
     ),

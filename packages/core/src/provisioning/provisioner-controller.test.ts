@@ -332,6 +332,30 @@ describe('provisioning.provisioner', () => {
     await env.stop();
   });
 
+  it('records each pod it considers, decides about and places, and observes the time to decide once', async () => {
+    const { env, state } = await setup();
+    await env.cluster.create(NodePools, aNodePool());
+    await env.cluster.create(Pods, pod('web'));
+    await env.cluster.create(Pods, pod('huge', '64'));
+    await env.advance(1_000);
+    const web = state.schedulingTimes.of('default/web');
+    const huge = state.schedulingTimes.of('default/huge');
+    expect(web?.scheduledMs).toBeDefined();
+    expect(web?.decidedMs).toBe(web?.scheduledMs);
+    // Unschedulable: decided, not placed.
+    expect(huge?.decidedMs).toBeDefined();
+    expect(huge?.scheduledMs).toBeUndefined();
+    const decisions = async () =>
+      (
+        (await env.registry.getSingleMetric(MetricNames.PodsSchedulingDecisionDuration)?.get())?.values ?? []
+      ).find((v) => v.metricName === `${MetricNames.PodsSchedulingDecisionDuration}_count`)?.value;
+    expect(await decisions()).toBe(2);
+    // The unschedulable pod's later passes are not first decisions.
+    await env.advance(60_000);
+    expect(await decisions()).toBe(2);
+    await env.stop();
+  });
+
   it('uses the NodePool of highest weight first', async () => {
     const { env } = await setup();
     await env.cluster.create(NodePools, aNodePool({ metadata: { name: 'cheap' }, spec: { weight: 1 } }));

@@ -18,12 +18,13 @@ import { Quantity } from '../scheduling/quantity/quantity.js';
 import { addResources, maxResources, type ResourceList } from '../scheduling/resources/resource-list.js';
 import { solve, solveInSlices } from '../scheduling/solver/solve.js';
 import { SolverCache } from '../scheduling/solver/solver-cache.js';
-import type {
-  ExistingCapacity,
-  NewClaim,
-  SolverInput,
-  SolverOptions,
-  SolverResult,
+import {
+  DeadlineExceededReason,
+  type ExistingCapacity,
+  type NewClaim,
+  type SolverInput,
+  type SolverOptions,
+  type SolverResult,
 } from '../scheduling/solver/types.js';
 import { clusterCapacity, largestCapacity } from '../state/capacity.js';
 import type { ClusterState } from '../state/cluster-state.js';
@@ -188,15 +189,20 @@ export class Provisioner {
       logger.debug({ NodePool: objectRef(nodePool), reason: detail }, 'skipping nodepool');
     }
     logger.info({ pods: pods.length }, 'found provisionable pod(s)');
+    const times = state.schedulingTimes;
+    const passStart = this.#deps.clock.now();
+    for (const pod of pods) times.ack(podId(pod), passStart);
 
     const result = await this.#timedSolve(snapshot.input, logger);
     let nominated = 0;
     let unschedulable = 0;
+    const decisions: [Pod, boolean][] = [];
     for (const placement of result.existing) {
       const capacity = snapshot.input.existing.find((e) => e.name === placement.name);
       const target = capacity === undefined ? { node: placement.name } : refOf(capacity);
       state.nominate(placement.pods, target);
       nominated += placement.pods.length;
+      for (const pod of placement.pods) decisions.push([pod, true]);
       for (const pod of placement.pods) published.push(nominatedEvent(pod, target));
     }
     if (result.newClaims.length > 0) {
@@ -216,9 +222,11 @@ export class Provisioner {
         const target = { nodeClaim: outcome.name };
         state.nominate(claim.pods, target);
         nominated += claim.pods.length;
+        for (const pod of claim.pods) decisions.push([pod, true]);
         for (const pod of claim.pods) published.push(nominatedEvent(pod, target));
       } else {
         unschedulable += claim.pods.length;
+        for (const pod of claim.pods) decisions.push([pod, false]);
         for (const pod of claim.pods) published.push(failedSchedulingEvent(pod, outcome.reason));
       }
     }
@@ -239,10 +247,13 @@ export class Provisioner {
     }
     for (const { pod, reason } of result.unschedulable) {
       unschedulable++;
+      // A pod the solve's deadline cut off was not decided about: the next batch does.
+      if (reason !== DeadlineExceededReason) decisions.push([pod, false]);
       published.push(failedSchedulingEvent(pod, reason));
       logger.debug({ Pod: objectRef(pod), reason }, 'could not schedule pod');
     }
     this.#deps.metrics.unschedulablePods.set({ controller: this.#controller }, unschedulable);
+    this.#recordDecisions(decisions);
     await this.#publish(published);
     return {
       pods: pods.length,
@@ -400,6 +411,20 @@ export class Provisioner {
       return false;
     this.#noTypesWarned.set(name, { generation, at: now });
     return true;
+  }
+
+  /**
+   * The pass's decision per pod (placed, on existing capacity or a created claim, or not) into
+   * the state's scheduling times; observes
+   * `karpenter_pods_scheduling_decision_duration_seconds` for each pod's first decision.
+   */
+  #recordDecisions(decisions: readonly (readonly [Pod, boolean])[]): void {
+    const times = this.#deps.state.schedulingTimes;
+    const now = this.#deps.clock.now();
+    for (const [pod, scheduled] of decisions) {
+      const ms = times.decide(podId(pod), now, scheduled);
+      if (ms !== undefined) this.#deps.metrics.schedulingDecisionDuration.observe(Math.max(0, ms) / 1000);
+    }
   }
 
   /** InvalidPod once per pod version, for unbound pods the schema rejects. */

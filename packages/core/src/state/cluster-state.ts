@@ -22,6 +22,7 @@ import { keyString } from '../operator/runtime/keys.js';
 import { isInitializedNode } from './capacity.js';
 import { type ClusterStateMetrics, clusterStateMetrics } from './metrics.js';
 import { DefaultNominationWindowMs, Nominations } from './nominations.js';
+import { PodSchedulingTimes } from './pod-scheduling-times.js';
 import {
   buildSolverInput,
   type CapacityRef,
@@ -110,6 +111,11 @@ export class ClusterState {
   readonly #volumes = new Map<string, PersistentVolume>();
   readonly #storageClasses = new Map<string, StorageClass>();
   readonly #marked = new Set<string>();
+  /**
+   * The provisioner's milestones per pod (ack, decision, placement), for the pod metrics, which
+   * forget a pod's once it has started or finished; forgotten here when the pod is gone.
+   */
+  readonly schedulingTimes = new PodSchedulingTimes();
 
   constructor(options: ClusterStateOptions) {
     this.#clock = options.clock;
@@ -350,6 +356,7 @@ export class ClusterState {
       this.#podSpecs.delete(key);
       this.#invalidPods.delete(key);
       this.#nominations.release(object as Pod);
+      this.schedulingTimes.forget(key);
       return;
     }
     const parsed = this.#parsePod(key, object);

@@ -31,7 +31,11 @@ function sameLabels(a: KubeObject, b: KubeObject | undefined): boolean {
  *   `{name, namespace}` while it waits;
  * - `karpenter_pods_startup_duration_seconds` (summary), observed once per pod seen Pending, when
  *   it is Ready (its Ready condition's transition); `karpenter_pods_unstarted_time_seconds`
- *   `{name, namespace}` while it waits.
+ *   `{name, namespace}` while it waits;
+ * - the `karpenter_pods_provisioning_*` counterparts of those four, measured from the pass that
+ *   placed the pod (ClusterState.schedulingTimes) for pods the provisioner placed, and
+ *   `karpenter_pods_provisioning_scheduling_undecided_time_seconds` while a pass has considered
+ *   an unbound pod and none has decided about it.
  * Pods already bound or Ready when first seen (say, after a restart) are not observed, so a
  * restart does not report every pod's age. A pod leaves the waiting series when it binds or
  * starts, finishes (Succeeded/Failed, not observed), or is gone; a pod that is gone loses its
@@ -53,9 +57,29 @@ export class PodMetricsController implements Controller {
     this.#state = deps.state;
     this.#clock = deps.clock;
     this.#metrics = objectMetrics(deps.registry);
+    const times = deps.state.schedulingTimes;
+    // From the pass that placed each pod; pods the provisioner never placed are not in them.
+    const sincePlaced = function* (pods: Iterable<[string, WaitingPod]>): Iterable<WaitingPod> {
+      for (const [id, pod] of pods) {
+        const placed = times.of(id)?.scheduledMs;
+        if (placed !== undefined) yield { ...pod, sinceMs: placed };
+      }
+    };
+    const sinceAckedUndecided = function* (pods: Iterable<[string, WaitingPod]>): Iterable<WaitingPod> {
+      for (const [id, pod] of pods) {
+        const t = times.of(id);
+        if (t !== undefined && t.decidedMs === undefined) yield { ...pod, sinceMs: t.ackedMs };
+      }
+    };
     registerPodWaitGauges(
       deps.registry,
-      { unbound: () => this.#unbound.values(), unstarted: () => this.#unstarted.values() },
+      {
+        unbound: () => this.#unbound.values(),
+        unstarted: () => this.#unstarted.values(),
+        provisioningUnbound: () => sincePlaced(this.#unbound.entries()),
+        provisioningUnstarted: () => sincePlaced(this.#unstarted.entries()),
+        undecided: () => sinceAckedUndecided(this.#unbound.entries()),
+      },
       () => this.#clock.now(),
     );
     this.watches = [
@@ -77,6 +101,7 @@ export class PodMetricsController implements Controller {
     const id = `${namespace}/${key.name}`;
     const pod = this.#state.pod(namespace, key.name);
     if (pod === undefined) {
+      this.#state.schedulingTimes.forget(id);
       this.#series.remove(id);
       this.#unbound.delete(id);
       this.#unstarted.delete(id);
@@ -93,10 +118,13 @@ export class PodMetricsController implements Controller {
     const terminal = isPodTerminal(pod);
     const now = this.#clock.now();
 
+    const placed = this.#state.schedulingTimes.of(id)?.scheduledMs;
     const bound = boundSince(pod, now);
     if (bound === undefined && !terminal) this.#unbound.set(id, waiting);
     else if (this.#unbound.delete(id) && bound !== undefined) {
       this.#metrics.podsBoundDuration.observe(Math.max(0, bound - created) / 1000);
+      if (placed !== undefined)
+        this.#metrics.podsProvisioningBoundDuration.observe(Math.max(0, bound - placed) / 1000);
     }
 
     const ready = readySince(pod);
@@ -107,7 +135,11 @@ export class PodMetricsController implements Controller {
       // A Ready condition without a parsable time counts as Ready now.
       const at = Number.isFinite(ready) ? ready : now;
       this.#metrics.podsStartupDuration.observe(Math.max(0, at - created) / 1000);
+      if (placed !== undefined)
+        this.#metrics.podsProvisioningStartupDuration.observe(Math.max(0, at - placed) / 1000);
     }
+    // Started or finished: the provisioner's milestones for it are spent (as Karpenter clears them).
+    if (ready !== undefined || terminal) this.#state.schedulingTimes.forget(id);
     return undefined;
   }
 }

@@ -1,7 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import { MetricNames } from '../names.js';
 
-/** A pod still waiting for something (a node, or to start), and since when (its creation, ms). */
+/** A pod still waiting for something (a node, or to start), and since when (ms; its creation unless said). */
 export interface WaitingPod {
   readonly name: string;
   readonly namespace: string;
@@ -14,11 +14,19 @@ export interface WaitingPods {
   readonly unbound: () => Iterable<WaitingPod>;
   /** Pods seen Pending and not yet Ready. */
   readonly unstarted: () => Iterable<WaitingPod>;
+  /** Unbound pods the provisioner placed, since the pass that placed them. */
+  readonly provisioningUnbound: () => Iterable<WaitingPod>;
+  /** Unstarted pods the provisioner placed, since the pass that placed them. */
+  readonly provisioningUnstarted: () => Iterable<WaitingPod>;
+  /** Unbound pods a provisioning pass considered and has not decided about, since that pass. */
+  readonly undecided: () => Iterable<WaitingPod>;
 }
 
 /**
  * Registers `karpenter_pods_unbound_time_seconds` and `karpenter_pods_unstarted_time_seconds`
- * (`{name, namespace}`: seconds since the pod's creation), computed from `waiting` when scraped.
+ * (`{name, namespace}`: seconds since the pod's creation), their `karpenter_pods_provisioning_*`
+ * counterparts (since the pass that placed the pod) and
+ * `karpenter_pods_provisioning_scheduling_undecided_time_seconds`, computed from `waiting` when scraped.
  * Karpenter sets them on a 30 s requeue of every waiting pod; computing them at scrape time
  * costs nothing between scrapes and is never stale. A pod's series exists only while it waits, so
  * the series count is bounded by the pods waiting now. Gauges already in the registry (a manager
@@ -46,5 +54,20 @@ export function registerPodWaitGauges(registry: Registry, waiting: WaitingPods, 
     MetricNames.PodsUnstartedTime,
     'The time from pod creation until the pod is running.',
     waiting.unstarted,
+  );
+  gauge(
+    MetricNames.PodsProvisioningUnboundTime,
+    'The time from when nodewright first thinks the pod can schedule until it binds. Note: this calculated from a point in memory, not by the pod creation timestamp.',
+    waiting.provisioningUnbound,
+  );
+  gauge(
+    MetricNames.PodsProvisioningUnstartedTime,
+    'The time from when nodewright first thinks the pod can schedule until the pod is running. Note: this calculated from a point in memory, not by the pod creation timestamp.',
+    waiting.provisioningUnstarted,
+  );
+  gauge(
+    MetricNames.PodsProvisioningSchedulingUndecidedTime,
+    'The time from when nodewright has seen a pod without making a scheduling decision for the pod. Note: this calculated from a point in memory, not by the pod creation timestamp.',
+    waiting.undecided,
   );
 }
