@@ -30,8 +30,16 @@ export interface LifecycleMetrics {
   readonly nodesLifetimeDuration: Histogram<'nodepool'>;
   /** Nodes whose drain completed. */
   readonly nodesDrained: Counter<'nodepool'>;
-  /** Evictions asked of the API server, by the HTTP code it answered. */
+  /**
+   * Evictions asked of the API server, by the HTTP code it answered, under Karpenter's earlier
+   * name; `podsEvictionRequests` is the same count under its current one.
+   */
   readonly nodesEvictionRequests: Counter<'code'>;
+  readonly podsEvictionRequests: Counter<'code'>;
+  /** Pods drained from terminating nodes (evicted or deleted for the termination time), by the node's disruption reason. */
+  readonly podsDrained: Counter<'reason'>;
+  /** NodeClaims node repair deleted, by the unhealthy condition (snake case), pool, capacity type and image. */
+  readonly nodeClaimsUnhealthyDisrupted: Counter<'condition' | 'nodepool' | 'capacity_type' | 'image_id'>;
   /** Seconds from a NodeClaim's deletion request to the removal of its finalizer. */
   readonly nodeClaimsTerminationDuration: Histogram<'nodepool'>;
   /** Seconds from the instance's termination request to the cloud reporting it gone. */
@@ -93,6 +101,21 @@ export function lifecycleMetrics(registry: Registry): LifecycleMetrics {
       MetricNames.NodesEvictionRequests,
       'The total number of eviction requests made.',
       ['code'],
+    ),
+    podsEvictionRequests: counter(
+      MetricNames.PodsEvictionRequests,
+      'The total number of pod eviction requests made by nodewright, labeled by response code',
+      ['code'],
+    ),
+    podsDrained: counter(
+      MetricNames.PodsDrained,
+      'The total number of pods drained during node termination by nodewright, labeled by reason',
+      ['reason'],
+    ),
+    nodeClaimsUnhealthyDisrupted: counter(
+      MetricNames.NodeClaimsUnhealthyDisrupted,
+      'Number of unhealthy nodeclaims disrupted in total by nodewright. Labeled by condition on the node was disrupted, the owning nodepool, and the image ID.',
+      ['condition', 'nodepool', 'capacity_type', 'image_id'],
     ),
     nodeClaimsTerminationDuration: histogram(
       MetricNames.NodeClaimsTerminationDuration,

@@ -11,6 +11,8 @@ export interface ProvisioningMetrics {
   readonly queueDepth: Gauge<'controller'>;
   /** `karpenter_scheduler_unschedulable_pods_count{controller}`: pods the last pass could not place. */
   readonly unschedulablePods: Gauge<'controller'>;
+  /** `karpenter_scheduler_ignored_pods_count`: unbound pods the last pass left out because their spec is invalid. */
+  readonly ignoredPods: Gauge;
   /** `karpenter_pods_scheduling_decision_duration_seconds`: from a pod's first pass to its first decision. */
   readonly schedulingDecisionDuration: Histogram;
 }
@@ -52,6 +54,16 @@ export function provisioningMetrics(registry: Registry): ProvisioningMetrics {
           name: MetricNames.SchedulerUnschedulablePods,
           help: 'The number of unschedulable Pods.',
           labelNames: ['controller'],
+          registers: [registry],
+        }),
+    ),
+    ignoredPods: reuse(
+      registry,
+      MetricNames.SchedulerIgnoredPods,
+      () =>
+        new Gauge({
+          name: MetricNames.SchedulerIgnoredPods,
+          help: 'Number of pods ignored during scheduling by nodewright',
           registers: [registry],
         }),
     ),

@@ -483,6 +483,13 @@ describe('provisioning.provisioner', () => {
     expect(invalid.map((e) => e.object.metadata.name)).toEqual(['bad']);
     expect(invalid[0]?.message).toMatch(/^Ignoring pod: it is not a valid Pod \(.*cpu/);
     expect(await claims(env)).toHaveLength(1);
+    const ignored = async () =>
+      (await env.registry.getSingleMetric(MetricNames.SchedulerIgnoredPods)?.get())?.values[0]?.value;
+    expect(await ignored()).toBe(1);
+    await env.cluster.delete(Pods, { name: 'bad', namespace: 'default' });
+    await env.cluster.create(Pods, pod('another'));
+    await env.advance(30_000);
+    expect(await ignored()).toBe(0);
     await env.stop();
   });
 

@@ -427,20 +427,23 @@ export class Provisioner {
     }
   }
 
-  /** InvalidPod once per pod version, for unbound pods the schema rejects. */
+  /** InvalidPod once per pod version, for unbound pods the schema rejects; counts them as ignored. */
   #reportInvalidPods(out: PublishedEvent[]): void {
     const seen = new Set<string>();
+    let ignored = 0;
     for (const { object, message } of this.#deps.state.invalidPods()) {
       const key = podId(object as Pod);
       seen.add(key);
       const nodeName = (object as { spec?: { nodeName?: string } }).spec?.nodeName;
       if (nodeName !== undefined && nodeName !== '') continue;
+      ignored++;
       const version = object.metadata.resourceVersion ?? '';
       if (this.#reported.get(key) === version) continue;
       this.#reported.set(key, version);
       out.push(invalidPodEvent(object, message));
     }
     for (const key of [...this.#reported.keys()]) if (!seen.has(key)) this.#reported.delete(key);
+    this.#deps.metrics.ignoredPods.set(ignored);
   }
 
   async #publish(events: readonly PublishedEvent[]): Promise<void> {

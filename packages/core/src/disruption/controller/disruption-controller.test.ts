@@ -76,6 +76,11 @@ describe('DisruptionController', () => {
       /validation failed: .*budget/,
     );
     expect(await metric('karpenter_voluntary_disruption_decisions_total', {})).toBe(0);
+    expect(
+      await metric('karpenter_voluntary_disruption_failed_validations_total', {
+        consolidation_type: 'empty',
+      }),
+    ).toBeGreaterThan(0);
     await advance(60_000);
     expect(
       events.withReason(DisruptionEventReasons.DisruptionBlocked).some((e) => /budget/i.test(e.message)),

@@ -12,6 +12,8 @@ export interface DisruptionMetrics {
   readonly eligibleNodes: Gauge<'reason'>;
   /** `{consolidation_type: multi|single}`: consolidation searches stopped at their time budget. */
   readonly consolidationTimeouts: Counter<'consolidation_type'>;
+  /** `{consolidation_type}`: candidates of commands abandoned because re-validation failed. */
+  readonly failedValidations: Counter<'consolidation_type'>;
 }
 
 export function disruptionMetrics(registry: Registry): DisruptionMetrics {
@@ -48,6 +50,17 @@ export function disruptionMetrics(registry: Registry): DisruptionMetrics {
         new Counter({
           name: timeouts,
           help: 'Number of times the Consolidation algorithm has reached a timeout. Labeled by consolidation type.',
+          labelNames: ['consolidation_type'],
+          registers: [registry],
+        }),
+    ),
+    failedValidations: reuse(
+      registry,
+      MetricNames.VoluntaryDisruptionFailedValidations,
+      () =>
+        new Counter({
+          name: MetricNames.VoluntaryDisruptionFailedValidations,
+          help: 'Number of candidates that were selected for disruption but failed validation. Labeled by consolidation type.',
           labelNames: ['consolidation_type'],
           registers: [registry],
         }),

@@ -165,6 +165,10 @@ export class DisruptionQueue {
     const poll = this.#timings.pollIntervalMs;
     const check = await revalidate(op.command);
     if (!check.valid) {
+      this.#deps.metrics.failedValidations.inc(
+        { consolidation_type: consolidationType(op.command.method) },
+        op.command.candidates.length,
+      );
       await this.#rollback(op, `validation failed: ${check.reason}`, [], context);
       return { requeueAfterMs: poll };
     }

@@ -70,6 +70,9 @@ describe('node.health', () => {
     expect(
       await env.metric(MetricNames.NodeClaimsDisrupted, { reason: 'unhealthy', nodepool: 'default' }),
     ).toBe(1);
+    expect(
+      await env.metric(MetricNames.NodeClaimsUnhealthyDisrupted, { condition: 'ready', nodepool: 'default' }),
+    ).toBe(1);
   });
 
   it('forgives a node that recovers within its toleration', async () => {

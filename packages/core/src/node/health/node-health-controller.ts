@@ -8,6 +8,7 @@ import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { claimsForProviderID, nodeKeysForClaim } from '../../lifecycle/lookup.js';
 import { DisruptionReasons, recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
+import { snakeCase } from '../../metrics/snake-case.js';
 import {
   type Controller,
   type ReconcileContext,
@@ -81,6 +82,12 @@ export class NodeHealthController implements Controller {
       return undefined;
     }
     recordNodeClaimDisrupted(this.#deps.metrics, claim, DisruptionReasons.Unhealthy);
+    this.#deps.metrics.nodeClaimsUnhealthyDisrupted.inc({
+      condition: snakeCase(verdict.policy.conditionType),
+      nodepool: pool ?? '',
+      capacity_type: node.metadata.labels?.[Labels.CapacityType] ?? '',
+      image_id: claim.status?.imageID ?? '',
+    });
     const message = `Node has been ${condition} for ${Math.round(verdict.unhealthyForMs / 1000)}s, past its ${verdict.policy.tolerationDurationMs / 1000}s toleration; deleting its NodeClaim`;
     for (const object of [claim, node]) {
       await this.#deps.events.publish({ object, type: 'Warning', reason: EventReasons.NodeRepair, message });

@@ -84,6 +84,9 @@ describe('node.termination', () => {
     expect(await env.metric(MetricNames.NodeClaimsTerminated, { nodepool: 'default' })).toBe(1);
     expect(await env.metric(MetricNames.NodesDrained, { nodepool: 'default' })).toBe(1);
     expect(await env.metric(MetricNames.NodesEvictionRequests, { code: '200' })).toBe(2);
+    expect(await env.metric(MetricNames.PodsEvictionRequests, { code: '200' })).toBe(2);
+    // The claim was deleted without a disruption reason.
+    expect(await env.metric(MetricNames.PodsDrained, { reason: 'Forceful Termination' })).toBe(2);
   });
 
   it('keeps retrying an eviction a PDB refuses, naming the PDB, until the PDB allows it', async () => {

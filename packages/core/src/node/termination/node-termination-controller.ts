@@ -52,6 +52,14 @@ import { pendingVolumeAttachments } from './volume-detachment.js';
 /** How often a drain or a volume detachment is checked again (Karpenter: 1 s). */
 const DrainPollMs = 1_000;
 
+/** Why a pod is drained, as Karpenter labels it: the claim's disruption reason, else a forceful termination. */
+function drainReason(claim: NodeClaim | undefined): string {
+  return (
+    claim?.status?.conditions?.find((c: Condition) => c.type === 'DisruptionReason' && c.status === 'True')
+      ?.reason ?? 'Forceful Termination'
+  );
+}
+
 function deletingNodeKey(nodeName: string | undefined, cache: ControllerCache): ObjectKey[] {
   if (nodeName === undefined || nodeName === '') return [];
   const node = cache.get(Nodes, { name: nodeName });
@@ -135,7 +143,7 @@ export class NodeTerminationController implements Controller {
     const pods = (await cluster.list(Pods, { fieldSelector: `spec.nodeName=${node.metadata.name}` })).items;
     const plan = planDrain(pods, now, terminationTime);
     for (const { pod, gracePeriodSeconds } of plan.forceDelete) {
-      await this.#forceDelete(pod, gracePeriodSeconds, terminationTime!);
+      await this.#forceDelete(pod, gracePeriodSeconds, terminationTime!, claim);
     }
     if (plan.waiting > 0) {
       for (const pod of plan.evict) await this.#evict(pod, node, claim);
@@ -219,7 +227,13 @@ export class NodeTerminationController implements Controller {
   async #evict(pod: Pod, node: Node, claim: NodeClaim | undefined): Promise<void> {
     const key = { name: pod.metadata.name, namespace: pod.metadata.namespace };
     const events = this.#deps.events;
-    const requests = this.#deps.metrics.nodesEvictionRequests;
+    const metrics = this.#deps.metrics;
+    const requests = {
+      inc: (labels: { code: string }) => {
+        metrics.nodesEvictionRequests.inc(labels);
+        metrics.podsEvictionRequests.inc(labels);
+      },
+    };
     try {
       await this.#deps.cluster.evict(key, {
         deleteOptions: {
@@ -253,14 +267,13 @@ export class NodeTerminationController implements Controller {
       }
       throw err;
     }
-    const reason = claim?.status?.conditions?.find(
-      (c: Condition) => c.type === 'DisruptionReason' && c.status === 'True',
-    )?.reason;
+    const reason = drainReason(claim);
+    metrics.podsDrained.inc({ reason });
     await events.publish({
       object: pod,
       type: 'Normal',
       reason: EventReasons.Evicted,
-      message: `Evicted pod: ${reason ?? 'Forceful Termination'}`,
+      message: `Evicted pod: ${reason}`,
     });
   }
 
@@ -272,7 +285,12 @@ export class NodeTerminationController implements Controller {
       .map((pdb) => `${pdb.metadata.namespace ?? ''}/${pdb.metadata.name ?? ''}`);
   }
 
-  async #forceDelete(pod: Pod, gracePeriodSeconds: number, terminationTime: number): Promise<void> {
+  async #forceDelete(
+    pod: Pod,
+    gracePeriodSeconds: number,
+    terminationTime: number,
+    claim: NodeClaim | undefined,
+  ): Promise<void> {
     try {
       await this.#deps.cluster.delete(
         Pods,
@@ -283,6 +301,7 @@ export class NodeTerminationController implements Controller {
       ignoreNotFound(err);
       return;
     }
+    this.#deps.metrics.podsDrained.inc({ reason: drainReason(claim) });
     await this.#deps.events.publish({
       object: pod,
       type: 'Warning',
