@@ -26,6 +26,7 @@ export interface ObjectMetrics {
   readonly nodePoolsUsage: Gauge<'nodepool' | 'resource_type'>;
   readonly nodePoolsLimit: Gauge<'nodepool' | 'resource_type'>;
   readonly nodePoolsAllowedDisruptions: Gauge<'nodepool' | 'reason'>;
+  readonly nodePoolsNodesConsumingBudgets: Gauge<'nodepool' | 'reason'>;
 }
 
 /**
@@ -137,6 +138,11 @@ export function objectMetrics(registry: Registry): ObjectMetrics {
     nodePoolsAllowedDisruptions: gauge(
       MetricNames.NodePoolsAllowedDisruptions,
       'The number of nodes for a given NodePool that can be concurrently disrupting at a point in time. Labeled by NodePool. Note that allowed disruptions can change very rapidly, as new nodes may be created and others may be deleted at any point.',
+      ['nodepool', 'reason'],
+    ),
+    nodePoolsNodesConsumingBudgets: gauge(
+      MetricNames.NodePoolsNodesConsumingBudgets,
+      'The number of nodes consuming the budget of a nodepool at a point in time. Labeled by NodePool.',
       ['nodepool', 'reason'],
     ),
   };

@@ -170,6 +170,11 @@ describe('metrics.node', () => {
     expect(await seriesValue(env, MetricNames.ClusterUtilization, { resource_type: 'cpu' })).toBeCloseTo(
       (0.1 / 7.6) * 100,
     );
+    // Ages are read at scrape time: a minute later, a minute older.
+    const age = () => seriesValue(env, MetricNames.NodesCurrentLifetime, { node_name: 'n2' });
+    const before = await age();
+    await env.advance(60_000);
+    expect((await age()) ?? 0).toBeCloseTo((before ?? 0) + 60);
 
     await env.cluster.delete(Pods, { name: 'a', namespace: 'default' });
     await env.cluster.patch(Nodes, { name: 'n1' }, { metadata: { labels: { [Labels.Zone]: 'zone-b' } } });
@@ -188,6 +193,7 @@ describe('metrics.node', () => {
       MetricNames.NodesAllocatable,
       MetricNames.NodesSystemOverhead,
       MetricNames.ClusterUtilization,
+      MetricNames.NodesCurrentLifetime,
     ]) {
       expect(await series(env, name)).toEqual([]);
     }
@@ -444,6 +450,12 @@ describe('metrics.nodepool', () => {
       empty: 1,
       drifted: 0,
     });
+    const consuming = await series(env, MetricNames.NodePoolsNodesConsumingBudgets);
+    expect(Object.fromEntries(consuming.map((s) => [s.labels.reason, s.value]))).toEqual({
+      underutilized: 1,
+      empty: 1,
+      drifted: 1,
+    });
 
     await env.cluster.delete(NodePools, { name: 'default' });
     await env.settle();
@@ -451,6 +463,7 @@ describe('metrics.nodepool', () => {
       MetricNames.NodePoolsUsage,
       MetricNames.NodePoolsLimit,
       MetricNames.NodePoolsAllowedDisruptions,
+      MetricNames.NodePoolsNodesConsumingBudgets,
     ]) {
       expect(await series(env, name)).toEqual([]);
     }

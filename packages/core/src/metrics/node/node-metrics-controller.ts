@@ -12,6 +12,7 @@ import type { ClusterState } from '../../state/cluster-state.js';
 import { logUnreadable, type MetricsDependencies } from '../dependencies.js';
 import { type ObjectMetrics, objectMetrics } from '../gauges.js';
 import { SeriesTracker } from '../series.js';
+import { registerNodeLifetimeGauge } from './node-lifetime-gauge.js';
 import {
   clusterUtilization,
   type NodeResources,
@@ -28,7 +29,8 @@ const CLUSTER = '\u0000cluster';
  * `_total_pod_limits`, `_total_daemon_requests`, `_total_daemon_limits` and `_system_overhead`
  * (labels: the well-known node labels, `node_name`, `resource_type`), and across all Nodes
  * `karpenter_cluster_utilization_percent{resource_type}`. Runs for a Node when it or a pod
- * bound to it changes; a Node that is gone loses all its series.
+ * bound to it changes; a Node that is gone loses all its series. Each Node's age,
+ * `karpenter_nodes_current_lifetime_seconds`, is computed at scrape time.
  */
 export class NodeMetricsController implements Controller {
   readonly name = 'metrics.node';
@@ -42,6 +44,11 @@ export class NodeMetricsController implements Controller {
   constructor(deps: MetricsDependencies) {
     this.#state = deps.state;
     this.#metrics = objectMetrics(deps.registry);
+    registerNodeLifetimeGauge(
+      deps.registry,
+      () => deps.state.nodes(),
+      () => deps.clock.now(),
+    );
     this.watches = [
       watchSelf(Nodes),
       watchMapped(Pods, (pod, _cache, event) => {

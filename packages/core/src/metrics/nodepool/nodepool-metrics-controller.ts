@@ -14,7 +14,12 @@ import type { ClusterState } from '../../state/cluster-state.js';
 import { logUnreadable, type MetricsDependencies } from '../dependencies.js';
 import { type ObjectMetrics, objectMetrics } from '../gauges.js';
 import { SeriesTracker } from '../series.js';
-import { allowedDisruptionSeries, budgetNodeOf, nodePoolResourceSeries } from './nodepool-metrics.js';
+import {
+  allowedDisruptionSeries,
+  budgetNodeOf,
+  consumingBudgetSeries,
+  nodePoolResourceSeries,
+} from './nodepool-metrics.js';
 
 /**
  * How often a NodePool whose budgets have schedules is looked at again: a cron window opening
@@ -78,11 +83,9 @@ export class NodePoolMetricsController implements Controller {
       .nodes()
       .filter((n) => n.metadata.labels?.[Labels.NodePool] === key.name)
       .map((n) => budgetNodeOf(n, this.#state.isMarkedForDeletion(n.metadata.name ?? '')));
-    this.#series.replace(
-      key.name,
-      m.nodePoolsAllowedDisruptions,
-      allowedDisruptionSeries(pool, nodes, this.#clock.now()),
-    );
+    const now = this.#clock.now();
+    this.#series.replace(key.name, m.nodePoolsAllowedDisruptions, allowedDisruptionSeries(pool, nodes, now));
+    this.#series.replace(key.name, m.nodePoolsNodesConsumingBudgets, consumingBudgetSeries(pool, nodes, now));
     const scheduled = pool.spec.disruption.budgets.some((b) => b.schedule !== undefined);
     return scheduled ? { requeueAfterMs: ScheduledBudgetRefreshMs } : undefined;
   }

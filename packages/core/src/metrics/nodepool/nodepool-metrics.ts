@@ -2,7 +2,7 @@ import type { Node } from '../../apis/kubernetes/node.js';
 import { Labels, Taints } from '../../apis/labels.js';
 import { DisruptionReasons } from '../../apis/v1/budget.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
-import type { BudgetNode } from '../../disruption/decide/budgets/budget-mapping.js';
+import type { BudgetNode, PoolBudget } from '../../disruption/decide/budgets/budget-mapping.js';
 import { disruptionBudgets } from '../../disruption/decide/budgets/budget-mapping.js';
 import { parseResourceList, type ResourceListInput } from '../../scheduling/resources/resource-list.js';
 import { resourceTypeLabel } from '../labels.js';
@@ -48,9 +48,33 @@ export function allowedDisruptionSeries(
   nodes: readonly BudgetNode[],
   now: number,
 ): Series<'nodepool' | 'reason'>[] {
+  return budgetSeries(pool, nodes, now, (b) => b.allowed);
+}
+
+/**
+ * `karpenter_nodepools_nodes_consuming_budgets{nodepool, reason}`: the pool's initialized nodes
+ * that are NotReady or deleting, which use up its budgets' allowance already. Pure.
+ */
+export function consumingBudgetSeries(
+  pool: NodePool,
+  nodes: readonly BudgetNode[],
+  now: number,
+): Series<'nodepool' | 'reason'>[] {
+  return budgetSeries(pool, nodes, now, (b) => b.disrupting.length);
+}
+
+function budgetSeries(
+  pool: NodePool,
+  nodes: readonly BudgetNode[],
+  now: number,
+  value: (budget: PoolBudget) => number,
+): Series<'nodepool' | 'reason'>[] {
   const name = pool.metadata.name ?? '';
-  return DisruptionReasons.map((reason) => ({
-    labels: { nodepool: name, reason: reason.toLowerCase() },
-    value: disruptionBudgets(nodes, [pool], reason, now).get(name)?.allowed ?? 0,
-  }));
+  return DisruptionReasons.map((reason) => {
+    const budget = disruptionBudgets(nodes, [pool], reason, now).get(name);
+    return {
+      labels: { nodepool: name, reason: reason.toLowerCase() },
+      value: budget === undefined ? 0 : value(budget),
+    };
+  });
 }
