@@ -16,33 +16,89 @@ export interface EventRecorder {
   publish(event: PublishedEvent): Promise<void>;
 }
 
+/** How many events ClusterEventRecorder holds unsent before it drops new ones (client-go's broadcaster holds 1,000). */
+export const DefaultEventQueueLimit = 1_000;
+
 /**
  * An EventRecorder over the cluster port. Identical events are aggregated by the port (count
  * grows), so republishing the same blocked-drain event every retry is cheap.
+ *
+ * `publish` only queues: one background sender writes the events in order, one at a time (so
+ * the port's aggregation of identical events holds), and a reconcile never waits on the
+ * apiserver for them. A pass that nominates thousands of pods used to spend minutes awaiting one
+ * Event write per pod on a loaded apiserver, past its reconcile deadline. While more than
+ * `queueLimit` events wait, new ones are dropped and counted (a warning at the first drop and
+ * every 1,000th), as client-go's event broadcaster drops when its queue is full.
  */
 export class ClusterEventRecorder implements EventRecorder {
   readonly #cluster: ClusterPort;
   readonly #logger: Logger;
   readonly #component: string;
+  readonly #queueLimit: number;
+  readonly #queue: PublishedEvent[] = [];
+  #sending: Promise<void> | undefined;
+  #dropped = 0;
 
   /** `component` is the events' `source.component`; default `karpenter`, which tooling filters on. */
-  constructor(cluster: ClusterPort, logger: Logger, component = 'karpenter') {
+  constructor(
+    cluster: ClusterPort,
+    logger: Logger,
+    component = 'karpenter',
+    queueLimit = DefaultEventQueueLimit,
+  ) {
     this.#cluster = cluster;
     this.#logger = logger;
     this.#component = component;
+    this.#queueLimit = queueLimit;
   }
 
-  async publish(event: PublishedEvent): Promise<void> {
-    try {
-      await this.#cluster.createEvent({
-        involvedObject: referenceTo(event.object),
-        type: event.type,
-        reason: event.reason,
-        message: event.message,
-        source: { component: this.#component },
-      });
-    } catch (err) {
-      this.#logger.debug({ err, reason: event.reason }, 'could not publish event');
+  publish(event: PublishedEvent): Promise<void> {
+    if (this.#queue.length >= this.#queueLimit) {
+      this.#dropped++;
+      if (this.#dropped % 1_000 === 1)
+        this.#logger.warn(
+          { dropped: this.#dropped, queueLimit: this.#queueLimit, reason: event.reason },
+          'event queue full; dropping events',
+        );
+      return Promise.resolve();
+    }
+    this.#queue.push(event);
+    this.#kick();
+    return Promise.resolve();
+  }
+
+  #kick(): void {
+    if (this.#sending !== undefined) return;
+    this.#sending = this.#drain().finally(() => {
+      this.#sending = undefined;
+      // An event queued after the sender saw the queue empty, before this ran.
+      if (this.#queue.length > 0) this.#kick();
+    });
+  }
+
+  /** Resolves once every event queued so far has been written (or failed). */
+  async flush(): Promise<void> {
+    while (this.#sending !== undefined) await this.#sending;
+  }
+
+  /** Events dropped because the queue was full, since construction. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  async #drain(): Promise<void> {
+    for (let event = this.#queue.shift(); event !== undefined; event = this.#queue.shift()) {
+      try {
+        await this.#cluster.createEvent({
+          involvedObject: referenceTo(event.object),
+          type: event.type,
+          reason: event.reason,
+          message: event.message,
+          source: { component: this.#component },
+        });
+      } catch (err) {
+        this.#logger.debug({ err, reason: event.reason }, 'could not publish event');
+      }
     }
   }
 }

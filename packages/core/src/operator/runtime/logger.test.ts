@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../clock/clock.js';
 import { MemoryCluster } from '../../kube/memory/memory-cluster.js';
+import type { ClusterPort } from '../../kube/port.js';
 import { Events } from '../../kube/resource-types.js';
 import { ClusterEventRecorder } from './event-recorder.js';
 import { createLogger, objectRef } from './logger.js';
@@ -54,6 +55,7 @@ describe('ClusterEventRecorder', () => {
     const event = { object: pod, type: 'Warning' as const, reason: 'EvictionBlocked', message: 'PDB' };
     await recorder.publish(event);
     await recorder.publish(event);
+    await recorder.flush();
     const events = (await cluster.list(Events)).items as unknown as {
       reason: string;
       count: number;
@@ -67,6 +69,50 @@ describe('ClusterEventRecorder', () => {
       source: { component: 'karpenter' },
       involvedObject: { name: 'web' },
     });
+  });
+});
+
+describe('ClusterEventRecorder, queued', () => {
+  /** A port whose event writes wait until released, recording each write's reason. */
+  function heldPort() {
+    const written: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const port = {
+      async createEvent(e: { reason: string }) {
+        await gate;
+        written.push(e.reason);
+      },
+    } as unknown as ClusterPort;
+    return { port, written, release };
+  }
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid: 'u1' } };
+  const event = (reason: string) => ({ object: pod, type: 'Normal' as const, reason, message: reason });
+
+  it('returns before the apiserver answers, and writes in order once it does', async () => {
+    const { port, written, release } = heldPort();
+    const recorder = new ClusterEventRecorder(port, createLogger({ destination: capture().destination }));
+    await recorder.publish(event('A'));
+    await recorder.publish(event('B'));
+    expect(written).toEqual([]);
+    release();
+    await recorder.flush();
+    expect(written).toEqual(['A', 'B']);
+  });
+
+  it('drops events beyond its queue limit, saying so once', async () => {
+    const { port, written, release } = heldPort();
+    const { lines, destination } = capture();
+    const recorder = new ClusterEventRecorder(port, createLogger({ destination }), 'karpenter', 2);
+    // The first is taken by the sender at once; two wait; the rest are dropped.
+    for (const reason of ['A', 'B', 'C', 'D', 'E']) await recorder.publish(event(reason));
+    release();
+    await recorder.flush();
+    expect(written).toEqual(['A', 'B', 'C']);
+    expect(recorder.dropped).toBe(2);
+    expect(lines.filter((l) => l.message === 'event queue full; dropping events')).toHaveLength(1);
   });
 });
 
