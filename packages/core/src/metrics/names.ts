@@ -45,6 +45,7 @@ export const MetricNames = {
   SchedulerUnschedulablePods: 'karpenter_scheduler_unschedulable_pods_count',
   SchedulerIgnoredPods: 'karpenter_scheduler_ignored_pods_count',
   VoluntaryDisruptionDecisions: 'karpenter_voluntary_disruption_decisions_total',
+  VoluntaryDisruptionDecisionsByNodePool: 'karpenter_voluntary_disruption_decisions_by_nodepool_total',
   VoluntaryDisruptionEligibleNodes: 'karpenter_voluntary_disruption_eligible_nodes',
   VoluntaryDisruptionConsolidationTimeouts: 'karpenter_voluntary_disruption_consolidation_timeouts_total',
   VoluntaryDisruptionFailedValidations: 'karpenter_voluntary_disruption_failed_validations_total',

@@ -144,6 +144,14 @@ describe('DisruptionController consolidation of busy nodes', () => {
         consolidation_type: 'single',
       }),
     ).toBe(1);
+    expect(
+      await h.metric('karpenter_voluntary_disruption_decisions_by_nodepool_total', {
+        nodepool: 'default',
+        decision: 'replace',
+        reason: 'underutilized',
+        consolidation_type: 'single',
+      }),
+    ).toBe(1);
     expect(await h.metric('karpenter_nodeclaims_created_total', { reason: 'disruption' })).toBe(1);
   }, 30_000);
 

@@ -8,6 +8,8 @@ import type { DisruptionMethodName } from '../decide/methods/method.js';
 export interface DisruptionMetrics {
   /** `{decision: delete|replace, reason: empty|drifted|underutilized, consolidation_type: empty|single|multi|''}`. */
   readonly decisions: Counter<'decision' | 'reason' | 'consolidation_type'>;
+  /** As `decisions`, once per NodePool of the command's candidates. */
+  readonly decisionsByNodePool: Counter<'nodepool' | 'decision' | 'reason' | 'consolidation_type'>;
   /** `{reason: empty|drifted|underutilized}`: candidates each reason's methods considered in the last pass. */
   readonly eligibleNodes: Gauge<'reason'>;
   /** `{consolidation_type: multi|single}`: consolidation searches stopped at their time budget. */
@@ -29,6 +31,17 @@ export function disruptionMetrics(registry: Registry): DisruptionMetrics {
           name,
           help: 'Number of disruption decisions performed.',
           labelNames: ['decision', 'reason', 'consolidation_type'],
+          registers: [registry],
+        }),
+    ),
+    decisionsByNodePool: reuse(
+      registry,
+      MetricNames.VoluntaryDisruptionDecisionsByNodePool,
+      () =>
+        new Counter({
+          name: MetricNames.VoluntaryDisruptionDecisionsByNodePool,
+          help: 'Number of disruption decisions performed by nodepool. Labeled by nodepool name, disruption decision, reason, and consolidation type.',
+          labelNames: ['nodepool', 'decision', 'reason', 'consolidation_type'],
           registers: [registry],
         }),
     ),

@@ -1,5 +1,5 @@
 import type { Node } from '../../apis/kubernetes/node.js';
-import { Taints } from '../../apis/labels.js';
+import { Labels, Taints } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { ClusterPort } from '../../kube/port.js';
@@ -173,11 +173,16 @@ export class DisruptionQueue {
       return { requeueAfterMs: poll };
     }
     const { command } = op;
-    this.#deps.metrics.decisions.inc({
+    const decision = {
       decision: command.replacements.length > 0 ? 'replace' : 'delete',
       reason: reasonLabel(command.reason),
       consolidation_type: consolidationType(command.method),
-    });
+    };
+    this.#deps.metrics.decisions.inc(decision);
+    const pools = new Set(
+      command.candidates.map((name) => this.#deps.state.node(name)?.metadata.labels?.[Labels.NodePool] ?? ''),
+    );
+    for (const nodepool of pools) this.#deps.metrics.decisionsByNodePool.inc({ ...decision, nodepool });
     if (command.replacements.length === 0) return this.#terminate(op, context);
     const names: string[] = [];
     for (const replacement of command.replacements) {
