@@ -8,7 +8,8 @@
 // conformance/suite/operator-load-kwok.integration.test.ts.
 //
 //   pnpm bench:operator-load
-//   node bench/operator-load.ts --pods 5000 [--pods-per-node 10] [--keep-fraction 0.2] [--keep]
+//   node bench/operator-load.ts --pods 5000 [--pods-per-node 10] [--keep-fraction 0.2]
+//     [--running-timeout S] [--consolidate-timeout S] [--keep]
 import type { ControllerProcess } from '../conformance/suite/dist/e2e/controller-process.js';
 import { startE2EEnvironment } from '../conformance/suite/dist/e2e/environment.js';
 import { runOperatorLoad, startLoadController } from '../conformance/suite/dist/e2e/operator-load.js';
@@ -23,6 +24,10 @@ function option(name: string, fallback: number): number {
 const pods = Math.round(option('--pods', 20_000));
 const podsPerNode = Math.round(option('--pods-per-node', 10));
 const keepFraction = option('--keep-fraction', 0.2);
+const scale = Math.max(1, pods / 2_000);
+// Bounds on each phase (seconds), so a run that cannot finish still reports its figures.
+const runningTimeoutMs = option('--running-timeout', Math.min(1800, 360 * scale)) * 1000;
+const consolidateTimeoutMs = option('--consolidate-timeout', Math.min(1200, 240 * scale)) * 1000;
 const BinPath = new URL('../packages/cli/dist/bin.js', import.meta.url).pathname;
 const progress = (line: string): void => {
   process.stderr.write(`[bench:operator-load] ${line}\n`);
@@ -41,13 +46,12 @@ async function main(): Promise<void> {
   try {
     controller = await startLoadController(env, BinPath);
     progress(`controller leads (logs ${env.workDir}/controller.log)`);
-    const scale = Math.max(1, pods / 2_000);
     const f = await runOperatorLoad(env, controller, {
       pods,
       podsPerNode,
       keepFraction,
-      runningTimeoutMs: Math.min(30 * 60_000, 6 * 60_000 * scale),
-      consolidateTimeoutMs: Math.min(20 * 60_000, 4 * 60_000 * scale),
+      runningTimeoutMs,
+      consolidateTimeoutMs,
       progress,
     });
     const lost = controller.entries().filter((e) => e.message === 'lost leadership').length;

@@ -154,10 +154,13 @@ export async function runOperatorLoad(
     await sleep(2000);
   }
   nodesAtPeak = Math.max(nodesAtPeak, await liveNodes());
+  const stopped = exited();
   progress(
-    toRunningMs === undefined
-      ? `not all running within ${options.runningTimeoutMs / 1000} s (${await available()} of ${options.pods})`
-      : `all ${options.pods} running on ${nodesAtPeak} nodes after ${(toRunningMs / 1000).toFixed(1)} s`,
+    stopped !== undefined
+      ? `the controller exited (${stopped}) with ${await available()} of ${options.pods} running`
+      : toRunningMs === undefined
+        ? `not all running within ${options.runningTimeoutMs / 1000} s (${await available()} of ${options.pods})`
+        : `all ${options.pods} running on ${nodesAtPeak} nodes after ${(toRunningMs / 1000).toFixed(1)} s`,
   );
   const afterOut = await apiserverRequests(env.connection);
 

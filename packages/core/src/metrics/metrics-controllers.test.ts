@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Labels } from '../apis/labels.js';
+import { cloudProviderMetrics } from '../cloudprovider/metrics-decorator.js';
 import type { KubeObject } from '../kube/object.js';
 import type { ResourceType } from '../kube/resource-type.js';
 import { DaemonSets, NodePools, Nodes, Pods, ReplicaSets } from '../kube/resource-types.js';
@@ -450,6 +451,13 @@ describe('metrics.nodepool', () => {
       empty: 1,
       drifted: 0,
     });
+    // No catalog exported yet: the pool's nodes have no known price.
+    expect(await seriesValue(env, MetricNames.NodePoolsCost, { nodepool: 'default' })).toBe(0);
+    cloudProviderMetrics(env.registry).offeringPrice.set(
+      { instance_type: 'fake.large', capacity_type: 'spot', zone: 'zone-a' },
+      0.25,
+    );
+    expect(await seriesValue(env, MetricNames.NodePoolsCost, { nodepool: 'default' })).toBeCloseTo(0.75);
     const consuming = await series(env, MetricNames.NodePoolsNodesConsumingBudgets);
     expect(Object.fromEntries(consuming.map((s) => [s.labels.reason, s.value]))).toEqual({
       underutilized: 1,

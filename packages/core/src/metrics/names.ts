@@ -29,6 +29,7 @@ export const MetricNames = {
   NodePoolsLimit: 'karpenter_nodepools_limit',
   NodePoolsAllowedDisruptions: 'karpenter_nodepools_allowed_disruptions',
   NodePoolsNodesConsumingBudgets: 'karpenter_nodepools_nodes_consuming_budgets',
+  NodePoolsCost: 'karpenter_nodepools_cost_total',
   PodsState: 'karpenter_pods_state',
   PodsStartupDuration: 'karpenter_pods_startup_duration_seconds',
   PodsBoundDuration: 'karpenter_pods_bound_duration_seconds',

@@ -14,6 +14,7 @@ import type { ClusterState } from '../../state/cluster-state.js';
 import { logUnreadable, type MetricsDependencies } from '../dependencies.js';
 import { type ObjectMetrics, objectMetrics } from '../gauges.js';
 import { SeriesTracker } from '../series.js';
+import { exportedOfferingPrices, registerNodePoolCostGauge } from './nodepool-cost-gauge.js';
 import {
   allowedDisruptionSeries,
   budgetNodeOf,
@@ -40,7 +41,8 @@ function poolsOf(object: KubeObject, previous: KubeObject | undefined): ObjectKe
  * `status.resources`), `karpenter_nodepools_limit{nodepool, resource_type}` (`spec.limits`) and
  * `karpenter_nodepools_allowed_disruptions{nodepool, reason}`. Runs when the NodePool or one of
  * its Nodes or NodeClaims changes, and every minute for pools with scheduled budgets; a NodePool
- * that is gone loses all its series.
+ * that is gone loses all its series. `karpenter_nodepools_cost_total{nodepool}` is computed at
+ * scrape time from the Nodes and the exported offering prices.
  */
 export class NodePoolMetricsController implements Controller {
   readonly name = 'metrics.nodepool';
@@ -54,6 +56,7 @@ export class NodePoolMetricsController implements Controller {
     this.#state = deps.state;
     this.#clock = deps.clock;
     this.#metrics = objectMetrics(deps.registry);
+    registerNodePoolCostGauge(deps.registry, () => deps.state.nodes(), exportedOfferingPrices(deps.registry));
     this.watches = [
       watchSelf(NodePools),
       watchMapped(Nodes, (node, _cache, event) => poolsOf(node, event.previous)),

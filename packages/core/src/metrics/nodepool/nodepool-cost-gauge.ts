@@ -1,0 +1,64 @@
+import { Gauge, type Registry } from 'prom-client';
+import type { Node } from '../../apis/kubernetes/node.js';
+import { Labels } from '../../apis/labels.js';
+import { MetricNames } from '../names.js';
+
+/** An hourly price per offering (`instance_type`, `capacity_type`, `zone`), undefined when not known. */
+export type OfferingPriceLookup = () => Promise<
+  (type: string, capacityType: string, zone: string) => number | undefined
+>;
+
+/**
+ * The prices the provider's catalog exported to `registry`
+ * (`karpenter_cloudprovider_instance_type_offering_price_estimate`), read when asked: the
+ * prices nodewright decides with, so the cost it reports is the cost it optimises.
+ */
+export function exportedOfferingPrices(registry: Registry): OfferingPriceLookup {
+  return async () => {
+    const prices = new Map<string, number>();
+    const metric = registry.getSingleMetric(MetricNames.InstanceTypeOfferingPrice);
+    for (const v of (await metric?.get())?.values ?? []) {
+      const l = v.labels as Record<string, string | number | undefined>;
+      prices.set(`${l.instance_type}|${l.capacity_type}|${l.zone}`, v.value);
+    }
+    return (type, capacityType, zone) => prices.get(`${type}|${capacityType}|${zone}`);
+  };
+}
+
+/**
+ * Registers `karpenter_nodepools_cost_total{nodepool}`: the hourly price of every Node of each
+ * NodePool, summed when scraped from the nodes `nodes()` gives and the offering prices `prices`
+ * gives (Karpenter's "total cost of the nodepool from Karpenter's perspective"; not a bill).
+ * A Node whose offering has no known price adds nothing. A gauge already in the registry (a
+ * manager restarted on it) is replaced.
+ */
+export function registerNodePoolCostGauge(
+  registry: Registry,
+  nodes: () => Iterable<Node>,
+  prices: OfferingPriceLookup,
+): void {
+  registry.removeSingleMetric(MetricNames.NodePoolsCost);
+  new Gauge({
+    name: MetricNames.NodePoolsCost,
+    help: "Total cost of the nodepool from nodewright's perspective: the sum of its nodes' hourly offering prices. Units are determined by the cloud provider. Not an authoritative source for billing.",
+    labelNames: ['nodepool'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const priceOf = await prices();
+      const totals = new Map<string, number>();
+      for (const node of nodes()) {
+        const labels = node.metadata.labels ?? {};
+        const pool = labels[Labels.NodePool];
+        if (pool === undefined || pool === '') continue;
+        const price = priceOf(
+          labels[Labels.InstanceType] ?? '',
+          labels[Labels.CapacityType] ?? '',
+          labels[Labels.Zone] ?? '',
+        );
+        totals.set(pool, (totals.get(pool) ?? 0) + (price ?? 0));
+      }
+      for (const [nodepool, cost] of totals) this.set({ nodepool }, cost);
+    },
+  });
+}
