@@ -348,7 +348,10 @@ describe('provisioning.provisioner', () => {
     const decisions = async () =>
       (
         (await env.registry.getSingleMetric(MetricNames.PodsSchedulingDecisionDuration)?.get())?.values ?? []
-      ).find((v) => v.metricName === `${MetricNames.PodsSchedulingDecisionDuration}_count`)?.value;
+      ).find(
+        (v) =>
+          (v as { metricName?: string }).metricName === `${MetricNames.PodsSchedulingDecisionDuration}_count`,
+      )?.value;
     expect(await decisions()).toBe(2);
     // The unschedulable pod's later passes are not first decisions.
     await env.advance(60_000);
