@@ -54,6 +54,7 @@ import {
   ProvisionerController,
   type ProvisionerControllerOptions,
 } from '../provisioning/provisioner-controller.js';
+import { registerSchedulerUnfinishedWork } from '../provisioning/unfinished-work.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { clusterStateController } from '../state/cluster-state-controller.js';
 import type { ProviderInstance } from './plugin/provider-plugin.js';
@@ -128,6 +129,7 @@ export function provisioningControllers(
     },
     options.provisioner,
   );
+  registerSchedulerUnfinishedWork(deps.registry, () => provisioner.unfinishedSolve());
   const controller = new ProvisionerController(
     { cluster: deps.cluster, clock: deps.clock, state: deps.state, provisioner },
     options,
