@@ -21,12 +21,16 @@ const WELL_KNOWN = [...WellKnownLabels].sort();
 /** The labels of every `karpenter_nodes_*` series: the well-known labels, node_name, resource_type. */
 export const NodeLabelNames = [...WELL_KNOWN.map(metricLabelFor), 'node_name', 'resource_type'] as const;
 
-/** The labels of `karpenter_pods_state`, as Karpenter's pod metrics controller sets them. */
+/**
+ * The labels of `karpenter_pods_state`, as Karpenter's pod metrics controller sets them now
+ * (`scheduled`, `true` when the pod has a node, is its newest).
+ */
 export const PodLabelNames = [
   'name',
   'namespace',
   'owner',
   'node',
+  'scheduled',
   'nodepool',
   'zone',
   'arch',

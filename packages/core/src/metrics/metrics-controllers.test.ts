@@ -215,6 +215,7 @@ describe('metrics.pod', () => {
           namespace: 'default',
           owner: '/apis/apps/v1/namespaces/default/replicasets/web-1',
           node: '',
+          scheduled: 'false',
           nodepool: 'N/A',
           zone: 'N/A',
           arch: 'N/A',
@@ -244,6 +245,7 @@ describe('metrics.pod', () => {
     expect(running).toHaveLength(1);
     expect(running[0]?.labels).toMatchObject({
       node: 'n1',
+      scheduled: 'true',
       nodepool: 'default',
       zone: 'zone-a',
       phase: 'Running',

@@ -9,7 +9,7 @@ import {
 import { disruptionMetrics } from '../disruption/controller/metrics.js';
 import type { ClusterPort } from '../kube/port.js';
 import { groupOf, type ResourceType } from '../kube/resource-type.js';
-import { NodeClaims, NodePools } from '../kube/resource-types.js';
+import { NodeClaims, NodePools, Nodes } from '../kube/resource-types.js';
 import type { LifecycleDependencies } from '../lifecycle/dependencies.js';
 import { type LifecycleMetrics, lifecycleMetrics } from '../lifecycle/metrics.js';
 import type { MetricsDependencies } from '../metrics/dependencies.js';
@@ -17,8 +17,13 @@ import { NodeMetricsController } from '../metrics/node/node-metrics-controller.j
 import { NodePoolMetricsController } from '../metrics/nodepool/nodepool-metrics-controller.js';
 import { PodMetricsController } from '../metrics/pod/pod-metrics-controller.js';
 import { ConditionAges } from '../metrics/status/condition-ages.js';
-import { prometheusLabelOf, TransitionBuckets } from '../metrics/status/status-condition-metrics.js';
+import {
+  DefaultBuckets,
+  prometheusLabelOf,
+  TransitionBuckets,
+} from '../metrics/status/status-condition-metrics.js';
 import { StatusConditionMetricsController } from '../metrics/status/status-condition-metrics-controller.js';
+import { Terminations } from '../metrics/status/terminations.js';
 import { NodeHealthController, type NodeHealthOptions } from '../node/health/node-health-controller.js';
 import { NodeTerminationController } from '../node/termination/node-termination-controller.js';
 import {
@@ -49,6 +54,7 @@ import {
   ProvisionerController,
   type ProvisionerControllerOptions,
 } from '../provisioning/provisioner-controller.js';
+import { registerSchedulerUnfinishedWork } from '../provisioning/unfinished-work.js';
 import { ClusterState } from '../state/cluster-state.js';
 import { clusterStateController } from '../state/cluster-state-controller.js';
 import type { ProviderInstance } from './plugin/provider-plugin.js';
@@ -71,7 +77,7 @@ import type { EventRecorder } from './runtime/event-recorder.js';
 //   nodeclaim.interruption        nodeclaim/interruption/                  lifecycleControllers (when the provider has notices)
 //   disruption                    disruption/controller/                   operatorControllers
 //   metrics.node, .pod, .nodepool metrics/{node,pod,nodepool}/             metricsControllers
-//   nodepool.status.metrics, nodeclaim.status.metrics, <nodeclass>.status.metrics
+//   nodepool.status.metrics, nodeclaim.status.metrics, node.status.metrics, <nodeclass>.status.metrics
 //                                 metrics/status/                          statusConditionMetricsControllers
 //   the provider's own            its ProviderPlugin                       operatorControllers
 //
@@ -123,6 +129,7 @@ export function provisioningControllers(
     },
     options.provisioner,
   );
+  registerSchedulerUnfinishedWork(deps.registry, () => provisioner.unfinishedSolve());
   const controller = new ProvisionerController(
     { cluster: deps.cluster, clock: deps.clock, state: deps.state, provisioner },
     options,
@@ -190,10 +197,11 @@ export function metricsControllers(deps: MetricsDependencies): Controller[] {
 }
 
 /**
- * operatorpkg's status-condition metrics, one controller per kind, configured as Karpenter
- * configures them: NodeClaims labelled by their NodeClass label (`<group>/<kind>` of each of
- * `nodeClassTypes`) and NodePool, NodeClaims and NodePools with Karpenter's transition buckets,
- * each of the provider's NodeClasses with the defaults.
+ * operatorpkg's status-condition and termination metrics, one controller per kind, configured as
+ * Karpenter configures them: NodeClaims labelled by their NodeClass label (`<group>/<kind>` of
+ * each of `nodeClassTypes`) and NodePool, Nodes by those, NodePool and `karpenter.sh/initialized`;
+ * NodeClaims, NodePools and Nodes with Karpenter's transition buckets, each of the provider's
+ * NodeClasses with the defaults; every kind but Node also in the deprecated generic families.
  */
 export function statusConditionMetricsControllers(
   nodeClassTypes: readonly ResourceType[],
@@ -202,21 +210,37 @@ export function statusConditionMetricsControllers(
 ): Controller[] {
   const nodeClassLabels = nodeClassTypes.map((t) => `${groupOf(t)}/${t.kind.toLowerCase()}`);
   const kinds = [
-    { type: NodeClaims, labels: [...nodeClassLabels, Labels.NodePool], buckets: TransitionBuckets },
-    { type: NodePools, labels: [], buckets: TransitionBuckets },
-    ...nodeClassTypes.map((type) => ({ type, labels: [], buckets: undefined })),
+    {
+      type: NodeClaims,
+      labels: [...nodeClassLabels, Labels.NodePool],
+      buckets: TransitionBuckets,
+      deprecated: true,
+    },
+    { type: NodePools, labels: [], buckets: TransitionBuckets, deprecated: true },
+    {
+      type: Nodes,
+      labels: [...nodeClassLabels, Labels.NodePool, Labels.Initialized],
+      buckets: TransitionBuckets,
+      deprecated: false,
+    },
+    ...nodeClassTypes.map((type) => ({ type, labels: [], buckets: DefaultBuckets, deprecated: true })),
   ];
-  const ages = new ConditionAges(
-    registry,
-    clock,
-    kinds.map((k) => ({ kind: k.type.kind, extraLabels: k.labels.map(prometheusLabelOf) })),
-  );
+  const reported = kinds.map((k) => ({
+    kind: k.type.kind,
+    extraLabels: k.labels.map(prometheusLabelOf),
+    generic: k.deprecated,
+    buckets: k.buckets,
+  }));
+  const ages = new ConditionAges(registry, clock, reported);
+  const terminations = new Terminations(registry, clock, reported, DefaultBuckets);
   return kinds.map(
     (k) =>
       new StatusConditionMetricsController(k.type, registry, {
         labels: k.labels,
-        ...(k.buckets === undefined ? {} : { buckets: k.buckets }),
+        buckets: k.buckets,
+        deprecated: k.deprecated,
         ages,
+        terminations,
       }),
   );
 }

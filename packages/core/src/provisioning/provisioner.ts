@@ -42,6 +42,7 @@ import {
 } from './events.js';
 import type { ProvisioningMetrics } from './metrics.js';
 import { newNodeClaim } from './new-nodeclaim.js';
+import type { UnfinishedSolve } from './unfinished-work.js';
 
 /** How often NoCompatibleInstanceTypes repeats for a NodePool that stays without types. */
 export const NoTypesWarningRepeatMs = 5 * 60_000;
@@ -144,6 +145,8 @@ export class Provisioner {
   /** Per NodePool left without types: its generation and when its warning was last published. */
   readonly #noTypesWarned = new Map<string, { readonly generation: number; readonly at: number }>();
   readonly #solverCache = new SolverCache();
+  /** When the solve under way began (on `elapsed`); undefined between solves. */
+  #solveStartedAt: number | undefined;
 
   constructor(deps: ProvisionerDependencies, options: ProvisionerOptions = {}) {
     this.#deps = deps;
@@ -264,11 +267,19 @@ export class Provisioner {
     };
   }
 
+  /** How long the solve under way has run, for `karpenter_scheduler_unfinished_work_seconds`. */
+  unfinishedSolve(): UnfinishedSolve {
+    const started = this.#solveStartedAt;
+    const seconds = started === undefined ? 0 : Math.max(0, this.#elapsed() - started);
+    return { controller: this.#controller, seconds };
+  }
+
   async #timedSolve(input: SolverInput, logger: Logger): Promise<SolverResult> {
     const { metrics } = this.#deps;
     const labels = { controller: this.#controller };
     metrics.queueDepth.set(labels, input.pods.length);
     const start = this.#elapsed();
+    this.#solveStartedAt = start;
     try {
       const elapsedMs = () => this.#elapsed() * 1000;
       return await this.#solve(
@@ -276,6 +287,7 @@ export class Provisioner {
         { timeoutMs: this.#timeoutMs, elapsedMs, slices: timeSlices(elapsedMs, this.#defer, this.#sliceMs) },
       );
     } finally {
+      this.#solveStartedAt = undefined;
       const seconds = this.#elapsed() - start;
       metrics.schedulingDuration.observe(labels, seconds);
       metrics.queueDepth.set(labels, 0);

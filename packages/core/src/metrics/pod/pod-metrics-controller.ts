@@ -23,7 +23,7 @@ function sameLabels(a: KubeObject, b: KubeObject | undefined): boolean {
 }
 
 /**
- * `metrics.pod`: `karpenter_pods_state` = 1 per pod (labels name, namespace, owner, node,
+ * `metrics.pod`: `karpenter_pods_state` = 1 per pod (labels name, namespace, owner, node, scheduled,
  * nodepool, zone, arch, capacity_type, instance_type, phase; the node's labels are `N/A` while
  * the pod's node is unknown), and how long pods wait, from their creation:
  * - `karpenter_pods_bound_duration_seconds` (histogram), observed once per pod seen unbound,

@@ -14,7 +14,10 @@ export function ownerSelfLink(pod: Pick<Pod, 'metadata'>): string {
   return `/apis/${owner.apiVersion}/namespaces/${namespace}/${owner.kind.toLowerCase()}s/${owner.name}`;
 }
 
-/** The labels of a pod's `karpenter_pods_state` series; `node` is the pod's node, if bound and known. Pure. */
+/**
+ * The labels of a pod's `karpenter_pods_state` series; `node` is the pod's node, if bound and
+ * known. `scheduled` says whether the pod has a node name, known or not. Pure.
+ */
 export function podStateLabels(
   pod: Pick<Pod, 'metadata' | 'spec' | 'status'>,
   node: Pick<Node, 'metadata'> | undefined,
@@ -24,6 +27,7 @@ export function podStateLabels(
     namespace: pod.metadata.namespace ?? 'default',
     owner: ownerSelfLink(pod),
     node: pod.spec.nodeName ?? '',
+    scheduled: pod.spec.nodeName === undefined || pod.spec.nodeName === '' ? 'false' : 'true',
     ...podNodeLabels(node),
     phase: pod.status?.phase ?? '',
   };

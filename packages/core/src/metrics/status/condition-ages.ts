@@ -13,6 +13,8 @@ export interface ConditionAge {
 export interface AgedKind {
   readonly kind: string;
   readonly extraLabels: readonly string[];
+  /** Whether its conditions are also in the deprecated generic family; default true. */
+  readonly generic?: boolean;
 }
 
 /**
@@ -26,6 +28,8 @@ export interface AgedKind {
 export class ConditionAges {
   /** Kind -> `namespace/name` -> its conditions now. */
   readonly #byKind = new Map<string, Map<string, readonly ConditionAge[]>>();
+  /** Kinds also reported in the generic family. */
+  readonly #generic: string[] = [];
 
   constructor(registry: Registry, clock: Clock, kinds: readonly AgedKind[]) {
     const help =
@@ -50,10 +54,11 @@ export class ConditionAges {
     };
     const base = ['namespace', 'name', 'type', 'status', 'reason'];
     gauge('operator_status_condition_current_status_seconds', [...base, 'group', 'kind'], () =>
-      this.#ages([...this.#byKind.keys()], 'generic'),
+      this.#ages(this.#generic, 'generic'),
     );
-    for (const { kind, extraLabels } of kinds) {
+    for (const { kind, extraLabels, generic } of kinds) {
       this.#byKind.set(kind, new Map());
+      if (generic ?? true) this.#generic.push(kind);
       gauge(
         `operator_${kind.toLowerCase()}_status_condition_current_status_seconds`,
         [...base, ...extraLabels],

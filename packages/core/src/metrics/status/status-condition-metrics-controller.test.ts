@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube/object.js';
 import { resourceType } from '../../kube/resource-type.js';
-import { NodeClaims, NodePools } from '../../kube/resource-types.js';
+import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import { statusConditionMetricsControllers } from '../../operator/controllers.js';
 import { ControllerEnv } from '../../testing/controller-env.js';
+import { aNode } from '../../testing/node-builder.js';
 import { aNodeClaim } from '../../testing/nodeclaim-builder.js';
 import { aNodePool } from '../../testing/nodepool-builder.js';
 import { StatusConditionMetricNames as Names } from './status-condition-metrics.js';
@@ -196,5 +197,101 @@ describe('status-condition metrics', () => {
     expect(buckets.find((b) => String(b.labels.le) === '4')?.value).toBe(1);
     expect(buckets.find((b) => String(b.labels.le) === '8192')?.value).toBe(1);
     expect(env.registry.getSingleMetric('operator_testnodeclass_status_condition_count')).toBeDefined();
+  });
+
+  it("reports Nodes' conditions in operator_node_status_condition_* only, labelled as Karpenter labels them", async () => {
+    const env = new ControllerEnv({ kinds: [TestNodeClasses] });
+    await env.start(...statusConditionMetricsControllers([TestNodeClasses], env.registry, env.clock));
+    const t0 = iso(env.clock.now());
+    await env.create(
+      Nodes,
+      aNode({
+        metadata: {
+          name: 'node-a',
+          labels: { 'karpenter.sh/nodepool': 'default', 'karpenter.sh/initialized': 'true' },
+        },
+        status: { conditions: [{ ...ready('True', 'KubeletReady', t0) }] },
+      }),
+    );
+    await env.settle();
+    await env.advance(20_000);
+    const nodeLabels = {
+      karpenter_test_sh_testnodeclass: '',
+      karpenter_sh_nodepool: 'default',
+      karpenter_sh_initialized: 'true',
+    };
+    const condition = {
+      namespace: '',
+      name: 'node-a',
+      type: 'Ready',
+      status: 'True',
+      reason: 'KubeletReady',
+    };
+    expect(await values(env, 'operator_node_status_condition_count')).toEqual([
+      { labels: { ...condition, ...nodeLabels }, value: 1 },
+    ]);
+    expect(await values(env, 'operator_node_status_condition_current_status_seconds')).toEqual([
+      { labels: { ...condition, ...nodeLabels }, value: 20 },
+    ]);
+    expect(
+      (await values(env, 'operator_node_status_condition_transitions_total')).map((v) => [
+        v.labels.type,
+        v.value,
+      ]),
+    ).toEqual([['Ready', 1]]);
+    // Karpenter does not emit the deprecated generic families for Nodes.
+    expect(await values(env, Names.Count)).toEqual([]);
+    expect(await values(env, 'operator_status_condition_current_status_seconds')).toEqual([]);
+  });
+
+  it('times a NodeClaim from its deletionTimestamp until it is gone, and drops its series then', async () => {
+    const env = new ControllerEnv({ kinds: [TestNodeClasses] });
+    await env.start(...statusConditionMetricsControllers([TestNodeClasses], env.registry, env.clock));
+    await env.create(
+      NodeClaims,
+      aNodeClaim({
+        metadata: {
+          name: 'nc-1',
+          labels: { 'karpenter.sh/nodepool': 'default' },
+          finalizers: ['karpenter.sh/termination'],
+        },
+      }),
+    );
+    await env.settle();
+    expect(await values(env, 'operator_nodeclaim_termination_current_time_seconds')).toEqual([]);
+
+    await env.cluster.delete(NodeClaims, { name: 'nc-1' });
+    await env.settle();
+    await env.advance(12_000);
+    const own = { karpenter_test_sh_testnodeclass: '', karpenter_sh_nodepool: 'default' };
+    expect(await values(env, 'operator_nodeclaim_termination_current_time_seconds')).toEqual([
+      { labels: { namespace: '', name: 'nc-1', ...own }, value: 12 },
+    ]);
+    expect(await values(env, 'operator_termination_current_time_seconds')).toEqual([
+      { labels: { namespace: '', name: 'nc-1', group: 'karpenter.sh', kind: 'NodeClaim' }, value: 12 },
+    ]);
+
+    await env.cluster.patch(NodeClaims, { name: 'nc-1' }, { metadata: { finalizers: [] } });
+    await env.settle();
+    expect(await values(env, 'operator_nodeclaim_termination_current_time_seconds')).toEqual([]);
+    expect(await values(env, 'operator_termination_current_time_seconds')).toEqual([]);
+    const own12 = (await values(env, 'operator_nodeclaim_termination_duration_seconds')).filter(
+      (v) => v.labels.karpenter_sh_nodepool === 'default',
+    );
+    expect(own12.find((v) => v.metricName?.endsWith('_sum'))?.value).toBe(12);
+    // Karpenter's buckets for NodeClaims: 12 s lands in le=16, not le=8.
+    expect(own12.find((v) => v.metricName?.endsWith('_bucket') && String(v.labels.le) === '8')?.value).toBe(
+      0,
+    );
+    expect(own12.find((v) => v.metricName?.endsWith('_bucket') && String(v.labels.le) === '16')?.value).toBe(
+      1,
+    );
+    const generic = await values(env, 'operator_termination_duration_seconds');
+    expect(
+      generic.find((v) => v.metricName?.endsWith('_count') && v.labels.kind === 'NodeClaim')?.value,
+    ).toBe(1);
+    // Nodes have their own termination families (no generic ones: Karpenter emits none for them).
+    expect(env.registry.getSingleMetric('operator_node_termination_duration_seconds')).toBeDefined();
+    expect(env.registry.getSingleMetric('operator_node_termination_current_time_seconds')).toBeDefined();
   });
 });

@@ -16,6 +16,7 @@ import {
   type StatusConditionMetrics,
   statusConditionMetrics,
 } from './status-condition-metrics.js';
+import type { Terminations } from './terminations.js';
 import { conditionTransitions, type ObservedCondition, observedConditions } from './transitions.js';
 
 /** Options of a kind's status-condition metrics, as Karpenter configures operatorpkg per kind. */
@@ -26,6 +27,14 @@ export interface StatusConditionMetricsOptions {
   readonly labels?: readonly string[];
   /** Buckets of the kind's own transition histogram; default Prometheus' default buckets. */
   readonly buckets?: readonly number[];
+  /**
+   * Whether the object's conditions are also reported in operatorpkg's deprecated generic
+   * families (`operator_status_condition_*`, `group`/`kind` labels); default true. Karpenter
+   * emits them for NodePools, NodeClaims and NodeClasses, not for Nodes.
+   */
+  readonly deprecated?: boolean;
+  /** Where the kind's objects being deleted are reported (`operator_<kind>_termination_*`). */
+  readonly terminations?: Terminations;
 }
 
 /**
@@ -46,9 +55,10 @@ export class StatusConditionMetricsController implements Controller {
   readonly watches;
   readonly #type: ResourceType;
   readonly #group: string;
-  readonly #metrics: StatusConditionMetrics;
+  readonly #metrics: StatusConditionMetrics | undefined;
   readonly #own: StatusConditionMetrics;
   readonly #ages: ConditionAges | undefined;
+  readonly #terminations: Terminations | undefined;
   /** Object label keys, with the Prometheus label name each is reported under. */
   readonly #labels: readonly (readonly [key: string, label: string])[];
   readonly #series = new SeriesTracker();
@@ -59,8 +69,9 @@ export class StatusConditionMetricsController implements Controller {
     this.#type = type;
     this.#group = groupOf(type);
     this.name = `${type.kind.toLowerCase()}.status.metrics`;
-    this.#metrics = statusConditionMetrics(registry);
+    this.#metrics = (options.deprecated ?? true) ? statusConditionMetrics(registry) : undefined;
     this.#ages = options.ages;
+    this.#terminations = options.terminations;
     this.#labels = (options.labels ?? []).map((key) => [key, prometheusLabelOf(key)] as const);
     this.#own = kindStatusConditionMetrics(
       registry,
@@ -78,6 +89,7 @@ export class StatusConditionMetricsController implements Controller {
       this.#series.remove(id);
       this.#observed.delete(id);
       this.#ages?.set(this.#type.kind, id, []);
+      this.#terminations?.gone(this.#type.kind, id);
       return undefined;
     }
     const kind = { group: this.#group, kind: this.#type.kind };
@@ -93,11 +105,12 @@ export class StatusConditionMetricsController implements Controller {
       status: c.status,
       reason: c.reason,
     });
-    this.#series.replace(
-      id,
-      this.#metrics.count,
-      conditions.map((c) => ({ labels: { ...counted(c), ...kind }, value: 1 })),
-    );
+    if (this.#metrics !== undefined)
+      this.#series.replace(
+        id,
+        this.#metrics.count,
+        conditions.map((c) => ({ labels: { ...counted(c), ...kind }, value: 1 })),
+      );
     this.#series.replace(
       id,
       this.#own.count,
@@ -105,15 +118,16 @@ export class StatusConditionMetricsController implements Controller {
     );
     for (const t of conditionTransitions(this.#observed.get(id), conditions)) {
       const transition = { type: t.type, status: t.status, reason: t.reason };
-      this.#metrics.transitionsTotal.inc({ ...kind, ...transition });
+      this.#metrics?.transitionsTotal.inc({ ...kind, ...transition });
       this.#own.transitionsTotal.inc({ ...transition, ...extra });
       if (t.from?.seconds !== undefined) {
         const held = { type: t.type, status: t.from.status };
-        this.#metrics.transitionSeconds.observe({ ...kind, ...held }, t.from.seconds);
+        this.#metrics?.transitionSeconds.observe({ ...kind, ...held }, t.from.seconds);
         this.#own.transitionSeconds.observe({ ...held, ...extra }, t.from.seconds);
       }
     }
     this.#observed.set(id, conditions);
+    this.#recordTermination(object, id, named, kind, extra);
     this.#ages?.set(
       this.#type.kind,
       id,
@@ -124,5 +138,26 @@ export class StatusConditionMetricsController implements Controller {
       })),
     );
     return undefined;
+  }
+
+  #recordTermination(
+    object: KubeObject,
+    id: string,
+    named: Record<string, string>,
+    kind: Record<string, string>,
+    extra: Record<string, string>,
+  ): void {
+    if (this.#terminations === undefined) return;
+    const deleting = object.metadata.deletionTimestamp;
+    if (deleting === undefined) {
+      this.#terminations.notTerminating(this.#type.kind, id);
+      return;
+    }
+    const sinceMs = Date.parse(deleting);
+    this.#terminations.terminating(this.#type.kind, id, {
+      ...(this.#metrics === undefined ? {} : { generic: { ...named, ...kind } }),
+      own: { ...named, ...extra },
+      sinceMs,
+    });
   }
 }

@@ -8,6 +8,7 @@ import type { Controller, ReconcileContext, ReconcileResult } from './controller
 import type { ControllerCache } from './controller-cache.js';
 import { keyString, parseKey } from './keys.js';
 import type { RuntimeMetrics } from './metrics.js';
+import { isReconcilePanic } from './panic.js';
 import { ReconcileDeadlineExceeded, withReconcileDeadline } from './reconcile-deadline.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -161,6 +162,7 @@ export class ControllerRunner {
       }
     } catch (err) {
       metrics.reconcileErrors.inc({ controller: name });
+      if (isReconcilePanic(err)) metrics.reconcilePanics.inc({ controller: name });
       metrics.reconcileTotal.inc({ controller: name, result: 'error' });
       metrics.retries.inc({ name, controller: name });
       const delay = this.#backoff.next(key);

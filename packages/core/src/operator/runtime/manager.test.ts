@@ -129,6 +129,27 @@ describe('Manager', () => {
     expect(r.calls).toHaveLength(4);
   });
 
+  it('counts a reconcile that fails with a programming error as a panic as well as an error', async () => {
+    const { cluster, manager, settle, timers, clock, registry } = setup();
+    const r = recording('widget.buggy', async (_key, call) => {
+      if (call === 1) throw new Error('apiserver unavailable');
+      if (call === 2) (undefined as unknown as { spec: { size: number } }).spec.size;
+      return undefined;
+    });
+    r.bind(clock);
+    manager.register(r.controller).start();
+    await cluster.create(Widgets, widget('a'));
+    await settle();
+    await timers.advance(1_000, settle);
+    expect(r.calls).toHaveLength(3);
+    const count = async (name: string) =>
+      (await registry.getSingleMetric(name)?.get())?.values.find(
+        (v) => v.labels.controller === 'widget.buggy',
+      )?.value;
+    expect(await count('controller_runtime_reconcile_errors_total')).toBe(2);
+    expect(await count('controller_runtime_reconcile_panics_total')).toBe(1);
+  });
+
   it('honours requeueAfter exactly, and an event in between runs the key early', async () => {
     const { cluster, manager, settle, timers, clock } = setup();
     const r = recording('widget.periodic', async () => ({ requeueAfterMs: 60_000 }));

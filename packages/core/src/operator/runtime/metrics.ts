@@ -4,6 +4,7 @@ import { Counter, Gauge, Histogram, type Metric, type Registry } from 'prom-clie
 export const RuntimeMetricNames = {
   ReconcileTotal: 'controller_runtime_reconcile_total',
   ReconcileErrors: 'controller_runtime_reconcile_errors_total',
+  ReconcilePanics: 'controller_runtime_reconcile_panics_total',
   ReconcileTime: 'controller_runtime_reconcile_time_seconds',
   ActiveWorkers: 'controller_runtime_active_workers',
   MaxConcurrentReconciles: 'controller_runtime_max_concurrent_reconciles',
@@ -49,6 +50,8 @@ export interface RuntimeMetrics {
   /** `result`: success, error, requeue, requeue_after. */
   readonly reconcileTotal: Counter<'controller' | 'result'>;
   readonly reconcileErrors: Counter<'controller'>;
+  /** Failures that were programming errors (`isReconcilePanic`); each is in `reconcileErrors` too. */
+  readonly reconcilePanics: Counter<'controller'>;
   readonly reconcileTime: Histogram<'controller'>;
   readonly activeWorkers: Gauge<'controller'>;
   readonly maxConcurrentReconciles: Gauge<'controller'>;
@@ -87,6 +90,17 @@ export function runtimeMetrics(registry: Registry): RuntimeMetrics {
         new Counter({
           name: RuntimeMetricNames.ReconcileErrors,
           help: 'Total number of reconciliation errors per controller',
+          labelNames: ['controller'],
+          registers: [registry],
+        }),
+    ),
+    reconcilePanics: reuse(
+      registry,
+      RuntimeMetricNames.ReconcilePanics,
+      () =>
+        new Counter({
+          name: RuntimeMetricNames.ReconcilePanics,
+          help: 'Total number of reconciliation panics per controller',
           labelNames: ['controller'],
           registers: [registry],
         }),

@@ -1,0 +1,33 @@
+import { Gauge, type Registry } from 'prom-client';
+
+/** The solve under way of one scheduling controller, read when scraped. */
+export interface UnfinishedSolve {
+  /** The `controller` label: the controller whose solve it is. */
+  readonly controller: string;
+  /** Seconds the solve under way has run; 0 between solves. */
+  readonly seconds: number;
+}
+
+/** Karpenter's name for the gauge. */
+export const SchedulerUnfinishedWork = 'karpenter_scheduler_unfinished_work_seconds';
+
+/**
+ * Registers `karpenter_scheduler_unfinished_work_seconds{controller}`: how long the scheduling
+ * simulation under way has run, which `karpenter_scheduler_scheduling_duration_seconds` observes
+ * only once it ends; a solve stuck for minutes shows here while it runs. Computed from `read` at
+ * scrape time. A gauge already in the registry (a manager restarted on it) is replaced, so the
+ * live provisioner answers.
+ */
+export function registerSchedulerUnfinishedWork(registry: Registry, read: () => UnfinishedSolve): void {
+  registry.removeSingleMetric(SchedulerUnfinishedWork);
+  new Gauge({
+    name: SchedulerUnfinishedWork,
+    help: "How many seconds of work has been done that is in progress and hasn't been observed by scheduling_duration_seconds.",
+    labelNames: ['controller'],
+    registers: [registry],
+    collect() {
+      const { controller, seconds } = read();
+      this.set({ controller }, seconds);
+    },
+  });
+}
