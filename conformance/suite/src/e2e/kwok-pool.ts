@@ -1,7 +1,13 @@
 import type { ClusterPort, UntypedObject } from '@nodewright/core/kube';
-import { NodePools } from '@nodewright/core/kube';
-import { KWOKNodeClasses } from '@nodewright/kwok';
+import { NodePools, resourceType } from '@nodewright/core/kube';
 import { type NodeClassRef, type NodePoolOptions, nodePoolManifest } from './manifests.js';
+
+// Named here rather than imported from @nodewright/kwok: the suite's entry loads no provider package.
+const KWOKNodeClasses = resourceType({
+  apiVersion: 'karpenter.kwok.sh/v1alpha1',
+  kind: 'KWOKNodeClass',
+  namespaced: false,
+});
 
 /** A NodePool's reference to the KWOKNodeClass `name`. */
 export function kwokNodeClassRef(name: string): NodeClassRef {

@@ -22,6 +22,7 @@ import { validateCommandInSlices } from '../decide/validation.js';
 import { DisruptionQueue, isDisruptedTaint } from '../execute/disruption-queue.js';
 import { DisruptionEventReasons, publishOnNode } from './events.js';
 import { consolidationType, type DisruptionMetrics, reasonLabel } from './metrics.js';
+import { type PublishedVerdict, verdictDue } from './verdict-repeat.js';
 
 /** What the disruption controller is built from. */
 export interface DisruptionControllerDependencies {
@@ -66,6 +67,9 @@ export interface DisruptionControllerOptions {
   readonly defer?: Defer;
 }
 
+/** The shortest time between two Unconsolidatable events of one node (Karpenter dedupes them for 15 minutes). */
+export const UnconsolidatableRepeatMs = 15 * 60_000;
+
 /** The one key the controller reconciles. */
 const DisruptionControllerKey: ObjectKey = { name: 'disruption' };
 
@@ -96,8 +100,8 @@ export class DisruptionController implements Controller {
   readonly #defer: Defer;
   readonly #queue: DisruptionQueue;
   readonly #blocked = new Map<string, string>();
-  /** Node -> the Unconsolidatable message last published for it. */
-  readonly #unconsolidatable = new Map<string, string>();
+  /** Node -> the Unconsolidatable message last published for it, and when. */
+  readonly #unconsolidatable = new Map<string, PublishedVerdict>();
   /** `nodePool/reason` -> the budget block last published for it. */
   readonly #blockedBudgets = new Map<string, string>();
   readonly #offeringParts = new WeakMap<InstanceType, string>();
@@ -212,6 +216,7 @@ export class DisruptionController implements Controller {
    * (a pass every 10 s would otherwise repeat the same event on every underutilized node).
    */
   async #explain(result: DisruptionResult, snapshot: DisruptionSnapshot): Promise<void> {
+    const now = this.#deps.clock.now();
     const claims = new Map<string, NodeClaim>();
     for (const c of snapshot.capacity)
       if (c.node !== undefined && c.nodeClaim !== undefined) claims.set(c.node.metadata.name, c.nodeClaim);
@@ -225,8 +230,12 @@ export class DisruptionController implements Controller {
     for (const status of result.nodes) {
       seen.add(status.node);
       const untaken = status.unconsolidatable;
-      if (untaken !== undefined && this.#unconsolidatable.get(status.node) !== untaken) {
-        this.#unconsolidatable.set(status.node, untaken);
+      const last = this.#unconsolidatable.get(status.node);
+      // A new verdict, but at most one per node per UnconsolidatableRepeatMs: while a fleet
+      // grows, each pass words it anew (prices, pods), and thousands of nodes' events would
+      // crowd the apiserver (bench:operator-load at 20,000 pods).
+      if (untaken !== undefined && verdictDue(last, untaken, now, UnconsolidatableRepeatMs)) {
+        this.#unconsolidatable.set(status.node, { message: untaken, at: now });
         await publish(status.node, DisruptionEventReasons.Unconsolidatable, untaken);
       }
       if (status.disruptable || status.blockedBy === undefined) {
