@@ -109,7 +109,7 @@ export async function runOperatorLoad(
     },
     'operator-load',
   );
-  const watch = OperatorWatch.start(controller, env.cluster, {
+  const watch = await OperatorWatch.start(controller, env.cluster, {
     lease: { namespace: 'kube-system', name: LoadLeaseName },
   });
   const liveNodes = async () =>

@@ -80,6 +80,7 @@ function percentile(sorted: readonly number[], p: number): number {
 export class OperatorWatch {
   readonly #controller: ControllerProcess;
   readonly #cluster: ClusterPort;
+  readonly #ports: { readonly health: number; readonly metrics: number };
   readonly #options: Required<OperatorWatchOptions>;
   readonly #answered = new Map<string, boolean[]>();
   readonly #latencies: number[] = [];
@@ -92,9 +93,15 @@ export class OperatorWatch {
   #running = true;
   readonly #loops: Promise<void>[];
 
-  private constructor(controller: ControllerProcess, cluster: ClusterPort, options: OperatorWatchOptions) {
+  private constructor(
+    controller: ControllerProcess,
+    cluster: ClusterPort,
+    ports: { readonly health: number; readonly metrics: number },
+    options: OperatorWatchOptions,
+  ) {
     this.#controller = controller;
     this.#cluster = cluster;
+    this.#ports = ports;
     this.#options = { probeIntervalMs: 1000, probeTimeoutMs: 1000, scrapeIntervalMs: 5000, ...options };
     this.#loops = [
       this.#every(this.#options.probeIntervalMs, () => this.#probe()),
@@ -103,19 +110,24 @@ export class OperatorWatch {
     ];
   }
 
-  static start(
+  /**
+   * Starts watching. The ports are read from the controller's log first, once: its in-memory
+   * log keeps only the latest entries, and a busy controller soon pushes those lines out.
+   */
+  static async start(
     controller: ControllerProcess,
     cluster: ClusterPort,
     options: OperatorWatchOptions,
-  ): OperatorWatch {
-    return new OperatorWatch(controller, cluster, options);
+  ): Promise<OperatorWatch> {
+    const ports = { health: await controller.port('health'), metrics: await controller.port('metrics') };
+    return new OperatorWatch(controller, cluster, ports, options);
   }
 
   /** Stops watching (after one last scrape) and returns what was seen. */
   async stop(): Promise<OperatorWatchFigures> {
     this.#running = false;
     await Promise.all(this.#loops);
-    await this.#scrape();
+    await this.#scrape().catch(() => undefined);
     const sorted = [...this.#latencies].sort((a, b) => a - b);
     const answered = [...this.#answered.values()];
     return {
@@ -137,7 +149,8 @@ export class OperatorWatch {
   async #every(intervalMs: number, round: () => Promise<void>): Promise<void> {
     const start = performance.now();
     for (let i = 1; this.#running; i++) {
-      await round();
+      // A round that throws (the controller gone mid-request) is a missed sample, not a crash.
+      await round().catch(() => undefined);
       const wait = start + i * intervalMs - performance.now();
       if (wait > 0) await sleep(wait);
     }
@@ -145,7 +158,7 @@ export class OperatorWatch {
 
   async #probe(): Promise<void> {
     if (this.#controller.exit) return;
-    const port = await this.#controller.port('health');
+    const port = this.#ports.health;
     await Promise.all(
       ['/healthz', '/readyz'].map(async (path) => {
         const began = performance.now();
@@ -181,10 +194,11 @@ export class OperatorWatch {
 
   async #scrape(): Promise<void> {
     if (this.#controller.exit) return;
-    const metrics = await this.#controller.http('metrics', '/metrics').catch(() => undefined);
-    if (metrics?.status !== 200) return;
+    const response = await fetch(`http://127.0.0.1:${this.#ports.metrics}/metrics`).catch(() => undefined);
+    if (response?.status !== 200) return;
+    const body = await response.text();
     this.#scrapes++;
-    const delay = eventLoopDelayOf(metrics.body);
+    const delay = eventLoopDelayOf(body);
     if (delay === undefined) return;
     this.#eventLoop = delay;
     this.#p99Max = Math.max(this.#p99Max ?? 0, delay.p99);
