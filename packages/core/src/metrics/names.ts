@@ -45,6 +45,7 @@ export const MetricNames = {
   SchedulerQueueDepth: 'karpenter_scheduler_queue_depth',
   SchedulerUnschedulablePods: 'karpenter_scheduler_unschedulable_pods_count',
   SchedulerIgnoredPods: 'karpenter_scheduler_ignored_pods_count',
+  SchedulerUnfinishedWork: 'karpenter_scheduler_unfinished_work_seconds',
   VoluntaryDisruptionDecisions: 'karpenter_voluntary_disruption_decisions_total',
   VoluntaryDisruptionDecisionsByNodePool: 'karpenter_voluntary_disruption_decisions_by_nodepool_total',
   VoluntaryDisruptionEligibleNodes: 'karpenter_voluntary_disruption_eligible_nodes',

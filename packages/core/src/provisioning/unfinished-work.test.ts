@@ -9,7 +9,6 @@ import { lifecycleDependencies } from '../testing/lifecycle-env.js';
 import { aNodePool } from '../testing/nodepool-builder.js';
 import { aPod } from '../testing/pod-builder.js';
 import { type SolveFunction, solveWithinBudget } from './provisioner.js';
-import { SchedulerUnfinishedWork } from './unfinished-work.js';
 
 describe('karpenter_scheduler_unfinished_work_seconds', () => {
   it('shows how long the solve under way has run, and 0 once it has ended', async () => {
@@ -17,7 +16,8 @@ describe('karpenter_scheduler_unfinished_work_seconds', () => {
     // kube-scheduler's part: pods are marked Unschedulable before the provisioner takes them.
     env.cluster.use(new PodBinder({ events: false }));
     const unfinished = async () => {
-      const values = (await env.registry.getSingleMetric(SchedulerUnfinishedWork)?.get())?.values ?? [];
+      const values =
+        (await env.registry.getSingleMetric(MetricNames.SchedulerUnfinishedWork)?.get())?.values ?? [];
       return Object.fromEntries(values.map((v) => [String(v.labels.controller), v.value]));
     };
     // The provisioner's own clock (`elapsed`, seconds): each solve takes 7 s of it.

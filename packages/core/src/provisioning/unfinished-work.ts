@@ -1,4 +1,6 @@
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { MetricNames } from '../metrics/names.js';
+import { scrapedGauge } from '../operator/runtime/metrics.js';
 
 /** The solve under way of one scheduling controller, read when scraped. */
 export interface UnfinishedSolve {
@@ -8,26 +10,23 @@ export interface UnfinishedSolve {
   readonly seconds: number;
 }
 
-/** Karpenter's name for the gauge. */
-export const SchedulerUnfinishedWork = 'karpenter_scheduler_unfinished_work_seconds';
-
 /**
  * Registers `karpenter_scheduler_unfinished_work_seconds{controller}`: how long the scheduling
  * simulation under way has run, which `karpenter_scheduler_scheduling_duration_seconds` observes
  * only once it ends; a solve stuck for minutes shows here while it runs. Computed from `read` at
- * scrape time. A gauge already in the registry (a manager restarted on it) is replaced, so the
- * live provisioner answers.
+ * scrape time.
  */
 export function registerSchedulerUnfinishedWork(registry: Registry, read: () => UnfinishedSolve): void {
-  registry.removeSingleMetric(SchedulerUnfinishedWork);
-  new Gauge({
-    name: SchedulerUnfinishedWork,
-    help: "How many seconds of work has been done that is in progress and hasn't been observed by scheduling_duration_seconds.",
-    labelNames: ['controller'],
-    registers: [registry],
-    collect() {
-      const { controller, seconds } = read();
-      this.set({ controller }, seconds);
+  scrapedGauge(
+    registry,
+    {
+      name: MetricNames.SchedulerUnfinishedWork,
+      help: "How many seconds of work has been done that is in progress and hasn't been observed by scheduling_duration_seconds.",
+      labelNames: ['controller'],
     },
-  });
+    () => {
+      const { controller, seconds } = read();
+      return [[{ controller }, seconds]];
+    },
+  );
 }

@@ -1,6 +1,7 @@
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Node } from '../../apis/kubernetes/node.js';
 import { Labels } from '../../apis/labels.js';
+import { scrapedGauge } from '../../operator/runtime/metrics.js';
 import { MetricNames } from '../names.js';
 
 /** An hourly price per offering (`instance_type`, `capacity_type`, `zone`), undefined when not known. */
@@ -29,22 +30,21 @@ export function exportedOfferingPrices(registry: Registry): OfferingPriceLookup 
  * Registers `karpenter_nodepools_cost_total{nodepool}`: the hourly price of every Node of each
  * NodePool, summed when scraped from the nodes `nodes()` gives and the offering prices `prices`
  * gives (Karpenter's "total cost of the nodepool from Karpenter's perspective"; not a bill).
- * A Node whose offering has no known price adds nothing. A gauge already in the registry (a
- * manager restarted on it) is replaced.
+ * A Node whose offering has no known price adds nothing.
  */
 export function registerNodePoolCostGauge(
   registry: Registry,
   nodes: () => Iterable<Node>,
   prices: OfferingPriceLookup,
 ): void {
-  registry.removeSingleMetric(MetricNames.NodePoolsCost);
-  new Gauge({
-    name: MetricNames.NodePoolsCost,
-    help: "Total cost of the nodepool from nodewright's perspective: the sum of its nodes' hourly offering prices. Units are determined by the cloud provider. Not an authoritative source for billing.",
-    labelNames: ['nodepool'],
-    registers: [registry],
-    async collect() {
-      this.reset();
+  scrapedGauge(
+    registry,
+    {
+      name: MetricNames.NodePoolsCost,
+      help: "Total cost of the nodepool from nodewright's perspective: the sum of its nodes' hourly offering prices. Units are determined by the cloud provider. Not an authoritative source for billing.",
+      labelNames: ['nodepool'],
+    },
+    async () => {
       const priceOf = await prices();
       const totals = new Map<string, number>();
       for (const node of nodes()) {
@@ -58,7 +58,7 @@ export function registerNodePoolCostGauge(
         );
         totals.set(pool, (totals.get(pool) ?? 0) + (price ?? 0));
       }
-      for (const [nodepool, cost] of totals) this.set({ nodepool }, cost);
+      return [...totals].map(([nodepool, cost]) => [{ nodepool }, cost] as const);
     },
-  });
+  );
 }

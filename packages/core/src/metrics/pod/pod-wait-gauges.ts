@@ -1,4 +1,5 @@
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { scrapedGauge } from '../../operator/runtime/metrics.js';
 import { MetricNames } from '../names.js';
 
 /** A pod still waiting for something (a node, or to start), and since when (ms; its creation unless said). */
@@ -29,26 +30,16 @@ export interface WaitingPods {
  * `karpenter_pods_provisioning_scheduling_undecided_time_seconds`, computed from `waiting` when scraped.
  * Karpenter sets them on a 30 s requeue of every waiting pod; computing them at scrape time
  * costs nothing between scrapes and is never stale. A pod's series exists only while it waits, so
- * the series count is bounded by the pods waiting now. Gauges already in the registry (a manager
- * restarted on it) are replaced, so the live controller answers.
+ * the series count is bounded by the pods waiting now.
  */
 export function registerPodWaitGauges(registry: Registry, waiting: WaitingPods, now: () => number): void {
-  const gauge = (name: string, help: string, read: () => Iterable<WaitingPod>) => {
-    registry.removeSingleMetric(name);
-    new Gauge({
-      name,
-      help,
-      labelNames: ['name', 'namespace'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        const at = now();
-        for (const pod of read()) {
-          this.set({ name: pod.name, namespace: pod.namespace }, Math.max(0, at - pod.sinceMs) / 1000);
-        }
-      },
+  const gauge = (name: string, help: string, read: () => Iterable<WaitingPod>) =>
+    scrapedGauge(registry, { name, help, labelNames: ['name', 'namespace'] }, function* () {
+      const at = now();
+      for (const pod of read()) {
+        yield [{ name: pod.name, namespace: pod.namespace }, Math.max(0, at - pod.sinceMs) / 1000];
+      }
     });
-  };
   gauge(MetricNames.PodsUnboundTime, 'The time from pod creation until the pod is bound.', waiting.unbound);
   gauge(
     MetricNames.PodsUnstartedTime,

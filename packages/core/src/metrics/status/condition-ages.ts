@@ -1,5 +1,6 @@
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Clock } from '../../clock/clock.js';
+import { scrapedGauge } from '../../operator/runtime/metrics.js';
 
 /** One condition an object has now: its series' labels in the generic and the kind's family, and since when. */
 export interface ConditionAge {
@@ -22,8 +23,7 @@ export interface AgedKind {
  * `operator_<kind>_status_condition_current_status_seconds`: how long each object's conditions
  * have held their status, computed when scraped from what the status controllers `set` here
  * (operatorpkg sets them on a 10 s requeue of every object; at scrape time they cost nothing
- * between scrapes and are never stale). Gauges already in the registry (a manager restarted on
- * it) are replaced, so the live controllers answer.
+ * between scrapes and are never stale).
  */
 export class ConditionAges {
   /** Kind -> `namespace/name` -> its conditions now. */
@@ -39,17 +39,9 @@ export class ConditionAges {
       labelNames: readonly string[],
       pick: () => Iterable<[ConditionAge, 'generic' | 'own']>,
     ) => {
-      registry.removeSingleMetric(name);
-      new Gauge({
-        name,
-        help,
-        labelNames: [...labelNames],
-        registers: [registry],
-        collect() {
-          this.reset();
-          const now = clock.now();
-          for (const [age, family] of pick()) this.set(age[family], Math.max(0, now - age.sinceMs) / 1000);
-        },
+      scrapedGauge(registry, { name, help, labelNames }, function* () {
+        const now = clock.now();
+        for (const [age, family] of pick()) yield [age[family], Math.max(0, now - age.sinceMs) / 1000];
       });
     };
     const base = ['namespace', 'name', 'type', 'status', 'reason'];

@@ -1,6 +1,6 @@
-import { Gauge, Histogram, type Registry } from 'prom-client';
+import { Histogram, type Registry } from 'prom-client';
 import type { Clock } from '../../clock/clock.js';
-import { reuse } from '../../operator/runtime/metrics.js';
+import { reuse, scrapedGauge } from '../../operator/runtime/metrics.js';
 
 /** One object being deleted: its current-time series' labels in each family, and since when. */
 export interface Terminating {
@@ -34,7 +34,7 @@ const durationHelp = (what: string) => `The amount of time taken by ${what} to t
  * being gone, observed once), plus the deprecated generic `operator_termination_*` ones (`group`,
  * `kind` instead of the extra labels; Prometheus' default buckets) for the kinds that emit them.
  * The current time is computed when scraped (operatorpkg sets it on a requeue), so a gone object
- * leaves no series behind. Gauges already in the registry (a manager restarted on it) are replaced.
+ * leaves no series behind.
  */
 export class Terminations {
   /** Kind -> `namespace/name` -> the object being deleted. */
@@ -56,20 +56,12 @@ export class Terminations {
       labelNames: readonly string[],
       pick: () => Iterable<[Terminating, 'generic' | 'own']>,
     ) => {
-      registry.removeSingleMetric(name);
-      new Gauge({
-        name,
-        help: currentHelp(what),
-        labelNames: [...labelNames],
-        registers: [registry],
-        collect() {
-          this.reset();
-          const now = clock.now();
-          for (const [t, family] of pick()) {
-            const labels = family === 'generic' ? t.generic : t.own;
-            if (labels !== undefined) this.set(labels, Math.max(0, now - t.sinceMs) / 1000);
-          }
-        },
+      scrapedGauge(registry, { name, help: currentHelp(what), labelNames }, function* () {
+        const now = clock.now();
+        for (const [t, family] of pick()) {
+          const labels = family === 'generic' ? t.generic : t.own;
+          if (labels !== undefined) yield [labels, Math.max(0, now - t.sinceMs) / 1000];
+        }
       });
     };
     const histogram = (

@@ -235,3 +235,32 @@ function inFlightGauges(registry: Registry): InFlightWork {
 export function reuse<M extends Metric>(registry: Registry, name: string, create: () => M): M {
   return (registry.getSingleMetric(name) as M | undefined) ?? create();
 }
+
+/** One series a scraped gauge reports: its labels and its value. */
+export type GaugeSample = readonly [labels: Readonly<Record<string, string>>, value: number];
+
+/**
+ * Registers a gauge whose series are all read from `read` when it is scraped, and only then:
+ * values that are ages or sums of live state (a pod's wait, a node's age, a pool's cost) are
+ * never stale and cost nothing between scrapes, and a series whose object is gone disappears
+ * with it. A gauge of that name already in the registry (a manager restarted on it) is
+ * replaced, so the live reader answers.
+ */
+export function scrapedGauge(
+  registry: Registry,
+  gauge: { readonly name: string; readonly help: string; readonly labelNames: readonly string[] },
+  read: () => Iterable<GaugeSample> | Promise<Iterable<GaugeSample>>,
+): void {
+  registry.removeSingleMetric(gauge.name);
+  new Gauge({
+    name: gauge.name,
+    help: gauge.help,
+    labelNames: [...gauge.labelNames],
+    registers: [registry],
+    async collect() {
+      const samples = await read();
+      this.reset();
+      for (const [labels, value] of samples) this.set(labels, value);
+    },
+  });
+}
