@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -90,6 +91,32 @@ describe('withReconcileDeadline', () => {
     parent.abort(new Error('manager stopped'));
     await run;
     expect(seen?.aborted).toBe(true);
+  });
+
+  it('starts a reconcile whose parent has already aborted with its signal aborted, for the same reason', async () => {
+    const parent = new AbortController();
+    const reason = new Error('manager stopped');
+    parent.abort(reason);
+    const seen = await withReconcileDeadline(
+      new ManualTimers(new FakeClock(0)),
+      1_000,
+      parent.signal,
+      async (signal) => signal,
+    );
+    expect(seen.aborted).toBe(true);
+    expect(seen.reason).toBe(reason);
+  });
+
+  it("leaves nothing listening on the parent's signal once the reconcile settles", async () => {
+    const parent = new AbortController();
+    const timers = new ManualTimers(new FakeClock(0));
+    for (let i = 0; i < 50; i++) await withReconcileDeadline(timers, 1_000, parent.signal, async () => i);
+    await expect(
+      withReconcileDeadline(timers, 1_000, parent.signal, async () => {
+        throw new Error('failed');
+      }),
+    ).rejects.toThrow('failed');
+    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
   });
 });
 

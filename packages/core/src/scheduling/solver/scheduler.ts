@@ -23,7 +23,6 @@ import { VolumeIndex, volumeTopology } from '../volumes/volume-topology.js';
 import { ClaimOrder } from './claim-order.js';
 import { type DaemonPod, daemonPod } from './daemon-overhead.js';
 import { orderExisting, type PreparedExisting } from './existing.js';
-import { nodePoolDomains } from './node-pool-domains.js';
 import {
   inverseGroupSpecs,
   nodeFilterTerms,
@@ -252,7 +251,7 @@ export class Scheduler {
         })),
     );
     this.topology = new Topology(
-      nodePoolDomains(this.pools, (pool) => cache.domainValues(pool)),
+      cache.nodePoolDomains(this.pools),
       this.prepared.map((p) => p.topologyNode),
       counted,
     );

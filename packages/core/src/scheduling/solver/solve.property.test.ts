@@ -246,6 +246,18 @@ describe('solve: properties over random clusters', () => {
             existing: input.existing.map((e, i) => (i === 0 ? { ...e, markedForDeletion: true } : e)),
           },
           input,
+          // Then what changes the NodePools' domains: a NodePool gone, a provider's new type list.
+          { ...input, nodePools: input.nodePools.slice(1) },
+          {
+            ...input,
+            instanceTypes: new Map(
+              [...input.instanceTypes].map(([pool, types]) => [
+                pool,
+                types.slice(0, Math.max(1, types.length - 1)),
+              ]),
+            ),
+          },
+          input,
         ];
         const cache = new SolverCache();
         for (const v of variants) {

@@ -2,9 +2,10 @@ import type { DaemonSet } from '../../apis/kubernetes/daemon-set.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { ResourceSlots } from '../resources/resource-vector.js';
+import type { NodePoolDomains } from '../topology/topology.js';
 import type { DaemonPod } from './daemon-overhead.js';
 import { type PreparedExisting, prepareExisting } from './existing.js';
-import { type PoolDomainValues, poolDomainValues } from './node-pool-domains.js';
+import { nodePoolDomains, type PoolDomainValues, poolDomainValues } from './node-pool-domains.js';
 import { launchableTypes, type Pool, type PoolTypes, poolRequirements, poolTypes } from './pools.js';
 import type { ExistingCapacity } from './types.js';
 import type { WellKnown } from './well-known.js';
@@ -50,6 +51,13 @@ export class SolverCache {
     NodePool,
     { readonly types: readonly InstanceType[]; readonly values: PoolDomainValues }
   >();
+  /** The last solve's NodePools (each with its types) and the domains built from them. */
+  #lastDomains:
+    | {
+        readonly pools: readonly (readonly [NodePool, readonly InstanceType[]])[];
+        readonly domains: NodePoolDomains;
+      }
+    | undefined;
 
   /** The provider's types for a NodePool with `wellKnown` applied (see WellKnown.normalize). */
   normalizedTypes(
@@ -126,5 +134,23 @@ export class SolverCache {
     const values = poolDomainValues(pool.requirements, pool.allTypes);
     this.#domains.set(pool.nodePool, { types: pool.allTypes, values });
     return values;
+  }
+
+  /**
+   * nodePoolDomains of a solve's pools, reused while the NodePools and their types are the same
+   * objects in the same order: consecutive solves (a disruption pass's candidates) nearly always
+   * ask for the same, and building it walks every type's requirements.
+   */
+  nodePoolDomains(pools: readonly Pool[]): NodePoolDomains {
+    const last = this.#lastDomains;
+    if (
+      last !== undefined &&
+      last.pools.length === pools.length &&
+      pools.every((p, i) => last.pools[i]![0] === p.nodePool && last.pools[i]![1] === p.allTypes)
+    )
+      return last.domains;
+    const domains = nodePoolDomains(pools, (pool) => this.domainValues(pool));
+    this.#lastDomains = { pools: pools.map((p) => [p.nodePool, p.allTypes] as const), domains };
+    return domains;
   }
 }
