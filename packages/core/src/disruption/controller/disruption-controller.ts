@@ -109,7 +109,9 @@ export class DisruptionController implements Controller {
   readonly #objectParts = new WeakMap<object, string>();
   readonly #solverCache = new SolverCache();
   /** Set by a pass that decided nothing: what it saw, when, and when time alone could change that. */
-  #idle: { readonly fingerprint: string; readonly since: number; readonly until: number } | undefined;
+  #idle:
+    | { readonly fingerprint: readonly string[]; readonly since: number; readonly until: number }
+    | undefined;
 
   constructor(deps: DisruptionControllerDependencies, options: DisruptionControllerOptions = {}) {
     this.#deps = deps;
@@ -163,7 +165,7 @@ export class DisruptionController implements Controller {
     const types = await this.#instanceTypes();
     const fingerprint = this.#fingerprint(types, context);
     const idle = this.#idle;
-    if (idle !== undefined && idle.fingerprint === fingerprint && now < idle.until)
+    if (idle !== undefined && now < idle.until && sameParts(idle.fingerprint, fingerprint))
       return { requeueAfterMs: Math.min(this.#poll, idle.until - now) };
     const snapshot = this.#snapshot(types, new Set(), context);
     // The search's time budgets run on the controller's clock unless the options name another:
@@ -328,7 +330,7 @@ export class DisruptionController implements Controller {
    * recognised as idle. Each object's part is built once (cluster state holds a new object for
    * every change), as polls outnumber changes; nominations and marks are read every time.
    */
-  #fingerprint(types: ReadonlyMap<string, readonly InstanceType[]>, context: ReconcileContext): string {
+  #fingerprint(types: ReadonlyMap<string, readonly InstanceType[]>, context: ReconcileContext): string[] {
     const { state } = this.#deps;
     const objects = state.objects();
     const rv = (o: { metadata: { uid?: string; name?: string; resourceVersion?: string } }) =>
@@ -345,7 +347,8 @@ export class DisruptionController implements Controller {
     for (const p of objects.pods) {
       const nominated = p.spec.nodeName ? undefined : state.nominationOf(p);
       parts.push(
-        `${part(p, () => `p${rv(p)}:${p.spec.nodeName ?? ''}:${p.status?.phase ?? ''}`)}:${JSON.stringify(nominated ?? '')}`,
+        part(p, () => `p${rv(p)}:${p.spec.nodeName ?? ''}:${p.status?.phase ?? ''}`),
+        nominated === undefined ? '' : JSON.stringify(nominated),
       );
     }
     for (const n of objects.nodes) {
@@ -353,7 +356,7 @@ export class DisruptionController implements Controller {
         const ready = (n.status?.conditions ?? []).find((c) => c.type === 'Ready')?.status ?? '';
         return `n${n.metadata.name}:${JSON.stringify([n.spec.taints, n.spec.unschedulable, n.metadata.labels, n.metadata.annotations, n.status?.allocatable])}:${ready}:${n.metadata.deletionTimestamp ?? ''}`;
       });
-      parts.push(`${seen}:${state.isMarkedForDeletion(n.metadata.name) ? 'm' : ''}`);
+      parts.push(seen, state.isMarkedForDeletion(n.metadata.name) ? 'm' : '');
     }
     for (const c of objects.nodeClaims) {
       const name = c.metadata.name ?? '';
@@ -361,7 +364,7 @@ export class DisruptionController implements Controller {
         const conditions = (c.status?.conditions ?? []).map((x) => `${x.type}=${x.status}`).join(',');
         return `c${name}:${conditions}:${JSON.stringify([c.metadata.labels, c.metadata.annotations, c.status?.lastPodEventTime])}:${c.metadata.deletionTimestamp ?? ''}`;
       });
-      parts.push(`${seen}:${state.isMarkedForDeletion(name) ? 'm' : ''}`);
+      parts.push(seen, state.isMarkedForDeletion(name) ? 'm' : '');
     }
     for (const p of objects.nodePools) parts.push(`P${rv(p)}`);
     for (const o of [
@@ -376,7 +379,7 @@ export class DisruptionController implements Controller {
       parts.push(`T${pool}`);
       for (const t of list) parts.push(this.#offeringsPart(t));
     }
-    return parts.join('|');
+    return parts;
   }
 
   /** Per instance-type object (providers return the same object while nothing changed). */
@@ -392,4 +395,15 @@ export class DisruptionController implements Controller {
   #publishOnNode(nodeName: string, type: 'Normal' | 'Warning', reason: string, message: string) {
     return publishOnNode(this.#deps, nodeName, type, reason, message);
   }
+}
+
+/**
+ * Whether two fingerprints are equal, part by part: a part built once per object is the same
+ * string each pass, so comparing them is mostly a pointer check, where a joined string would be
+ * rebuilt and compared character by character on every 10 s poll.
+ */
+function sameParts(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -1,4 +1,5 @@
 import type { DaemonSet } from '../../apis/kubernetes/daemon-set.js';
+import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { ResourceSlots } from '../resources/resource-vector.js';
@@ -50,6 +51,10 @@ export class SolverCache {
   readonly #domains = new WeakMap<
     NodePool,
     { readonly types: readonly InstanceType[]; readonly values: PoolDomainValues }
+  >();
+  readonly #marked = new WeakMap<
+    ExistingCapacity,
+    { readonly stays: (pod: Pod) => boolean; readonly marked: ExistingCapacity }
   >();
   /** The last solve's NodePools (each with its types) and the domains built from them. */
   #lastDomains:
@@ -152,5 +157,18 @@ export class SolverCache {
     const domains = nodePoolDomains(pools, (pool) => this.domainValues(pool));
     this.#lastDomains = { pools: pools.map((p) => [p.nodePool, p.allTypes] as const), domains };
     return domains;
+  }
+
+  /**
+   * `c` marked for deletion, keeping only the pods `stays` accepts: how a disruption simulation
+   * hands the solver a node it takes away. The same object while `c` and `stays` are, so the
+   * many solves of one pass (each candidate, strict and relaxed) find its preparation cached.
+   */
+  marked(c: ExistingCapacity, stays: (pod: Pod) => boolean): ExistingCapacity {
+    const hit = this.#marked.get(c);
+    if (hit !== undefined && hit.stays === stays) return hit.marked;
+    const marked: ExistingCapacity = { ...c, pods: c.pods.filter(stays), markedForDeletion: true };
+    this.#marked.set(c, { stays, marked });
+    return marked;
   }
 }

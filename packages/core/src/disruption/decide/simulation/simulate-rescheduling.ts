@@ -66,7 +66,9 @@ export function* simulationSteps(
     const leaving = candidates.has(c.name);
     if (!leaving && !isDeletingCapacity(c, snapshot.markedForDeletion)) return c;
     for (const p of c.pods) if (isReschedulable(p)) (leaving ? fromCandidates : fromDeleting).add(p);
-    return { ...c, pods: c.pods.filter((p) => !isReschedulable(p)), markedForDeletion: true };
+    return snapshot.solverCache === undefined
+      ? { ...c, pods: c.pods.filter(stays), markedForDeletion: true }
+      : snapshot.solverCache.marked(c, stays);
   });
   const input: SolverInput = {
     pods: [...snapshot.pendingPods, ...fromCandidates, ...fromDeleting],
@@ -107,6 +109,11 @@ export function* simulationSteps(
     for (const pod of claim.pods) if (fromCandidates.has(pod)) moves.push({ pod, to: { replacement: i } });
   }
   return { failures, newClaims: result.newClaims, moves };
+}
+
+/** A pod that stays on a node taken away: one that would not be rescheduled (DaemonSet, static, done). */
+function stays(pod: Pod): boolean {
+  return !isReschedulable(pod);
 }
 
 /** `default/a: reason; default/b: reason`, at most three. */
