@@ -17,6 +17,7 @@ import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import { computeDisruptionInSlices, type DisruptionResult } from '../decide/compute-disruption.js';
 import { nextEligibilityInstant } from '../decide/next-eligibility.js';
+import { SimulationMemo } from '../decide/simulation/simulation-memo.js';
 import type { DisruptionOptions, DisruptionSnapshot } from '../decide/snapshot.js';
 import { validateCommandInSlices } from '../decide/validation.js';
 import { DisruptionQueue, isDisruptedTaint } from '../execute/disruption-queue.js';
@@ -108,6 +109,14 @@ export class DisruptionController implements Controller {
   /** The fingerprint's part of each object cluster state holds (a new object on every change). */
   readonly #objectParts = new WeakMap<object, string>();
   readonly #solverCache = new SolverCache();
+  /** The simulations run over what the last pass saw, while that holds (see #simulationsFor). */
+  #simulations:
+    | {
+        readonly fingerprint: readonly string[];
+        readonly types: ReadonlyMap<string, readonly InstanceType[]>;
+        readonly memo: SimulationMemo;
+      }
+    | undefined;
   /** Set by a pass that decided nothing: what it saw, when, and when time alone could change that. */
   #idle:
     | { readonly fingerprint: readonly string[]; readonly since: number; readonly until: number }
@@ -167,7 +176,10 @@ export class DisruptionController implements Controller {
     const idle = this.#idle;
     if (idle !== undefined && now < idle.until && sameParts(idle.fingerprint, fingerprint))
       return { requeueAfterMs: Math.min(this.#poll, idle.until - now) };
-    const snapshot = this.#snapshot(types, new Set(), context);
+    const snapshot = {
+      ...this.#snapshot(types, new Set(), context),
+      simulations: this.#simulationsFor(fingerprint, types),
+    };
     // The search's time budgets run on the controller's clock unless the options name another:
     // real time in the operator; the simulator's clock stands still during a pass, so a
     // simulation never cuts a search short.
@@ -382,6 +394,23 @@ export class DisruptionController implements Controller {
     return parts;
   }
 
+  /**
+   * The simulations memo for a pass that saw `fingerprint` and `types`: the last pass's while
+   * both are the same (every object a solve reads is then unchanged, the types by identity, as
+   * providers return the same array while nothing changed), a new one otherwise.
+   */
+  #simulationsFor(
+    fingerprint: readonly string[],
+    types: ReadonlyMap<string, readonly InstanceType[]>,
+  ): SimulationMemo {
+    const last = this.#simulations;
+    if (last !== undefined && sameTypes(last.types, types) && sameParts(last.fingerprint, fingerprint))
+      return last.memo;
+    const memo = new SimulationMemo();
+    this.#simulations = { fingerprint, types, memo };
+    return memo;
+  }
+
   /** Per instance-type object (providers return the same object while nothing changed). */
   #offeringsPart(t: InstanceType): string {
     let part = this.#offeringParts.get(t);
@@ -405,5 +434,15 @@ export class DisruptionController implements Controller {
 function sameParts(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether each NodePool has the very same instance-type array in both. */
+function sameTypes(
+  a: ReadonlyMap<string, readonly InstanceType[]>,
+  b: ReadonlyMap<string, readonly InstanceType[]>,
+): boolean {
+  if (a.size !== b.size) return false;
+  for (const [pool, types] of a) if (b.get(pool) !== types) return false;
   return true;
 }

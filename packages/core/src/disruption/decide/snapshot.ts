@@ -14,6 +14,7 @@ import {
   MultiNodeConsolidationTimeoutMs,
   SingleNodeConsolidationTimeoutMs,
 } from './methods/search-budget.js';
+import type { SimulationMemo } from './simulation/simulation-memo.js';
 
 /**
  * Everything one disruption pass looks at; never mutated. The cluster is described the way the
@@ -53,6 +54,12 @@ export interface DisruptionSnapshot {
   readonly wellKnownLabels?: ReadonlySet<string>;
   /** Shared by the pass's solves and with earlier passes' (see SolverCache); results are the same without. */
   readonly solverCache?: SolverCache;
+  /**
+   * Simulations already run over a snapshot of this very content (see SimulationMemo); results
+   * are the same without. Only for a snapshot exactly as the cluster is: never one with
+   * candidates' taints lifted for re-validation.
+   */
+  readonly simulations?: SimulationMemo;
 }
 
 /**

@@ -60,6 +60,19 @@ export function* simulationSteps(
   solverOptions?: SolverOptions,
   due?: Due,
 ): Steps<Simulation> {
+  const known = snapshot.simulations?.get(candidates, solverOptions);
+  if (known !== undefined) return known;
+  const simulation = yield* simulateSteps(snapshot, candidates, solverOptions, due);
+  snapshot.simulations?.set(candidates, solverOptions, simulation);
+  return simulation;
+}
+
+function* simulateSteps(
+  snapshot: DisruptionSnapshot,
+  candidates: ReadonlySet<string>,
+  solverOptions: SolverOptions | undefined,
+  due: Due | undefined,
+): Steps<Simulation> {
   const fromCandidates = new Set<Pod>();
   const fromDeleting = new Set<Pod>();
   const existing: ExistingCapacity[] = snapshot.capacity.map((c) => {
