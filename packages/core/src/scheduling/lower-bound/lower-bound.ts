@@ -58,7 +58,14 @@ export function explainLowerBound(
   podRequests: Iterable<ResourceList>,
   instanceTypes: Iterable<InstanceType>,
 ): LowerBound {
-  const totals = totalRequests(podRequests);
+  return explainTotals(totalRequests(podRequests), instanceTypes);
+}
+
+/** explainLowerBound of requests already summed per resource (see totalRequests). */
+export function explainTotals(
+  totals: ReadonlyMap<string, number>,
+  instanceTypes: Iterable<InstanceType>,
+): LowerBound {
   const resources = [...totals.keys()].sort();
   if (resources.length === 0) return { perHour: 0, binding: [] };
   const offers = purchasable(instanceTypes, resources);
@@ -90,7 +97,7 @@ interface Offer {
 }
 
 /** Requested totals per resource (in units, as floating point), resources with zero left out. */
-function totalRequests(podRequests: Iterable<ResourceList>): Map<string, number> {
+export function totalRequests(podRequests: Iterable<ResourceList>): Map<string, number> {
   const nanos = new Map<string, bigint>();
   for (const requests of podRequests) {
     for (const [name, q] of requests) nanos.set(name, (nanos.get(name) ?? 0n) + q.nanos);

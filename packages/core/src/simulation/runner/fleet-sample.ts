@@ -4,6 +4,7 @@ import { Labels } from '../../apis/labels.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import { isOwnedByDaemonSet } from '../../kube/pod.js';
 import { lowerBoundPerHour } from '../../scheduling/lower-bound/lower-bound.js';
+import type { LowerBoundCache } from '../../scheduling/lower-bound/lower-bound-cache.js';
 import { podRequests } from '../../scheduling/pod/requests.js';
 import { parseResourceList, type ResourceList } from '../../scheduling/resources/resource-list.js';
 
@@ -48,6 +49,7 @@ export function sampleFleet(
   costPerHour: number,
   disruptions: Readonly<Record<string, number>> = {},
   boundTypes: readonly InstanceType[] = [],
+  bounds?: LowerBoundCache,
 ): FleetSample {
   let spot = 0;
   let onDemand = 0;
@@ -90,7 +92,10 @@ export function sampleFleet(
     podsPending: pending,
     podsRunning: running,
     costPerHour,
-    lowerBoundPerHour: boundTypes.length === 0 ? 0 : lowerBoundPerHour(requested, boundTypes),
+    lowerBoundPerHour:
+      boundTypes.length === 0
+        ? 0
+        : (bounds?.perHour(requested, boundTypes) ?? lowerBoundPerHour(requested, boundTypes)),
     cpuRequested,
     cpuAllocatable,
     memoryRequested,

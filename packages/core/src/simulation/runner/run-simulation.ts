@@ -10,6 +10,7 @@ import { lifecycleControllers, provisioningControllers } from '../../operator/co
 import type { EventRecorder, PublishedEvent } from '../../operator/runtime/event-recorder.js';
 import { Manager } from '../../operator/runtime/manager.js';
 import { RuntimeMetricNames } from '../../operator/runtime/metrics.js';
+import { LowerBoundCache } from '../../scheduling/lower-bound/lower-bound-cache.js';
 import { nodePoolOfferings } from '../../scheduling/lower-bound/node-pool-offerings.js';
 import { ClusterState } from '../../state/cluster-state.js';
 import { SimulationEnvironment } from '../environment/simulation-environment.js';
@@ -186,6 +187,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
 
   const pods = watchPodTimes(env);
   const boundTypes = nodePoolOfferings(options.instanceTypes, scenario.nodePools);
+  const bounds = new LowerBoundCache();
   const disruptedSince = countDeltas(() => disruptedByReason(registry));
   for (const pool of scenario.nodePools) await env.cluster.create(NodePools, pool);
   manager.start();
@@ -205,6 +207,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
         env.provider.ledger.hourlyRateAt(env.clock.now()),
         await disruptedSince(),
         boundTypes,
+        bounds,
       ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
