@@ -4,6 +4,7 @@ import { Labels } from '../apis/labels.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
 import { parseTime } from '../kube/object.js';
+import type { ClusterPort } from '../kube/port.js';
 import { NodeClaims, NodePools, Nodes, Pods } from '../kube/resource-types.js';
 import { MetricNames } from '../metrics/names.js';
 import type { NodeClassReadinessCheck } from '../nodepool/readiness/node-class-readiness.js';
@@ -28,6 +29,8 @@ import { NoTypesWarningRepeatMs, type SolveFunction } from './provisioner.js';
 
 interface SetupOptions extends ProvisioningOptions {
   readonly nodeClassReadiness?: NodeClassReadinessCheck;
+  /** The port the provisioner talks through, made from the cluster's (default: the cluster's). */
+  readonly port?: (cluster: ClusterPort) => ClusterPort;
 }
 
 /**
@@ -42,7 +45,7 @@ async function setup(options: SetupOptions = {}) {
   await env.start(
     ...provisioningControllers(
       {
-        cluster: env.cluster,
+        cluster: options.port?.(env.cluster) ?? env.cluster,
         cloudProvider: env.cloudProvider,
         clock: env.clock,
         events: env.events,
@@ -309,6 +312,42 @@ describe('provisioning.provisioner', () => {
     expect(turns).toBeGreaterThan(10);
     expect((await claims(env)).length).toBeGreaterThan(0);
     expect(env.events.withReason(ProvisioningEventReasons.FailedScheduling)).toEqual([]);
+    await env.stop();
+  });
+
+  it('creates the NodeClaims of one pass in parallel, and nominates each pod to its own', async () => {
+    // Each NodeClaim create takes a few event-loop turns, as an apiserver round trip does.
+    let inFlight = 0;
+    let most = 0;
+    const slowCreates = (cluster: ClusterPort): ClusterPort =>
+      new Proxy(cluster, {
+        get(target, prop, receiver) {
+          if (prop !== 'create') {
+            const value = Reflect.get(target, prop, receiver);
+            return typeof value === 'function' ? value.bind(target) : value;
+          }
+          return async (...args: Parameters<ClusterPort['create']>) => {
+            if (args[0] !== NodeClaims) return target.create(...args);
+            inFlight++;
+            most = Math.max(most, inFlight);
+            for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+            inFlight--;
+            return target.create(...args);
+          };
+        },
+      });
+    const { env, state } = await setup({ port: slowCreates });
+    await env.cluster.create(NodePools, aNodePool());
+    // 12 cpu each: one node per pod.
+    for (let i = 0; i < 5; i++) await env.cluster.create(Pods, pod(`big-${i}`, '12'));
+    await env.advance(1_000);
+    const made = await claims(env);
+    expect(made).toHaveLength(5);
+    expect(most).toBe(5);
+    const nominated = new Set((await pods(env)).map((p) => JSON.stringify(state.nominationOf(p))));
+    expect(nominated.size).toBe(5);
+    for (const claim of made)
+      expect(nominated.has(JSON.stringify({ nodeClaim: claim.metadata.name }))).toBe(true);
     await env.stop();
   });
 

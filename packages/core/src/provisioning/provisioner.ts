@@ -8,6 +8,7 @@ import type { Clock } from '../clock/clock.js';
 import { DefaultSliceMs, type Defer, deferToEventLoop, type Slices, timeSlices } from '../clock/slices.js';
 import type { CloudProvider } from '../cloudprovider/cloud-provider.js';
 import type { InstanceType } from '../cloudprovider/instance-type.js';
+import { eachBounded } from '../concurrency/each-bounded.js';
 import { isNotFound } from '../kube/errors.js';
 import type { ClusterPort } from '../kube/port.js';
 import { NodeClaims, NodePools } from '../kube/resource-types.js';
@@ -106,7 +107,14 @@ export interface ProvisionerOptions {
   readonly defer?: Defer;
   /** The `controller` label of the scheduler metrics; default `provisioner`. */
   readonly metricsController?: string;
+  /** NodeClaim creates (and NodePool reads) of one pass in flight at once; default 100. */
+  readonly createParallelism?: number;
 }
+
+/** How creating one solver claim's NodeClaim ended. */
+type CreateOutcome =
+  | { readonly ok: true; readonly name: string }
+  | { readonly ok: false; readonly reason: string };
 
 /** What one provisioning pass did. */
 export interface ProvisioningOutcome {
@@ -124,6 +132,7 @@ export interface ProvisioningOutcome {
 
 const DefaultSolveTimeoutMs = 60_000;
 const DefaultMaxInstanceTypes = 600;
+const DefaultCreateParallelism = 100;
 
 /**
  * One provisioning decision over the cluster state: pending pods (marked Unschedulable by
@@ -140,6 +149,7 @@ export class Provisioner {
   readonly #sliceMs: number;
   readonly #defer: Defer;
   readonly #controller: string;
+  readonly #createParallelism: number;
   /** Invalid pods already reported, by key, with the resourceVersion reported. */
   readonly #reported = new Map<string, string>();
   /** Per NodePool left without types: its generation and when its warning was last published. */
@@ -158,6 +168,7 @@ export class Provisioner {
     this.#sliceMs = options.sliceMs ?? DefaultSliceMs;
     this.#defer = options.defer ?? deferToEventLoop;
     this.#controller = options.metricsController ?? 'provisioner';
+    this.#createParallelism = options.createParallelism ?? DefaultCreateParallelism;
   }
 
   /** One pass. Errors of single steps (a create, an instance type list) are logged and reported, not thrown. */
@@ -217,10 +228,10 @@ export class Provisioner {
         'computed new nodeclaim(s) to fit pod(s)',
       );
     }
-    const created: NodeClaim[] = [];
     const pools = new Map(snapshot.input.nodePools.map((p) => [p.metadata.name ?? '', p]));
-    for (const claim of result.newClaims) {
-      const outcome = await this.#create(claim, pools.get(claim.nodePool), instanceTypes, created, logger);
+    const { outcomes, created } = await this.#createAll(result.newClaims, pools, instanceTypes, logger);
+    for (const [i, claim] of result.newClaims.entries()) {
+      const outcome = outcomes[i]!;
       if (outcome.ok) {
         const target = { nodeClaim: outcome.name };
         state.nominate(claim.pods, target);
@@ -319,26 +330,78 @@ export class Provisioner {
     return { instanceTypes, failed };
   }
 
-  /** Creates the NodeClaim for one solver claim, re-checking its NodePool first. */
-  async #create(
-    claim: NewClaim,
-    snapshotPool: NodePool | undefined,
+  /**
+   * Creates the NodeClaims of one solve, as Karpenter does, in parallel (up to
+   * `createParallelism` at a time): a pass of hundreds of claims must not wait for each create
+   * before the next. Each NodePool is read once first (is it still there, not deleting; its
+   * latest limits), then every claim is checked against its pool's limits in order, counting
+   * the claims checked before it, so the checks are those of one create after another; a create
+   * that then fails leaves its room unused until the next pass. Outcomes are in the claims' order.
+   */
+  async #createAll(
+    claims: readonly NewClaim[],
+    snapshotPools: ReadonlyMap<string, NodePool>,
     instanceTypes: ReadonlyMap<string, readonly InstanceType[]>,
-    created: NodeClaim[],
     logger: Logger,
-  ): Promise<{ ok: true; name: string } | { ok: false; reason: string }> {
-    const { cluster, state } = this.#deps;
-    let latest: NodePool;
-    try {
-      latest = (await cluster.get(NodePools, { name: claim.nodePool })) as NodePool;
-    } catch (err) {
-      if (isNotFound(err)) return { ok: false, reason: `NodePool ${claim.nodePool} no longer exists` };
-      logger.error({ err, NodePool: { name: claim.nodePool } }, 'could not read nodepool');
-      return { ok: false, reason: `NodePool ${claim.nodePool} could not be read: ${(err as Error).message}` };
+  ): Promise<{ outcomes: CreateOutcome[]; created: NodeClaim[] }> {
+    const latest = new Map<string, NodePool | { readonly reason: string }>();
+    await eachBounded([...new Set(claims.map((c) => c.nodePool))], this.#createParallelism, async (name) => {
+      latest.set(name, await this.#readNodePool(name, logger));
+    });
+    const planned: NodeClaim[] = [];
+    const outcomes: CreateOutcome[] = [];
+    const toCreate: { readonly index: number; readonly claim: NewClaim; readonly nodeClaim: NodeClaim }[] =
+      [];
+    for (const [index, claim] of claims.entries()) {
+      const built = this.#build(
+        claim,
+        latest.get(claim.nodePool)!,
+        snapshotPools,
+        instanceTypes,
+        planned,
+        logger,
+      );
+      if (!built.ok) {
+        outcomes[index] = built;
+        continue;
+      }
+      planned.push(built.nodeClaim);
+      toCreate.push({ index, claim, nodeClaim: built.nodeClaim });
     }
-    if (latest.metadata.deletionTimestamp !== undefined)
-      return { ok: false, reason: `NodePool ${claim.nodePool} is being deleted` };
-    const usage = this.#usageNow(claim.nodePool, instanceTypes, created);
+    const made: (NodeClaim | undefined)[] = [];
+    await eachBounded(toCreate, this.#createParallelism, async ({ index, claim, nodeClaim }) => {
+      const outcome = await this.#create(claim, nodeClaim, logger);
+      outcomes[index] = outcome.ok ? { ok: true, name: outcome.nodeClaim.metadata.name ?? '' } : outcome;
+      if (outcome.ok) made[index] = outcome.nodeClaim;
+    });
+    return { outcomes, created: made.filter((c) => c !== undefined) };
+  }
+
+  /** The NodePool as it is now, or why no claim of it may be created. */
+  async #readNodePool(name: string, logger: Logger): Promise<NodePool | { readonly reason: string }> {
+    try {
+      const pool = (await this.#deps.cluster.get(NodePools, { name })) as NodePool;
+      if (pool.metadata.deletionTimestamp !== undefined)
+        return { reason: `NodePool ${name} is being deleted` };
+      return pool;
+    } catch (err) {
+      if (isNotFound(err)) return { reason: `NodePool ${name} no longer exists` };
+      logger.error({ err, NodePool: { name } }, 'could not read nodepool');
+      return { reason: `NodePool ${name} could not be read: ${(err as Error).message}` };
+    }
+  }
+
+  /** The NodeClaim for one solver claim, if its NodePool's limits still allow it. */
+  #build(
+    claim: NewClaim,
+    latest: NodePool | { readonly reason: string },
+    snapshotPools: ReadonlyMap<string, NodePool>,
+    instanceTypes: ReadonlyMap<string, readonly InstanceType[]>,
+    planned: readonly NodeClaim[],
+    logger: Logger,
+  ): { ok: true; nodeClaim: NodeClaim } | { ok: false; reason: string } {
+    if ('reason' in latest) return { ok: false, reason: latest.reason };
+    const usage = this.#usageNow(claim.nodePool, instanceTypes, planned);
     const exceeded = limitsExceededAtCreate(
       latest,
       usage,
@@ -350,7 +413,7 @@ export class Provisioner {
     }
     // The template comes from the parsed pool of the snapshot (defaults applied); the uid and
     // limits from the latest read.
-    const pool = snapshotPool ?? state.nodePool(claim.nodePool);
+    const pool = snapshotPools.get(claim.nodePool) ?? this.#deps.state.nodePool(claim.nodePool);
     if (pool === undefined) return { ok: false, reason: `NodePool ${claim.nodePool} is not valid` };
     const built = newNodeClaim(
       { ...pool, metadata: { ...pool.metadata, uid: latest.metadata.uid ?? pool.metadata.uid } },
@@ -360,14 +423,22 @@ export class Provisioner {
       logger.error({ NodePool: { name: claim.nodePool }, reason: built.reason }, 'could not build nodeclaim');
       return { ok: false, reason: built.reason };
     }
+    return { ok: true, nodeClaim: built.nodeClaim };
+  }
+
+  /** Creates one built NodeClaim. */
+  async #create(
+    claim: NewClaim,
+    built: NodeClaim,
+    logger: Logger,
+  ): Promise<{ ok: true; nodeClaim: NodeClaim } | { ok: false; reason: string }> {
     let nodeClaim: NodeClaim;
     try {
-      nodeClaim = (await cluster.create(NodeClaims, built.nodeClaim)) as NodeClaim;
+      nodeClaim = (await this.#deps.cluster.create(NodeClaims, built)) as NodeClaim;
     } catch (err) {
       logger.error({ err, NodePool: { name: claim.nodePool } }, 'could not create nodeclaim');
       return { ok: false, reason: `the NodeClaim could not be created: ${(err as Error).message}` };
     }
-    created.push(nodeClaim);
     recordNodeClaimCreated(this.#deps.lifecycleMetrics, nodeClaim, 'provisioning');
     const names = claim.instanceTypes.map((t) => t.name);
     logger.info(
@@ -383,25 +454,25 @@ export class Provisioner {
       },
       'created nodeclaim',
     );
-    return { ok: true, name: nodeClaim.metadata.name ?? '' };
+    return { ok: true, nodeClaim };
   }
 
   /**
    * The NodePool's usage now: its nodes and claims as the state sees them, plus the claims this
-   * pass created that the state has not seen yet (each at the largest type it may become).
+   * pass plans that the state has not seen yet (each at the largest type it may become).
    */
   #usageNow(
     pool: string,
     instanceTypes: ReadonlyMap<string, readonly InstanceType[]>,
-    created: readonly NodeClaim[],
+    planned: readonly NodeClaim[],
   ): ResourceList {
     const { state } = this.#deps;
     let usage: ResourceList =
       clusterCapacity(state.nodes(), state.nodeClaims(), new Map(), { instanceTypes }).nodePoolUsage.get(
         pool,
       ) ?? new Map();
-    for (const claim of created) {
-      if (state.nodeClaim(claim.metadata.name ?? '') !== undefined) continue;
+    for (const claim of planned) {
+      if (claim.metadata.name !== undefined && state.nodeClaim(claim.metadata.name) !== undefined) continue;
       if (claim.metadata.labels?.[Labels.NodePool] !== pool) continue;
       const one = new Map(largestCapacity(claim, instanceTypes)).set('nodes', Quantity.fromUnits(1));
       usage = addResources(usage, one);

@@ -1,6 +1,7 @@
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { InterruptionNotice, InterruptionSource } from '../../cloudprovider/cloud-provider.js';
 import { UnavailableOfferingsCache } from '../../cloudprovider/unavailable-offerings.js';
+import { eachBounded } from '../../concurrency/each-bounded.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
 import { NodeClaims } from '../../kube/resource-types.js';
@@ -8,7 +9,6 @@ import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
 import type { Controller, ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { objectRef } from '../../operator/runtime/logger.js';
-import { eachBounded } from './each-bounded.js';
 import {
   InterruptionDisruptionReason,
   interruptionAction,
