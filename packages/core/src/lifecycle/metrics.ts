@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { durationMs } from '../apis/common/duration.js';
 import { Annotations, Labels } from '../apis/labels.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { MetricNames } from '../metrics/names.js';
@@ -22,6 +23,14 @@ export interface LifecycleMetrics {
   readonly nodeClaimsCreated: Counter<'reason' | 'nodepool' | 'min_values_relaxed'>;
   readonly nodeClaimsTerminated: Counter<'nodepool' | 'capacity_type'>;
   readonly nodeClaimsDisrupted: Counter<'reason' | 'nodepool' | 'capacity_type'>;
+  /**
+   * Reschedulable pods (not DaemonSet, not mirror) on NodeClaims disrupted by a disruption
+   * command or node repair, by the claim's labels plus `consolidation_policy` (consolidation
+   * only) and `termination_mode`.
+   */
+  readonly podsDisruptionInitiated: Counter<
+    'reason' | 'nodepool' | 'capacity_type' | 'consolidation_policy' | 'termination_mode'
+  >;
   readonly nodesCreated: Counter<'nodepool'>;
   readonly nodesTerminated: Counter<'nodepool'>;
   /** Seconds from a Node's deletion request to the removal of its finalizer. */
@@ -81,6 +90,11 @@ export function lifecycleMetrics(registry: Registry): LifecycleMetrics {
       MetricNames.NodeClaimsDisrupted,
       'Number of nodeclaims disrupted in total.',
       ['reason', 'nodepool', 'capacity_type'],
+    ),
+    podsDisruptionInitiated: counter(
+      MetricNames.PodsDisruptionInitiated,
+      'Number of pod disruptions initiated in total by nodewright, incremented by the reschedulable pod count whenever the underlying nodeclaim is disrupted. Labeled by reason the nodeclaim was disrupted, the owning nodepool, the capacity type, the consolidation policy, and the termination mode. Pods owned by DaemonSets and mirror pods are excluded.',
+      ['reason', 'nodepool', 'capacity_type', 'consolidation_policy', 'termination_mode'],
     ),
     nodesCreated: counter(MetricNames.NodesCreated, 'Number of nodes created in total.', ['nodepool']),
     nodesTerminated: counter(MetricNames.NodesTerminated, 'Number of nodes terminated in total.', [
@@ -155,6 +169,36 @@ export function recordNodeClaimCreated(metrics: LifecycleMetrics, claim: NodeCla
 /** Counts a NodeClaim deleted by a lifecycle controller. */
 export function recordNodeClaimDisrupted(metrics: LifecycleMetrics, claim: NodeClaim, reason: string): void {
   metrics.nodeClaimsDisrupted.inc({ reason, ...claimLabels(claim) });
+}
+
+/**
+ * Counts the reschedulable pods of a NodeClaim a disruption command or node repair is about to
+ * delete (`karpenter_pods_disruption_initiated_total`). `consolidationPolicy` is the NodePool's,
+ * for consolidation; empty for other reasons, as Karpenter labels them.
+ */
+export function recordPodsDisruptionInitiated(
+  metrics: LifecycleMetrics,
+  claim: NodeClaim,
+  reason: string,
+  pods: number,
+  consolidationPolicy = '',
+): void {
+  metrics.podsDisruptionInitiated.inc(
+    {
+      reason,
+      ...claimLabels(claim),
+      consolidation_policy: consolidationPolicy,
+      termination_mode: terminationMode(claim),
+    },
+    pods,
+  );
+}
+
+/** Karpenter's termination mode of a claim: by its terminationGracePeriod. */
+export function terminationMode(claim: NodeClaim): 'graceful' | 'eventual' | 'forceful' {
+  const period = claim.spec.terminationGracePeriod;
+  if (period === undefined) return 'graceful';
+  return (durationMs(period) ?? 1) <= 0 ? 'forceful' : 'eventual';
 }
 
 /** Observes the seconds from `since` (an RFC 3339 timestamp) to `nowMs`; nothing when unset or unreadable. */

@@ -13,6 +13,7 @@ export const MetricNames = {
   PodsEvictionRequests: 'karpenter_pods_eviction_requests_total',
   NodesCurrentLifetime: 'karpenter_nodes_current_lifetime_seconds',
   PodsDrained: 'karpenter_pods_drained_total',
+  PodsDisruptionInitiated: 'karpenter_pods_disruption_initiated_total',
   NodeClaimsUnhealthyDisrupted: 'karpenter_nodeclaims_unhealthy_disrupted_total',
   NodeClaimsTerminationDuration: 'karpenter_nodeclaims_termination_duration_seconds',
   NodeClaimsInstanceTerminationDuration: 'karpenter_nodeclaims_instance_termination_duration_seconds',
@@ -51,6 +52,9 @@ export const MetricNames = {
   VoluntaryDisruptionEligibleNodes: 'karpenter_voluntary_disruption_eligible_nodes',
   VoluntaryDisruptionConsolidationTimeouts: 'karpenter_voluntary_disruption_consolidation_timeouts_total',
   VoluntaryDisruptionFailedValidations: 'karpenter_voluntary_disruption_failed_validations_total',
+  VoluntaryDisruptionDecisionEvaluationDuration:
+    'karpenter_voluntary_disruption_decision_evaluation_duration_seconds',
+  VoluntaryDisruptionQueueFailures: 'karpenter_voluntary_disruption_queue_failures_total',
   CloudProviderDuration: 'karpenter_cloudprovider_duration_seconds',
   CloudProviderErrors: 'karpenter_cloudprovider_errors_total',
   InstanceTypeOfferingPrice: 'karpenter_cloudprovider_instance_type_offering_price_estimate',

@@ -20,6 +20,7 @@ import { type LeaderElectionConfig, LeaderElector } from './leader-election/lead
 import type { ProviderInstance, ProviderPlugin } from './plugin/provider-plugin.js';
 import { buildInfo } from './runtime/build-info.js';
 import type { Controller } from './runtime/controller.js';
+import { DedupingEventRecorder } from './runtime/event-dedupe.js';
 import { ClusterEventRecorder, type EventRecorder } from './runtime/event-recorder.js';
 import { Manager } from './runtime/manager.js';
 
@@ -121,8 +122,9 @@ export function operatorContainer(config: OperatorConfig, env: OperatorEnvironme
     [Tokens.Config, Tokens.Clock, Tokens.Timers, Tokens.Logger],
   );
   c.bind(Tokens.Events).toResolvedValue(
-    (cluster: ClusterPort, logger: Logger) => new ClusterEventRecorder(cluster, logger),
-    [Tokens.ControllerCluster, Tokens.Logger],
+    (cluster: ClusterPort, logger: Logger, clock: Clock) =>
+      new DedupingEventRecorder(new ClusterEventRecorder(cluster, logger), clock),
+    [Tokens.ControllerCluster, Tokens.Logger, Tokens.Clock],
   );
   c.bind(Tokens.UnavailableOfferings).toResolvedValue(
     (clock: Clock) => new UnavailableOfferingsCache(clock),

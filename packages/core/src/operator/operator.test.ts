@@ -5,7 +5,7 @@ import { SystemClock } from '../clock/clock.js';
 import { SystemTimers } from '../clock/timers.js';
 import { UnreachableError } from '../kube/client-node/response-errors.js';
 import type { ClusterPort } from '../kube/port.js';
-import { NodePools } from '../kube/resource-types.js';
+import { Events, NodePools } from '../kube/resource-types.js';
 import { aNodePool } from '../testing/nodepool-builder.js';
 import { clusterWithEstablishedCrds, fakeProviderPlugin } from '../testing/operator-fixtures.js';
 import { CustomResourceDefinitions } from './crds/crd-type.js';
@@ -218,6 +218,30 @@ describe('Operator', () => {
     await expect(op.start()).rejects.toThrow(
       'CustomResourceDefinition nodepools.karpenter.sh is not installed (run with --install-crds=true',
     );
+  });
+
+  it('stop writes the events still queued before it returns', async () => {
+    // Every Event write takes 400 ms, as on a loaded apiserver; the LeaderElection event is
+    // queued when the replica starts leading and is still being written when stop is asked.
+    const cluster = clusterWithEstablishedCrds();
+    const slow = new Proxy(cluster, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function') return value;
+        if (prop !== 'createEvent') return value.bind(target);
+        return async (...args: Parameters<ClusterPort['createEvent']>) => {
+          await sleep(400);
+          return target.createEvent(...args);
+        };
+      },
+    });
+    const { op } = operator(slow, 'a');
+    await op.start();
+    await until('leading', () => op.isLeading());
+    await sleep(50);
+    await op.stop();
+    const events = (await cluster.list(Events)).items as { reason?: string }[];
+    expect(events.map((e) => e.reason)).toContain('LeaderElection');
   });
 
   it('without leader election the replica leads at once and no Lease is written', async () => {

@@ -246,6 +246,8 @@ export class Operator {
       if (timedOut)
         this.#logger.warn({ timeoutMs }, 'reconciles still running at the shutdown deadline; leaving them');
     }
+    // Events the controllers queued before they stopped are written, within the same bound.
+    await this.#flushEvents(timeoutMs);
     // After the controllers stopped, so no reconcile acts once a standby may lead.
     await this.#elector?.stop();
     try {
@@ -264,6 +266,21 @@ export class Operator {
     this.#servers = [];
     this.#eventLoopDelay.disable();
     this.#logger.info({ reason }, 'operator stopped');
+  }
+
+  async #flushEvents(timeoutMs: number): Promise<void> {
+    // Before the manager, nothing was published (and the recorder may not be buildable).
+    if (this.#manager === undefined) return;
+    const events = this.#container.get(Tokens.Events);
+    if (events.flush === undefined) return;
+    let cancel = () => {};
+    const deadline = new Promise<void>((resolve) => {
+      cancel = this.#options.environment.timers.after(timeoutMs, () => {
+        this.#logger.warn({ timeoutMs }, 'events still queued at the shutdown deadline; dropping them');
+        resolve();
+      });
+    });
+    await Promise.race([events.flush(), deadline]).finally(() => cancel());
   }
 
   async #leaseEvent(events: EventRecorder, cluster: ClusterPort, message: string): Promise<void> {

@@ -24,24 +24,43 @@ export const ProvisioningEventReasons = {
   NoCompatibleInstanceTypes: 'NoCompatibleInstanceTypes',
 } as const;
 
-/** `Nominated`: where the pod should schedule, as Karpenter words it. */
-export function nominatedEvent(pod: Pod, target: CapacityRef): PublishedEvent {
+/** How long a pod's FailedScheduling keeps its repeats away (Karpenter's 5 minutes). */
+export const FailedSchedulingDedupeMs = 5 * 60_000;
+
+/**
+ * `Nominated`: where the pod should schedule, as Karpenter words it. Once per pod per 2 minutes
+ * (a pod still waiting is nominated again at every pass), and only when `limiter` (shared by
+ * every nomination: Karpenter allows 5 a second, bursts of 10) has room.
+ */
+export function nominatedEvent(
+  pod: Pod,
+  target: CapacityRef,
+  limiter?: { tryAccept(): boolean },
+): PublishedEvent {
   return {
     object: pod,
     type: 'Normal',
     reason: ProvisioningEventReasons.Nominated,
     message: `Pod should schedule on: ${describeCapacity(target)}`,
+    dedupe: { values: [podIdentity(pod)] },
+    ...(limiter === undefined ? {} : { rateLimiter: limiter }),
   };
 }
 
-/** `FailedScheduling` with the solver's (or the create step's) complete reason. */
+/** `FailedScheduling` with the solver's (or the create step's) complete reason; once per pod per 5 minutes. */
 export function failedSchedulingEvent(pod: Pod, reason: string): PublishedEvent {
   return {
     object: pod,
     type: 'Warning',
     reason: ProvisioningEventReasons.FailedScheduling,
     message: `Failed to schedule pod, ${reason}`,
+    dedupe: { values: [podIdentity(pod)], timeoutMs: FailedSchedulingDedupeMs },
   };
+}
+
+/** The pod's uid, or its namespace and name where it has none (objects built by hand). */
+function podIdentity(pod: Pod): string {
+  return pod.metadata.uid ?? `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
 }
 
 /** `InvalidPod` on an object the Pod schema rejects. */

@@ -13,6 +13,7 @@ import { isNotFound } from '../kube/errors.js';
 import type { ClusterPort } from '../kube/port.js';
 import { NodeClaims, NodePools } from '../kube/resource-types.js';
 import { type LifecycleMetrics, recordNodeClaimCreated } from '../lifecycle/metrics.js';
+import { TokenBucket } from '../operator/runtime/event-dedupe.js';
 import type { EventRecorder, PublishedEvent } from '../operator/runtime/event-recorder.js';
 import { objectRef } from '../operator/runtime/logger.js';
 import { Quantity } from '../scheduling/quantity/quantity.js';
@@ -133,6 +134,8 @@ export interface ProvisioningOutcome {
 const DefaultSolveTimeoutMs = 60_000;
 const DefaultMaxInstanceTypes = 600;
 const DefaultCreateParallelism = 100;
+const NominationsPerSecond = 5;
+const NominationBurst = 10;
 
 /**
  * One provisioning decision over the cluster state: pending pods (marked Unschedulable by
@@ -150,6 +153,8 @@ export class Provisioner {
   readonly #defer: Defer;
   readonly #controller: string;
   readonly #createParallelism: number;
+  /** Shared by every Nominated event, as Karpenter's PodNominationRateLimiter. */
+  readonly #nominations: TokenBucket;
   /** Invalid pods already reported, by key, with the resourceVersion reported. */
   readonly #reported = new Map<string, string>();
   /** Per NodePool left without types: its generation and when its warning was last published. */
@@ -169,6 +174,7 @@ export class Provisioner {
     this.#defer = options.defer ?? deferToEventLoop;
     this.#controller = options.metricsController ?? 'provisioner';
     this.#createParallelism = options.createParallelism ?? DefaultCreateParallelism;
+    this.#nominations = new TokenBucket(NominationsPerSecond, NominationBurst, deps.clock);
   }
 
   /** One pass. Errors of single steps (a create, an instance type list) are logged and reported, not thrown. */
@@ -217,7 +223,7 @@ export class Provisioner {
       state.nominate(placement.pods, target);
       nominated += placement.pods.length;
       for (const pod of placement.pods) decisions.push([pod, true]);
-      for (const pod of placement.pods) published.push(nominatedEvent(pod, target));
+      for (const pod of placement.pods) published.push(nominatedEvent(pod, target, this.#nominations));
     }
     if (result.newClaims.length > 0) {
       logger.info(
@@ -237,7 +243,7 @@ export class Provisioner {
         state.nominate(claim.pods, target);
         nominated += claim.pods.length;
         for (const pod of claim.pods) decisions.push([pod, true]);
-        for (const pod of claim.pods) published.push(nominatedEvent(pod, target));
+        for (const pod of claim.pods) published.push(nominatedEvent(pod, target, this.#nominations));
       } else {
         unschedulable += claim.pods.length;
         for (const pod of claim.pods) decisions.push([pod, false]);

@@ -237,6 +237,14 @@ describe('DisruptionController consolidation of busy nodes', () => {
     ).toBe(1);
     expect(await h.metric('karpenter_nodeclaims_created_total', { reason: 'disruption' })).toBe(0);
     expect(await h.metric('karpenter_nodeclaims_disrupted_total', { reason: 'underutilized' })).toBe(2);
+    // a's and b's last pods, one on each node the command deleted.
+    expect(
+      await h.metric('karpenter_pods_disruption_initiated_total', {
+        reason: 'underutilized',
+        consolidation_policy: 'when_empty_or_underutilized',
+        termination_mode: 'graceful',
+      }),
+    ).toBe(2);
     expect(
       h.events
         .withReason(DisruptionEventReasons.DisruptionTerminating)
@@ -338,6 +346,8 @@ describe('DisruptionController consolidation roll back', () => {
         why: expect.stringMatching(/was deleted before it initialized/),
       }),
     );
+    const failures = { decision: 'replace', reason: 'underutilized', consolidation_type: 'single' };
+    expect(await h.metric('karpenter_voluntary_disruption_queue_failures_total', failures)).toBe(1);
     // fake-small is marked unavailable now: later passes find no cheaper type and keep the node.
     await h.advance(60_000);
     await expectKept(h, claim, node);
@@ -368,6 +378,13 @@ describe('DisruptionController consolidation roll back', () => {
         why: 'replacements did not initialize in time',
       }),
     );
+    expect(
+      await h.metric('karpenter_voluntary_disruption_queue_failures_total', {
+        decision: 'replace',
+        reason: 'underutilized',
+        consolidation_type: 'single',
+      }),
+    ).toBe(1);
   }, 30_000);
 });
 

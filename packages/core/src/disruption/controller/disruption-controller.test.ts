@@ -13,11 +13,21 @@ async function setup(disruption: Record<string, unknown> = {}, controller: Disru
 
 describe('DisruptionController', () => {
   it('taints an empty node, validates after 15 s, then deletes it and counts the decision', async () => {
-    const { env, events, advance, metric, scale } = await setup();
+    const { env, events, advance, metric, scale, registry } = await setup();
     const before = (await env.cluster.list(NodeClaims)).items;
     expect(before.length).toBeGreaterThan(0);
     await scale(0);
     await advance(10_000);
+    // Every method a pass runs is timed; emptiness ran in the pass that decided.
+    const evaluations = await registry
+      .getSingleMetric('karpenter_voluntary_disruption_decision_evaluation_duration_seconds')
+      ?.get();
+    const counts = (evaluations?.values ?? []).filter((v) =>
+      (v as { metricName?: string }).metricName?.endsWith('_count'),
+    );
+    expect(
+      counts.find((v) => v.labels.consolidation_type === 'empty' && v.labels.reason === 'empty')?.value,
+    ).toBeGreaterThan(0);
     const tainted = (await env.cluster.list(Nodes)).items.filter(hasDisruptedTaint);
     expect(tainted.length).toBe(before.length);
     expect(await metric('karpenter_voluntary_disruption_eligible_nodes', { reason: 'empty' })).toBe(

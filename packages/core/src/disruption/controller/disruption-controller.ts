@@ -186,7 +186,14 @@ export class DisruptionController implements Controller {
     const result = await computeDisruptionInSlices(snapshot, now, this.#slices(), {
       ...this.#options,
       searchClock: this.#options?.searchClock ?? this.#deps.clock,
+      elapsedMs: this.#elapsedMs,
     });
+    for (const e of result.evaluated)
+      if (e.seconds !== undefined)
+        this.#deps.metrics.evaluationDuration.observe(
+          { reason: reasonLabel(e.reason), consolidation_type: consolidationType(e.method) },
+          e.seconds,
+        );
     for (const cut of result.cutShort) {
       this.#deps.metrics.consolidationTimeouts.inc({ consolidation_type: consolidationType(cut.method) });
       context.logger.info(

@@ -1,5 +1,6 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { DisruptionReason } from '../../apis/v1/budget.js';
+import { DurationBuckets } from '../../metrics/gauges.js';
 import { MetricNames } from '../../metrics/names.js';
 import { reuse } from '../../operator/runtime/metrics.js';
 import type { DisruptionMethodName } from '../decide/methods/method.js';
@@ -16,6 +17,13 @@ export interface DisruptionMetrics {
   readonly consolidationTimeouts: Counter<'consolidation_type'>;
   /** `{consolidation_type}`: candidates of commands abandoned because re-validation failed. */
   readonly failedValidations: Counter<'consolidation_type'>;
+  /** `{reason, consolidation_type}`: how long each method of a pass took to decide, seconds. */
+  readonly evaluationDuration: Histogram<'reason' | 'consolidation_type'>;
+  /**
+   * `{decision, reason, consolidation_type}`: replacements of a command that never initialized
+   * (deleted first, or past the replacement timeout), so the command was abandoned.
+   */
+  readonly queueFailures: Counter<'decision' | 'reason' | 'consolidation_type'>;
 }
 
 export function disruptionMetrics(registry: Registry): DisruptionMetrics {
@@ -75,6 +83,29 @@ export function disruptionMetrics(registry: Registry): DisruptionMetrics {
           name: MetricNames.VoluntaryDisruptionFailedValidations,
           help: 'Number of candidates that were selected for disruption but failed validation. Labeled by consolidation type.',
           labelNames: ['consolidation_type'],
+          registers: [registry],
+        }),
+    ),
+    evaluationDuration: reuse(
+      registry,
+      MetricNames.VoluntaryDisruptionDecisionEvaluationDuration,
+      () =>
+        new Histogram({
+          name: MetricNames.VoluntaryDisruptionDecisionEvaluationDuration,
+          help: 'Duration of the disruption decision evaluation process in seconds. Labeled by method and consolidation type.',
+          labelNames: ['reason', 'consolidation_type'],
+          buckets: DurationBuckets,
+          registers: [registry],
+        }),
+    ),
+    queueFailures: reuse(
+      registry,
+      MetricNames.VoluntaryDisruptionQueueFailures,
+      () =>
+        new Counter({
+          name: MetricNames.VoluntaryDisruptionQueueFailures,
+          help: 'The number of times that an enqueued disruption decision failed. Labeled by disruption method.',
+          labelNames: ['decision', 'reason', 'consolidation_type'],
           registers: [registry],
         }),
     ),

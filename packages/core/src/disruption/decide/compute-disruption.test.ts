@@ -21,6 +21,28 @@ describe('computeDisruption', () => {
     ]);
   });
 
+  it('reports the methods it ran up to the one that decided, timed only when given a timer', () => {
+    const snapshot = cluster({
+      nodes: [{ node: managedNode('idle') }, { node: managedNode('busy'), pods: [boundPod('web', 'busy')] }],
+    });
+    const untimed = computeDisruption(snapshot, T0);
+    expect(untimed.commands[0]?.method).toBe('emptiness');
+    expect(untimed.evaluated).toEqual([{ method: 'emptiness', reason: 'Empty' }]);
+    let ms = 0;
+    const timed = computeDisruption(snapshot, T0, { elapsedMs: () => (ms += 250) });
+    expect(timed.evaluated).toEqual([{ method: 'emptiness', reason: 'Empty', seconds: 0.25 }]);
+    // One node's pods: emptiness and drift find nothing, so consolidation runs too.
+    const busy = computeDisruption(
+      cluster({ nodes: [{ node: managedNode('busy'), pods: [boundPod('web', 'busy')] }] }),
+      T0,
+    );
+    const names = DisruptionMethods.map((m) => m.name);
+    const decidedAt =
+      busy.commands[0] === undefined ? names.length - 1 : names.indexOf(busy.commands[0].method);
+    expect(decidedAt).toBeGreaterThan(1);
+    expect(busy.evaluated.map((e) => e.method)).toEqual(names.slice(0, decidedAt + 1));
+  });
+
   it('explains every managed node, disruptable or not', () => {
     const db = managedNode('db-node');
     const fresh = managedNode('fresh', { created: '2024-05-01T11:58:00Z' });

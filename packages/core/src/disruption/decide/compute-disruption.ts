@@ -8,7 +8,12 @@ import { type Candidate, evaluationSteps } from './candidates/evaluate.js';
 import { nodePrice } from './candidates/node-price.js';
 import { drift } from './methods/drift.js';
 import { emptiness } from './methods/emptiness.js';
-import type { DisruptionCommand, DisruptionMethod, MethodOutcome } from './methods/method.js';
+import type {
+  DisruptionCommand,
+  DisruptionMethod,
+  DisruptionMethodName,
+  MethodOutcome,
+} from './methods/method.js';
 import { multiNodeConsolidation } from './methods/multi-node-consolidation.js';
 import type { SearchCutShort } from './methods/search-budget.js';
 import { singleNodeConsolidation } from './methods/single-node-consolidation.js';
@@ -63,6 +68,18 @@ export interface DisruptionResult {
   readonly blockedBudgets: readonly BudgetBlock[];
   /** Consolidation searches this pass stopped at their time budget, with what they left untried. */
   readonly cutShort: readonly SearchCutShort[];
+  /**
+   * The methods the pass ran, in order (it stops at the first with a command), each with its
+   * seconds when the options gave `elapsedMs`.
+   */
+  readonly evaluated: readonly MethodEvaluation[];
+}
+
+/** One method run by a pass (see `DisruptionResult.evaluated`). */
+export interface MethodEvaluation {
+  readonly method: DisruptionMethodName;
+  readonly reason: DisruptionReason;
+  readonly seconds?: number;
 }
 
 /** A NodePool's budget stopping every disruption for one reason, and why in words. */
@@ -221,8 +238,10 @@ function* disruptionSteps(
   const unconsolidatable = new Map<string, string>();
   const stopped: SearchCutShort[] = [];
   let winner: Winner | undefined;
+  const evaluated: MethodEvaluation[] = [];
   for (const method of DisruptionMethods) {
     if (due?.() === true) yield;
+    const started = options?.elapsedMs?.();
     const outcome = yield* method.computeCommands(
       candidates.filter((c) => method.shouldDisrupt(c)),
       {
@@ -232,6 +251,11 @@ function* disruptionSteps(
         ...(due === undefined ? {} : { due }),
       },
     );
+    evaluated.push({
+      method: method.name,
+      reason: method.reason,
+      ...(started === undefined ? {} : { seconds: (options!.elapsedMs!() - started) / 1000 }),
+    });
     for (const [name, note] of outcome.notes) if (!notes.has(name)) notes.set(name, note);
     for (const [name, why] of outcome.unconsolidatable ?? [])
       if (!unconsolidatable.has(name)) unconsolidatable.set(name, why);
@@ -288,5 +312,6 @@ function* disruptionSteps(
     eligible: eligibleCandidates(candidates),
     blockedBudgets: budgetBlocks(candidates, budgets, snapshot.nodePools),
     cutShort: stopped,
+    evaluated,
   };
 }

@@ -129,6 +129,11 @@ export interface DisruptionOptions {
    * Default 180 000 (upstream's three minutes).
    */
   readonly singleNodeConsolidationTimeoutMs?: number;
+  /**
+   * Monotonic milliseconds, read only to report how long each method took to decide
+   * (`DisruptionResult.evaluated`), never to decide anything.
+   */
+  readonly elapsedMs?: () => number;
 }
 
 /** Options with defaults filled in. */

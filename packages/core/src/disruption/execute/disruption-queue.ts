@@ -2,6 +2,7 @@ import type { Node } from '../../apis/kubernetes/node.js';
 import { Labels, Taints } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { isNotFound } from '../../kube/errors.js';
+import { isReschedulable } from '../../kube/pod.js';
 import type { ClusterPort } from '../../kube/port.js';
 import { NodeClaims, Nodes } from '../../kube/resource-types.js';
 import { isConditionTrue } from '../../lifecycle/conditions.js';
@@ -9,8 +10,10 @@ import {
   type LifecycleMetrics,
   recordNodeClaimCreated,
   recordNodeClaimDisrupted,
+  recordPodsDisruptionInitiated,
 } from '../../lifecycle/metrics.js';
 import { asPatch } from '../../lifecycle/patch.js';
+import { snakeCase } from '../../metrics/snake-case.js';
 import type { ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
 import { newNodeClaim } from '../../provisioning/new-nodeclaim.js';
@@ -173,11 +176,7 @@ export class DisruptionQueue {
       return { requeueAfterMs: poll };
     }
     const { command } = op;
-    const decision = {
-      decision: command.replacements.length > 0 ? 'replace' : 'delete',
-      reason: reasonLabel(command.reason),
-      consolidation_type: consolidationType(command.method),
-    };
+    const decision = decisionLabels(command);
     this.#deps.metrics.decisions.inc(decision);
     const pools = new Set(
       command.candidates.map((name) => this.#deps.state.node(name)?.metadata.labels?.[Labels.NodePool] ?? ''),
@@ -220,9 +219,11 @@ export class DisruptionQueue {
   ): Promise<ReconcileResult> {
     const poll = this.#timings.pollIntervalMs;
     let ready = true;
+    const pending: string[] = [];
     for (const name of phase.replacements) {
       const claim = this.#deps.state.nodeClaim(name) ?? (await this.#find(name));
       if (claim === undefined || claim.metadata.deletionTimestamp !== undefined) {
+        this.#countFailedLaunches(op, phase.replacements);
         await this.#rollback(
           op,
           `replacement NodeClaim ${name} was deleted before it initialized`,
@@ -231,16 +232,28 @@ export class DisruptionQueue {
         );
         return { requeueAfterMs: poll };
       }
-      if (!isConditionTrue(claim.status?.conditions, 'Initialized')) ready = false;
+      if (!isConditionTrue(claim.status?.conditions, 'Initialized')) {
+        ready = false;
+        pending.push(name);
+      }
     }
     if (!ready) {
       if (now >= phase.deadline) {
+        this.#countFailedLaunches(op, pending);
         await this.#rollback(op, 'replacements did not initialize in time', phase.replacements, context);
         return { requeueAfterMs: poll };
       }
       return { requeueAfterMs: Math.min(poll, phase.deadline - now) };
     }
     return this.#terminate(op, context);
+  }
+
+  /** `karpenter_voluntary_disruption_queue_failures_total`: the replacements that never initialized. */
+  #countFailedLaunches(op: InFlight, uninitialized: readonly string[]): void {
+    const failed = uninitialized.filter(
+      (name) => !isConditionTrue(this.#deps.state.nodeClaim(name)?.status?.conditions, 'Initialized'),
+    );
+    if (failed.length > 0) this.#deps.metrics.queueFailures.inc(decisionLabels(op.command), failed.length);
   }
 
   async #terminate(op: InFlight, context: ReconcileContext): Promise<ReconcileResult> {
@@ -260,6 +273,19 @@ export class DisruptionQueue {
       try {
         await this.#deps.cluster.delete(NodeClaims, { name: claimName });
         recordNodeClaimDisrupted(this.#deps.lifecycleMetrics, claim, reasonLabel(command.reason));
+        const pool = this.#deps.state.nodePool(claim.metadata.labels?.[Labels.NodePool] ?? '');
+        // Drift also comes through here; only consolidation reports a policy.
+        const policy =
+          consolidationType(command.method) === ''
+            ? ''
+            : snakeCase(pool?.spec.disruption?.consolidationPolicy ?? '');
+        recordPodsDisruptionInitiated(
+          this.#deps.lifecycleMetrics,
+          claim,
+          reasonLabel(command.reason),
+          this.#deps.state.podsOn(node).filter(isReschedulable).length,
+          policy,
+        );
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -335,4 +361,17 @@ export class DisruptionQueue {
       throw err;
     }
   }
+}
+
+/** A command's labels on the decision metrics. */
+function decisionLabels(command: DisruptionCommand): {
+  decision: string;
+  reason: string;
+  consolidation_type: string;
+} {
+  return {
+    decision: command.replacements.length > 0 ? 'replace' : 'delete',
+    reason: reasonLabel(command.reason),
+    consolidation_type: consolidationType(command.method),
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RepairPolicy } from '../../cloudprovider/cloud-provider.js';
 import { formatTime } from '../../kube/object.js';
-import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
+import { NodeClaims, NodePools, Nodes, Pods } from '../../kube/resource-types.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { MetricNames } from '../../metrics/names.js';
 import { NodeClaimLifecycleController } from '../../nodeclaim/lifecycle/nodeclaim-lifecycle-controller.js';
@@ -10,6 +10,7 @@ import { lifecycleDependencies } from '../../testing/lifecycle-env.js';
 import { aNode, aNodeFor } from '../../testing/node-builder.js';
 import { aNodeClaimFor } from '../../testing/nodeclaim-builder.js';
 import { aNodePool } from '../../testing/nodepool-builder.js';
+import { aRunningPod } from '../../testing/pod-builder.js';
 import { NodeHealthController } from './node-health-controller.js';
 
 const MIN = 60_000;
@@ -54,6 +55,19 @@ async function pool(size: number, repairPolicies: readonly RepairPolicy[] = poli
 describe('node.health', () => {
   it('deletes the claim of a node NotReady past its toleration, with events and the unhealthy metric', async () => {
     const { env, setReady, deleting } = await pool(5);
+    for (const name of ['web-0', 'web-1'])
+      await env.cluster.create(Pods, aRunningPod('default-1', { metadata: { name } }));
+    await env.cluster.create(
+      Pods,
+      aRunningPod('default-1', {
+        metadata: {
+          name: 'agent',
+          ownerReferences: [
+            { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: 'ds-uid', controller: true },
+          ],
+        },
+      }),
+    );
     await setReady('default-1', 'False');
     await env.advance(30 * MIN - 1000);
     expect(await deleting()).toEqual([]);
@@ -73,6 +87,15 @@ describe('node.health', () => {
     expect(
       await env.metric(MetricNames.NodeClaimsUnhealthyDisrupted, { condition: 'ready', nodepool: 'default' }),
     ).toBe(1);
+    // Its two reschedulable pods; the DaemonSet's pod is not counted.
+    expect(
+      await env.metric(MetricNames.PodsDisruptionInitiated, {
+        reason: 'unhealthy',
+        nodepool: 'default',
+        consolidation_policy: '',
+        termination_mode: 'graceful',
+      }),
+    ).toBe(2);
   });
 
   it('forgives a node that recovers within its toleration', async () => {

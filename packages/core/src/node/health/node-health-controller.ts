@@ -3,11 +3,16 @@ import { Labels } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import { ignoreNotFound } from '../../kube/errors.js';
 import type { ObjectKey } from '../../kube/object.js';
-import { NodeClaims, Nodes } from '../../kube/resource-types.js';
+import { isReschedulable } from '../../kube/pod.js';
+import { NodeClaims, Nodes, Pods } from '../../kube/resource-types.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { claimsForProviderID, nodeKeysForClaim } from '../../lifecycle/lookup.js';
-import { DisruptionReasons, recordNodeClaimDisrupted } from '../../lifecycle/metrics.js';
+import {
+  DisruptionReasons,
+  recordNodeClaimDisrupted,
+  recordPodsDisruptionInitiated,
+} from '../../lifecycle/metrics.js';
 import { snakeCase } from '../../metrics/snake-case.js';
 import {
   type Controller,
@@ -48,6 +53,16 @@ export class NodeHealthController implements Controller {
     this.#blockedRecheckMs = options.blockedRecheckMs ?? 60_000;
   }
 
+  /** Pods on the node that would be rescheduled (not DaemonSet, not mirror, not done); 0 when they cannot be listed. */
+  async #reschedulablePods(nodeName: string): Promise<number> {
+    try {
+      const pods = await this.#deps.cluster.list(Pods, { fieldSelector: `spec.nodeName=${nodeName}` });
+      return pods.items.filter(isReschedulable).length;
+    } catch {
+      return 0;
+    }
+  }
+
   async reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined> {
     const node = context.cache.get(Nodes, key);
     if (node === undefined || node.metadata.deletionTimestamp !== undefined) return undefined;
@@ -82,6 +97,12 @@ export class NodeHealthController implements Controller {
       return undefined;
     }
     recordNodeClaimDisrupted(this.#deps.metrics, claim, DisruptionReasons.Unhealthy);
+    recordPodsDisruptionInitiated(
+      this.#deps.metrics,
+      claim,
+      DisruptionReasons.Unhealthy,
+      await this.#reschedulablePods(node.metadata.name),
+    );
     this.#deps.metrics.nodeClaimsUnhealthyDisrupted.inc({
       condition: snakeCase(verdict.policy.conditionType),
       nodepool: pool ?? '',

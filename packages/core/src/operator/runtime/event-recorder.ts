@@ -9,11 +9,21 @@ export interface PublishedEvent {
   /** UpperCamelCase, from a constants file of reasons. */
   readonly reason: string;
   readonly message: string;
+  /**
+   * Drop this event while one of the same reason and `values` was published within
+   * `timeoutMs` (default 2 minutes), whatever its message: Karpenter's dedupe. Honoured by
+   * DedupingEventRecorder.
+   */
+  readonly dedupe?: { readonly values: readonly string[]; readonly timeoutMs?: number };
+  /** Drop this event when the limiter, shared by the events it limits, has no token left. */
+  readonly rateLimiter?: { tryAccept(): boolean };
 }
 
 /** Publishes core/v1 Events; failures are logged, never thrown (events are best effort). */
 export interface EventRecorder {
   publish(event: PublishedEvent): Promise<void>;
+  /** Resolves once every event published so far has been written (or failed), for recorders that queue. */
+  flush?(): Promise<void>;
 }
 
 /** How many events ClusterEventRecorder holds unsent before it drops new ones (client-go's broadcaster holds 1,000). */

@@ -7,6 +7,7 @@ import { NodeClaims, NodePools } from '../../kube/resource-types.js';
 import { EventReasons } from '../../lifecycle/events.js';
 import { lifecycleMetrics } from '../../lifecycle/metrics.js';
 import { lifecycleControllers, provisioningControllers } from '../../operator/controllers.js';
+import { DedupingEventRecorder } from '../../operator/runtime/event-dedupe.js';
 import type { EventRecorder, PublishedEvent } from '../../operator/runtime/event-recorder.js';
 import { Manager } from '../../operator/runtime/manager.js';
 import { RuntimeMetricNames } from '../../operator/runtime/metrics.js';
@@ -169,7 +170,9 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   });
   const lMetrics = lifecycleMetrics(registry);
   const dMetrics = disruptionMetrics(registry);
-  const base = { cluster: env.cluster, cloudProvider: env.provider, clock: env.clock, events };
+  // Deduped as the operator's are, so the counts are the events a cluster would see.
+  const published = new DedupingEventRecorder(events, env.clock);
+  const base = { cluster: env.cluster, cloudProvider: env.provider, clock: env.clock, events: published };
   manager.register(
     // A pass must not yield mid-solve (nor the disruption pass below mid-search): other
     // controllers' work would interleave at machine-speed-dependent points and the run would
