@@ -354,24 +354,27 @@ export class Provisioner {
     await eachBounded([...new Set(claims.map((c) => c.nodePool))], this.#createParallelism, async (name) => {
       latest.set(name, await this.#readNodePool(name, logger));
     });
-    const planned: NodeClaim[] = [];
+    // Each pool's usage as the state sees it, plus the claims planned so far (each at the
+    // largest type it may become); the state cannot change while the claims are planned.
+    const { state } = this.#deps;
+    const usage = new Map(
+      clusterCapacity(state.nodes(), state.nodeClaims(), new Map(), { instanceTypes }).nodePoolUsage,
+    );
     const outcomes: CreateOutcome[] = [];
     const toCreate: { readonly index: number; readonly claim: NewClaim; readonly nodeClaim: NodeClaim }[] =
       [];
     for (const [index, claim] of claims.entries()) {
-      const built = this.#build(
-        claim,
-        latest.get(claim.nodePool)!,
-        snapshotPools,
-        instanceTypes,
-        planned,
-        logger,
-      );
+      const inUse = usage.get(claim.nodePool) ?? new Map();
+      const built = this.#build(claim, latest.get(claim.nodePool)!, snapshotPools, inUse, logger);
       if (!built.ok) {
         outcomes[index] = built;
         continue;
       }
-      planned.push(built.nodeClaim);
+      const one = new Map(largestCapacity(built.nodeClaim, instanceTypes)).set(
+        'nodes',
+        Quantity.fromUnits(1),
+      );
+      usage.set(claim.nodePool, addResources(inUse, one));
       toCreate.push({ index, claim, nodeClaim: built.nodeClaim });
     }
     const made: (NodeClaim | undefined)[] = [];
@@ -397,17 +400,15 @@ export class Provisioner {
     }
   }
 
-  /** The NodeClaim for one solver claim, if its NodePool's limits still allow it. */
+  /** The NodeClaim for one solver claim, if its NodePool's limits, at `usage`, still allow it. */
   #build(
     claim: NewClaim,
     latest: NodePool | { readonly reason: string },
     snapshotPools: ReadonlyMap<string, NodePool>,
-    instanceTypes: ReadonlyMap<string, readonly InstanceType[]>,
-    planned: readonly NodeClaim[],
+    usage: ResourceList,
     logger: Logger,
   ): { ok: true; nodeClaim: NodeClaim } | { ok: false; reason: string } {
     if ('reason' in latest) return { ok: false, reason: latest.reason };
-    const usage = this.#usageNow(claim.nodePool, instanceTypes, planned);
     const exceeded = limitsExceededAtCreate(
       latest,
       usage,
@@ -461,29 +462,6 @@ export class Provisioner {
       'created nodeclaim',
     );
     return { ok: true, nodeClaim };
-  }
-
-  /**
-   * The NodePool's usage now: its nodes and claims as the state sees them, plus the claims this
-   * pass plans that the state has not seen yet (each at the largest type it may become).
-   */
-  #usageNow(
-    pool: string,
-    instanceTypes: ReadonlyMap<string, readonly InstanceType[]>,
-    planned: readonly NodeClaim[],
-  ): ResourceList {
-    const { state } = this.#deps;
-    let usage: ResourceList =
-      clusterCapacity(state.nodes(), state.nodeClaims(), new Map(), { instanceTypes }).nodePoolUsage.get(
-        pool,
-      ) ?? new Map();
-    for (const claim of planned) {
-      if (claim.metadata.name !== undefined && state.nodeClaim(claim.metadata.name) !== undefined) continue;
-      if (claim.metadata.labels?.[Labels.NodePool] !== pool) continue;
-      const one = new Map(largestCapacity(claim, instanceTypes)).set('nodes', Quantity.fromUnits(1));
-      usage = addResources(usage, one);
-    }
-    return usage;
   }
 
   /**
