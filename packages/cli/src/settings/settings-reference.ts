@@ -38,7 +38,7 @@ export const KarpenterSettings: readonly (readonly [karpenter: string, nodewrigh
   ['`ISOLATED_VPC`, `RESERVED_ENIS`, `EKS_CONTROL_PLANE` (AWS)', 'none'],
 ];
 
-function escape(cell: string): string {
+function tableCell(cell: string): string {
   return cell.replaceAll('|', '\\|');
 }
 
@@ -68,7 +68,8 @@ export function settingsReferenceMarkdown(plugins: readonly ProviderPlugin[]): s
     lines.push(`| \`--${flag}\` | \`${variable}\` |`);
   lines.push('| `--set KEY=VALUE` | `NODEWRIGHT_SETTING_<KEY>` (below) |');
   lines.push('', "## Karpenter's settings", '', '| Karpenter | nodewright |', '| --- | --- |');
-  for (const [karpenter, here] of KarpenterSettings) lines.push(`| ${escape(karpenter)} | ${escape(here)} |`);
+  for (const [karpenter, here] of KarpenterSettings)
+    lines.push(`| ${tableCell(karpenter)} | ${tableCell(here)} |`);
   lines.push(
     '',
     '## Provider settings',
@@ -87,7 +88,7 @@ export function settingsReferenceMarkdown(plugins: readonly ProviderPlugin[]): s
     lines.push('| Setting | Variable | Meaning |', '| --- | --- | --- |');
     for (const [key, meaning] of entries) {
       const note = secrets.has(key) ? ' Credential: variable only.' : '';
-      lines.push(`| \`${key}\` | \`${settingVariable(key)}\` | ${escape(meaning)}${note} |`);
+      lines.push(`| \`${key}\` | \`${settingVariable(key)}\` | ${tableCell(meaning)}${note} |`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Pod } from '../apis/kubernetes/pod.js';
-import { Labels } from '../apis/labels.js';
 import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { NodePool } from '../apis/v1/nodepool.js';
 import { MaxRequirementValues } from '../apis/v1/requirement.js';
