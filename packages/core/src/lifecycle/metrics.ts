@@ -17,20 +17,32 @@ export const DisruptionReasons = {
   GarbageCollected: 'garbage_collected',
 } as const;
 
+/** The labels Karpenter puts on its disrupted-claim and initiated-pod-disruption counters. */
+type DisruptedLabel = 'reason' | 'nodepool' | 'capacity_type' | 'consolidation_policy' | 'termination_mode';
+const DisruptedLabelNames: DisruptedLabel[] = [
+  'reason',
+  'nodepool',
+  'capacity_type',
+  'consolidation_policy',
+  'termination_mode',
+];
+
 /** The NodeClaim and Node counters, with Karpenter's names and labels. */
 export interface LifecycleMetrics {
   /** `{reason, nodepool, min_values_relaxed}`; the provisioner and disruption increment it via `nodeClaimCreated`. */
   readonly nodeClaimsCreated: Counter<'reason' | 'nodepool' | 'min_values_relaxed'>;
   readonly nodeClaimsTerminated: Counter<'nodepool' | 'capacity_type'>;
-  readonly nodeClaimsDisrupted: Counter<'reason' | 'nodepool' | 'capacity_type'>;
+  /**
+   * NodeClaims deleted by disruption, repair, expiry, interruption or a failed launch, by the
+   * claim's labels plus `consolidation_policy` (consolidation only) and `termination_mode`.
+   */
+  readonly nodeClaimsDisrupted: Counter<DisruptedLabel>;
   /**
    * Reschedulable pods (not DaemonSet, not mirror) on NodeClaims disrupted by a disruption
    * command or node repair, by the claim's labels plus `consolidation_policy` (consolidation
    * only) and `termination_mode`.
    */
-  readonly podsDisruptionInitiated: Counter<
-    'reason' | 'nodepool' | 'capacity_type' | 'consolidation_policy' | 'termination_mode'
-  >;
+  readonly podsDisruptionInitiated: Counter<DisruptedLabel>;
   readonly nodesCreated: Counter<'nodepool'>;
   readonly nodesTerminated: Counter<'nodepool'>;
   /** Seconds from a Node's deletion request to the removal of its finalizer. */
@@ -88,13 +100,13 @@ export function lifecycleMetrics(registry: Registry): LifecycleMetrics {
     ),
     nodeClaimsDisrupted: counter(
       MetricNames.NodeClaimsDisrupted,
-      'Number of nodeclaims disrupted in total.',
-      ['reason', 'nodepool', 'capacity_type'],
+      'Number of nodeclaims disrupted in total by nodewright. Labeled by reason the nodeclaim was disrupted, the owning nodepool, the capacity type, the consolidation policy, and the termination mode.',
+      DisruptedLabelNames,
     ),
     podsDisruptionInitiated: counter(
       MetricNames.PodsDisruptionInitiated,
       'Number of pod disruptions initiated in total by nodewright, incremented by the reschedulable pod count whenever the underlying nodeclaim is disrupted. Labeled by reason the nodeclaim was disrupted, the owning nodepool, the capacity type, the consolidation policy, and the termination mode. Pods owned by DaemonSets and mirror pods are excluded.',
-      ['reason', 'nodepool', 'capacity_type', 'consolidation_policy', 'termination_mode'],
+      DisruptedLabelNames,
     ),
     nodesCreated: counter(MetricNames.NodesCreated, 'Number of nodes created in total.', ['nodepool']),
     nodesTerminated: counter(MetricNames.NodesTerminated, 'Number of nodes terminated in total.', [
@@ -166,15 +178,36 @@ export function recordNodeClaimCreated(metrics: LifecycleMetrics, claim: NodeCla
   });
 }
 
-/** Counts a NodeClaim deleted by a lifecycle controller. */
-export function recordNodeClaimDisrupted(metrics: LifecycleMetrics, claim: NodeClaim, reason: string): void {
-  metrics.nodeClaimsDisrupted.inc({ reason, ...claimLabels(claim) });
+/**
+ * The labels of a disrupted claim's series. `consolidationPolicy` is the NodePool's, for
+ * consolidation; empty for other reasons, as Karpenter labels them.
+ */
+function disruptedLabels(
+  claim: NodeClaim,
+  reason: string,
+  consolidationPolicy: string,
+): Record<DisruptedLabel, string> {
+  return {
+    reason,
+    ...claimLabels(claim),
+    consolidation_policy: consolidationPolicy,
+    termination_mode: terminationMode(claim),
+  };
+}
+
+/** Counts a NodeClaim deleted by a lifecycle or disruption controller (`karpenter_nodeclaims_disrupted_total`). */
+export function recordNodeClaimDisrupted(
+  metrics: LifecycleMetrics,
+  claim: NodeClaim,
+  reason: string,
+  consolidationPolicy = '',
+): void {
+  metrics.nodeClaimsDisrupted.inc(disruptedLabels(claim, reason, consolidationPolicy));
 }
 
 /**
  * Counts the reschedulable pods of a NodeClaim a disruption command or node repair is about to
- * delete (`karpenter_pods_disruption_initiated_total`). `consolidationPolicy` is the NodePool's,
- * for consolidation; empty for other reasons, as Karpenter labels them.
+ * delete (`karpenter_pods_disruption_initiated_total`), under the claim's disrupted labels.
  */
 export function recordPodsDisruptionInitiated(
   metrics: LifecycleMetrics,
@@ -183,22 +216,19 @@ export function recordPodsDisruptionInitiated(
   pods: number,
   consolidationPolicy = '',
 ): void {
-  metrics.podsDisruptionInitiated.inc(
-    {
-      reason,
-      ...claimLabels(claim),
-      consolidation_policy: consolidationPolicy,
-      termination_mode: terminationMode(claim),
-    },
-    pods,
-  );
+  metrics.podsDisruptionInitiated.inc(disruptedLabels(claim, reason, consolidationPolicy), pods);
 }
 
-/** Karpenter's termination mode of a claim: by its terminationGracePeriod. */
+/**
+ * Karpenter's termination mode of a claim, by its terminationGracePeriod: none is graceful
+ * (PDBs and do-not-disrupt hold), zero or less forceful, more eventual. A period that does not
+ * parse is counted as eventual: the claim asked for a bound, just not one we can read.
+ */
 export function terminationMode(claim: NodeClaim): 'graceful' | 'eventual' | 'forceful' {
   const period = claim.spec.terminationGracePeriod;
   if (period === undefined) return 'graceful';
-  return (durationMs(period) ?? 1) <= 0 ? 'forceful' : 'eventual';
+  const ms = durationMs(period);
+  return ms !== undefined && ms <= 0 ? 'forceful' : 'eventual';
 }
 
 /** Observes the seconds from `since` (an RFC 3339 timestamp) to `nowMs`; nothing when unset or unreadable. */

@@ -78,7 +78,7 @@ export function objectMetrics(registry: Registry): ObjectMetrics {
     ),
     podsState: gauge(
       MetricNames.PodsState,
-      'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type and pod phase.',
+      'Pod state is the current state of pods. This metric can be used several ways as it is labeled by the pod name, namespace, owner, node, nodepool name, zone, architecture, capacity type, instance type, pod phase, and pod readiness.',
       PodLabelNames,
     ),
     podsStartupDuration: reuse(

@@ -22,9 +22,11 @@ describe('metric labels', () => {
         'arch',
         'capacity_type',
         'instance_type',
+        'managed',
         'node_name',
         'nodepool',
         'os',
+        'phase',
         'region',
         'resource_type',
         'windows_build',
@@ -33,16 +35,24 @@ describe('metric labels', () => {
     );
   });
 
-  it('fills unset node labels with empty strings, and a pod of an unknown node with N/A', () => {
+  it('fills unset node labels with empty strings, and a pod of an unknown node with empty ones', () => {
     const labels = nodeMetricLabels(aNode({ metadata: { name: 'n', labels: { [Labels.Zone]: 'z' } } }));
-    expect(labels).toMatchObject({ node_name: 'n', zone: 'z', nodepool: '' });
+    expect(labels).toMatchObject({ node_name: 'n', zone: 'z', nodepool: '', phase: '', managed: 'false' });
     expect(podNodeLabels(undefined)).toEqual({
-      nodepool: 'N/A',
-      zone: 'N/A',
-      arch: 'N/A',
-      capacity_type: 'N/A',
-      instance_type: 'N/A',
+      nodepool: '',
+      zone: '',
+      arch: '',
+      capacity_type: '',
+      instance_type: '',
+      managed: 'false',
     });
+  });
+
+  it('calls a node of a NodePool, and its pods, managed', () => {
+    const node = aNode({ metadata: { name: 'n', labels: { [Labels.NodePool]: 'default' } } });
+    expect(nodeMetricLabels(node).managed).toBe('true');
+    expect(podNodeLabels(node).managed).toBe('true');
+    expect(nodeMetricLabels({ ...node, status: { phase: 'Running' } }).phase).toBe('Running');
   });
 
   it('links a pod to its first owner', () => {

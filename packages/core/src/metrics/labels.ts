@@ -18,8 +18,17 @@ export function resourceTypeLabel(resource: string): string {
 
 const WELL_KNOWN = [...WellKnownLabels].sort();
 
-/** The labels of every `karpenter_nodes_*` series: the well-known labels, node_name, resource_type. */
-export const NodeLabelNames = [...WELL_KNOWN.map(metricLabelFor), 'node_name', 'resource_type'] as const;
+/**
+ * The labels of every `karpenter_nodes_*` series: the well-known labels, node_name, phase,
+ * managed, resource_type.
+ */
+export const NodeLabelNames = [
+  ...WELL_KNOWN.map(metricLabelFor),
+  'node_name',
+  'phase',
+  'managed',
+  'resource_type',
+] as const;
 
 /**
  * The labels of `karpenter_pods_state`, as Karpenter's pod metrics controller sets them now
@@ -37,31 +46,51 @@ export const PodLabelNames = [
   'capacity_type',
   'instance_type',
   'phase',
+  'ready',
+  'managed',
 ] as const;
 
 /** The labels of `karpenter_nodepools_usage` and `karpenter_nodepools_limit`. */
 export const NodePoolLabelNames = ['nodepool', 'resource_type'] as const;
 
-/** A node's well-known labels under their metric names (empty when unset) and its name. */
-export function nodeMetricLabels(node: Pick<Node, 'metadata'>): Record<string, string> {
+/**
+ * Whether nodewright manages a node, for the `managed` label: it belongs to a NodePool. Karpenter
+ * asks whether a NodeClaim backs the node; every NodeClaim's Node carries its pool's label, and
+ * no other Node does.
+ */
+export function isManagedNode(node: Pick<Node, 'metadata'> | undefined): boolean {
+  return (node?.metadata.labels?.[Labels.NodePool] ?? '') !== '';
+}
+
+/**
+ * A node's well-known labels under their metric names (empty when unset), its name, its phase
+ * (deprecated in Kubernetes and usually empty, reported as Karpenter does) and `managed`.
+ */
+export function nodeMetricLabels(node: Pick<Node, 'metadata' | 'status'>): Record<string, string> {
   const labels = node.metadata.labels ?? {};
   const out: Record<string, string> = {};
   for (const key of WELL_KNOWN) out[metricLabelFor(key)] = labels[key] ?? '';
   out.node_name = node.metadata.name ?? '';
+  out.phase = node.status?.phase ?? '';
+  out.managed = String(isManagedNode(node));
   return out;
 }
 
-/** The node-derived labels of a pod's series; `N/A` for each when its node is unknown (as Karpenter). */
+/**
+ * The node-derived labels of a pod's series; empty when unset or when the node is unknown, as
+ * Karpenter reports them since its metric store (it wrote `N/A` before), and `managed`.
+ */
 export function podNodeLabels(
   node: Pick<Node, 'metadata'> | undefined,
-): Record<'nodepool' | 'zone' | 'arch' | 'capacity_type' | 'instance_type', string> {
+): Record<'nodepool' | 'zone' | 'arch' | 'capacity_type' | 'instance_type' | 'managed', string> {
   const labels = node?.metadata.labels;
-  const read = (key: string) => (node === undefined ? 'N/A' : (labels?.[key] ?? ''));
+  const read = (key: string) => labels?.[key] ?? '';
   return {
     nodepool: read(Labels.NodePool),
     zone: read(Labels.Zone),
     arch: read(Labels.Arch),
     capacity_type: read(Labels.CapacityType),
     instance_type: read(Labels.InstanceType),
+    managed: String(isManagedNode(node)),
   };
 }

@@ -149,9 +149,11 @@ describe('metrics.node', () => {
       arch: 'amd64',
       capacity_type: 'spot',
       instance_type: 'fake.large',
+      managed: 'true',
       node_name: 'n1',
       nodepool: 'default',
       os: 'linux',
+      phase: '',
       region: '',
       resource_type: 'cpu',
       windows_build: '',
@@ -216,12 +218,14 @@ describe('metrics.pod', () => {
           owner: '/apis/apps/v1/namespaces/default/replicasets/web-1',
           node: '',
           scheduled: 'false',
-          nodepool: 'N/A',
-          zone: 'N/A',
-          arch: 'N/A',
-          capacity_type: 'N/A',
-          instance_type: 'N/A',
+          nodepool: '',
+          zone: '',
+          arch: '',
+          capacity_type: '',
+          instance_type: '',
           phase: 'Pending',
+          ready: 'false',
+          managed: 'false',
         },
         value: 1,
       },
@@ -249,6 +253,8 @@ describe('metrics.pod', () => {
       nodepool: 'default',
       zone: 'zone-a',
       phase: 'Running',
+      ready: 'true',
+      managed: 'true',
     });
 
     expect(await startupTotals(env)).toEqual({ sum: 42, count: 1 });
@@ -453,13 +459,17 @@ describe('metrics.nodepool', () => {
       empty: 1,
       drifted: 0,
     });
-    // No catalog exported yet: the pool's nodes have no known price.
+    // No catalog exported yet: the pool's nodes have no known price, each a cost-tracking error
+    // once, however often it is scraped.
     expect(await seriesValue(env, MetricNames.NodePoolsCost, { nodepool: 'default' })).toBe(0);
+    expect(await seriesValue(env, MetricNames.NodePoolsCostTrackerErrors, { nodepool: 'default' })).toBe(3);
+    expect(await seriesValue(env, MetricNames.NodePoolsCostTrackerErrors, { nodepool: 'default' })).toBe(3);
     cloudProviderMetrics(env.registry).offeringPrice.set(
       { instance_type: 'fake.large', capacity_type: 'spot', zone: 'zone-a' },
       0.25,
     );
     expect(await seriesValue(env, MetricNames.NodePoolsCost, { nodepool: 'default' })).toBeCloseTo(0.75);
+    expect(await seriesValue(env, MetricNames.NodePoolsCostTrackerErrors, { nodepool: 'default' })).toBe(3);
     const consuming = await series(env, MetricNames.NodePoolsNodesConsumingBudgets);
     expect(Object.fromEntries(consuming.map((s) => [s.labels.reason, s.value]))).toEqual({
       underutilized: 1,

@@ -11,6 +11,11 @@ export interface ProvisioningMetrics {
   readonly queueDepth: Gauge<'controller'>;
   /** `karpenter_scheduler_unschedulable_pods_count{controller}`: pods the last pass could not place. */
   readonly unschedulablePods: Gauge<'controller'>;
+  /**
+   * `karpenter_scheduler_pending_pods_by_effective_zone_count{controller, zone}`: the last pass's
+   * Pending pods by the zone they are confined to (`effectiveZone`), `flexible` or `none`.
+   */
+  readonly pendingPodsByEffectiveZone: Gauge<'controller' | 'zone'>;
   /** `karpenter_scheduler_ignored_pods_count`: unbound pods the last pass left out because their spec is invalid. */
   readonly ignoredPods: Gauge;
   /** `karpenter_pods_scheduling_decision_duration_seconds`: from a pod's first pass to its first decision. */
@@ -54,6 +59,17 @@ export function provisioningMetrics(registry: Registry): ProvisioningMetrics {
           name: MetricNames.SchedulerUnschedulablePods,
           help: 'The number of unschedulable Pods.',
           labelNames: ['controller'],
+          registers: [registry],
+        }),
+    ),
+    pendingPodsByEffectiveZone: reuse(
+      registry,
+      MetricNames.SchedulerPendingPodsByEffectiveZone,
+      () =>
+        new Gauge({
+          name: MetricNames.SchedulerPendingPodsByEffectiveZone,
+          help: "Pending pods dimensioned by effective zone constraint, or the intersection of pod-level zone signals, volume topology (PVC zones), and topology constraints. Values: specific zone name (e.g., 'us-west-2a'), 'flexible' (multiple zones), or 'none' (no valid intersection).",
+          labelNames: ['controller', 'zone'],
           registers: [registry],
         }),
     ),

@@ -104,6 +104,35 @@ const types = (c: NodeClaim) =>
   [...(c.spec.requirements.find((r) => r.key === Labels.InstanceType)?.values ?? [])].sort();
 
 describe('provisioning.provisioner', () => {
+  it('counts the pass’s Pending pods by the zone each is confined to, and drops zones no pod waits for', async () => {
+    const { env } = await setup();
+    await env.cluster.create(NodePools, aNodePool());
+    const inZone = (zone: string) => ({ nodeSelector: { [Labels.Zone]: zone } });
+    await env.cluster.create(Pods, pod('a-1', '1', inZone('test-zone-a')));
+    await env.cluster.create(Pods, pod('a-2', '1', inZone('test-zone-a')));
+    await env.cluster.create(Pods, pod('b-1', '1', inZone('test-zone-b')));
+    await env.cluster.create(Pods, pod('anywhere'));
+    await env.settle();
+    await env.advance(1_000);
+    const byZone = async () =>
+      Object.fromEntries(
+        (
+          (await env.registry.getSingleMetric(MetricNames.SchedulerPendingPodsByEffectiveZone)?.get())
+            ?.values ?? []
+        ).map((v) => [v.labels.zone, v.value]),
+      );
+    expect(await byZone()).toEqual({ 'test-zone-a': 2, 'test-zone-b': 1, flexible: 1 });
+
+    await registerNodes(env);
+    await env.advance(60_000);
+    expect((await pods(env)).every((p) => (p.spec.nodeName ?? '') !== '')).toBe(true);
+    await env.cluster.create(Pods, pod('late', '1', inZone('test-zone-c')));
+    await env.settle();
+    await env.advance(1_000);
+    expect(await byZone()).toEqual({ 'test-zone-c': 1 });
+    await env.stop();
+  });
+
   it('a burst of 50 pods launches the solver’s NodeClaims once, and nothing more after the pods bind', async () => {
     const { env, state, t0 } = await setup();
     await env.cluster.create(NodePools, aNodePool());

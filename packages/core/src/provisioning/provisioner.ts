@@ -43,6 +43,7 @@ import {
 } from './events.js';
 import type { ProvisioningMetrics } from './metrics.js';
 import { newNodeClaim } from './new-nodeclaim.js';
+import { pendingPodsByZone } from './pending-zones.js';
 import type { UnfinishedSolve } from './unfinished-work.js';
 
 /** How often NoCompatibleInstanceTypes repeats for a NodePool that stays without types. */
@@ -158,6 +159,8 @@ export class Provisioner {
   readonly #reported = new Map<string, string>();
   /** Per NodePool left without types: its generation and when its warning was last published. */
   readonly #noTypesWarned = new Map<string, { readonly generation: number; readonly at: number }>();
+  /** Zones the pending-pods-by-zone gauge has a series for, so the next pass can drop those gone. */
+  #pendingZones: ReadonlySet<string> = new Set();
   readonly #solverCache = new SolverCache();
   /** When the solve under way began (on `elapsed`); undefined between solves. */
   #solveStartedAt: number | undefined;
@@ -195,6 +198,7 @@ export class Provisioner {
     });
     const skippedNodePools = snapshot.unusableNodePools.map((u) => u.nodePool.metadata.name ?? '');
     const pods = snapshot.input.pods;
+    this.#recordPendingZones(snapshot.input);
     if (pods.length === 0) {
       this.#deps.metrics.unschedulablePods.set({ controller: this.#controller }, 0);
       await this.#publish(published);
@@ -484,6 +488,17 @@ export class Provisioner {
    * the state's scheduling times; observes
    * `karpenter_pods_scheduling_decision_duration_seconds` for each pod's first decision.
    */
+  /** The pass's Pending pods by effective zone, replacing the last pass's series. */
+  #recordPendingZones(input: SolverInput): void {
+    const gauge = this.#deps.metrics.pendingPodsByEffectiveZone;
+    const counts = pendingPodsByZone(input);
+    for (const zone of this.#pendingZones) {
+      if (!counts.has(zone)) gauge.remove({ controller: this.#controller, zone });
+    }
+    for (const [zone, count] of counts) gauge.set({ controller: this.#controller, zone }, count);
+    this.#pendingZones = new Set(counts.keys());
+  }
+
   #recordDecisions(decisions: readonly (readonly [Pod, boolean])[]): void {
     const times = this.#deps.state.schedulingTimes;
     const now = this.#deps.clock.now();

@@ -12,3 +12,4 @@ export * from './pod-builder.js';
 export * from './reconcile-context.js';
 export * from './stepping-slices.js';
 export * from './timed-failure.js';
+export * from './volume-builders.js';

@@ -16,6 +16,8 @@ export const nodeStatusSchema = z.looseObject({
   capacity: optional(resourceListSchema),
   allocatable: optional(resourceListSchema),
   conditions: optional(z.array(objectConditionSchema)),
+  /** Deprecated by Kubernetes and usually unset; read only for Karpenter's `phase` metric label. */
+  phase: optional(z.string()),
 });
 export type NodeStatus = z.output<typeof nodeStatusSchema>;
 

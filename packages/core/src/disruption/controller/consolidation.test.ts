@@ -236,7 +236,13 @@ describe('DisruptionController consolidation of busy nodes', () => {
       }),
     ).toBe(1);
     expect(await h.metric('karpenter_nodeclaims_created_total', { reason: 'disruption' })).toBe(0);
-    expect(await h.metric('karpenter_nodeclaims_disrupted_total', { reason: 'underutilized' })).toBe(2);
+    expect(
+      await h.metric('karpenter_nodeclaims_disrupted_total', {
+        reason: 'underutilized',
+        consolidation_policy: 'when_empty_or_underutilized',
+        termination_mode: 'graceful',
+      }),
+    ).toBe(2);
     // a's and b's last pods, one on each node the command deleted.
     expect(
       await h.metric('karpenter_pods_disruption_initiated_total', {

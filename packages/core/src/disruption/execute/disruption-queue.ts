@@ -258,6 +258,7 @@ export class DisruptionQueue {
 
   async #terminate(op: InFlight, context: ReconcileContext): Promise<ReconcileResult> {
     const { command } = op;
+    const consolidating = consolidationType(command.method) !== '';
     for (const node of command.candidates) {
       const claimName = op.claims.get(node);
       const claim = claimName === undefined ? undefined : this.#deps.state.nodeClaim(claimName);
@@ -272,13 +273,10 @@ export class DisruptionQueue {
       });
       try {
         await this.#deps.cluster.delete(NodeClaims, { name: claimName });
-        recordNodeClaimDisrupted(this.#deps.lifecycleMetrics, claim, reasonLabel(command.reason));
         const pool = this.#deps.state.nodePool(claim.metadata.labels?.[Labels.NodePool] ?? '');
         // Drift also comes through here; only consolidation reports a policy.
-        const policy =
-          consolidationType(command.method) === ''
-            ? ''
-            : snakeCase(pool?.spec.disruption?.consolidationPolicy ?? '');
+        const policy = consolidating ? snakeCase(pool?.spec.disruption?.consolidationPolicy ?? '') : '';
+        recordNodeClaimDisrupted(this.#deps.lifecycleMetrics, claim, reasonLabel(command.reason), policy);
         recordPodsDisruptionInitiated(
           this.#deps.lifecycleMetrics,
           claim,

@@ -1,4 +1,4 @@
-import type { Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import type { Node } from '../../apis/kubernetes/node.js';
 import { Labels } from '../../apis/labels.js';
 import { scrapedGauge } from '../../operator/runtime/metrics.js';
@@ -61,4 +61,46 @@ export function registerNodePoolCostGauge(
       return [...totals].map(([nodepool, cost]) => [{ nodepool }, cost] as const);
     },
   );
+  registerCostTrackerErrors(registry, nodes, prices);
+}
+
+/**
+ * Registers `karpenter_nodepools_cost_tracker_errors_total{nodepool}`: Nodes of a pool whose
+ * offering (instance type, capacity type, zone) has no known price, so the pool's cost leaves them
+ * out. Karpenter counts a NodeClaim its cost tracker cannot price; here a Node is counted once
+ * when a scrape first finds it unpriced, and again only if it is priced and then loses its price.
+ * A Node still missing one of the three labels is not counted (it is still registering, as
+ * Karpenter skips a claim without them).
+ */
+function registerCostTrackerErrors(
+  registry: Registry,
+  nodes: () => Iterable<Node>,
+  prices: OfferingPriceLookup,
+): void {
+  registry.removeSingleMetric(MetricNames.NodePoolsCostTrackerErrors);
+  // Per registration, not per module: a restarted controller starts its own count.
+  let unpriced = new Set<string>();
+  new Counter({
+    name: MetricNames.NodePoolsCostTrackerErrors,
+    help: 'Number of errors encountered during cost tracking operations. Labeled by nodepool.',
+    labelNames: ['nodepool'],
+    registers: [registry],
+    async collect() {
+      const priceOf = await prices();
+      const now = new Set<string>();
+      for (const node of nodes()) {
+        const labels = node.metadata.labels ?? {};
+        const pool = labels[Labels.NodePool] ?? '';
+        const type = labels[Labels.InstanceType] ?? '';
+        const capacityType = labels[Labels.CapacityType] ?? '';
+        const zone = labels[Labels.Zone] ?? '';
+        if (pool === '' || type === '' || capacityType === '' || zone === '') continue;
+        if (priceOf(type, capacityType, zone) !== undefined) continue;
+        const name = node.metadata.name ?? '';
+        now.add(name);
+        if (!unpriced.has(name)) this.inc({ nodepool: pool });
+      }
+      unpriced = now;
+    },
+  });
 }

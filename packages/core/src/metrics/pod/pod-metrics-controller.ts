@@ -24,8 +24,8 @@ function sameLabels(a: KubeObject, b: KubeObject | undefined): boolean {
 
 /**
  * `metrics.pod`: `karpenter_pods_state` = 1 per pod (labels name, namespace, owner, node, scheduled,
- * nodepool, zone, arch, capacity_type, instance_type, phase; the node's labels are `N/A` while
- * the pod's node is unknown), and how long pods wait, from their creation:
+ * nodepool, zone, arch, capacity_type, instance_type, phase, ready, managed; the node's labels
+ * are empty while the pod's node is unknown), and how long pods wait, from their creation:
  * - `karpenter_pods_bound_duration_seconds` (histogram), observed once per pod seen unbound,
  *   when it binds (its PodScheduled condition's transition); `karpenter_pods_unbound_time_seconds`
  *   `{name, namespace}` while it waits;
@@ -84,8 +84,8 @@ export class PodMetricsController implements Controller {
     );
     this.watches = [
       watchSelf(Pods),
-      // A Node's labels are part of its pods' series (and a Node appearing or going changes
-      // them to and from `N/A`); its status updates are not.
+      // A Node's labels are part of its pods' series (and a Node appearing or going fills or
+      // empties them); its status updates are not.
       watchMapped(Nodes, (node, _cache, event) => {
         if (event.type === 'MODIFIED' && sameLabels(node, event.previous)) return [];
         return this.#state.podsOn(node.metadata.name ?? '').map((p) => ({

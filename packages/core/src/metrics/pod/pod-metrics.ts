@@ -16,7 +16,8 @@ export function ownerSelfLink(pod: Pick<Pod, 'metadata'>): string {
 
 /**
  * The labels of a pod's `karpenter_pods_state` series; `node` is the pod's node, if bound and
- * known. `scheduled` says whether the pod has a node name, known or not. Pure.
+ * known. `scheduled` says whether the pod has a node name, known or not; `ready` whether its
+ * Ready condition is True; `managed` whether its node belongs to a NodePool. Pure.
  */
 export function podStateLabels(
   pod: Pick<Pod, 'metadata' | 'spec' | 'status'>,
@@ -30,6 +31,7 @@ export function podStateLabels(
     scheduled: pod.spec.nodeName === undefined || pod.spec.nodeName === '' ? 'false' : 'true',
     ...podNodeLabels(node),
     phase: pod.status?.phase ?? '',
+    ready: String(pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true),
   };
 }
 

@@ -70,6 +70,14 @@ export function metricsReferenceMarkdown(metrics: readonly MetricDescription[]):
     '`nodejs_eventloop_lag_mean_seconds`: a long solve or',
     'consolidation search that blocks the loop shows there before it delays Lease renewal.',
     '',
+    "## Karpenter's, not here",
+    '',
+    '`karpenter_consolidation_score` and `karpenter_consolidation_moves_total` score the moves of',
+    "Karpenter's `Balanced` consolidation policy (v1.14), which nodewright does not implement yet.",
+    "`karpenter_scheduler_pending_pods_by_effective_zone_count` narrows a pod's zones by its",
+    'volumes and its required node affinity, but not yet by the zones a topology spread would accept',
+    'now, as Karpenter does: such a pod counts as `flexible`.',
+    '',
   );
   return lines.join('\n');
 }

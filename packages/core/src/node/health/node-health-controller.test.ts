@@ -82,7 +82,12 @@ describe('node.health', () => {
       'Node has been Ready=False for 1800s, past its 1800s toleration; deleting its NodeClaim',
     );
     expect(
-      await env.metric(MetricNames.NodeClaimsDisrupted, { reason: 'unhealthy', nodepool: 'default' }),
+      await env.metric(MetricNames.NodeClaimsDisrupted, {
+        reason: 'unhealthy',
+        nodepool: 'default',
+        consolidation_policy: '',
+        termination_mode: 'graceful',
+      }),
     ).toBe(1);
     expect(
       await env.metric(MetricNames.NodeClaimsUnhealthyDisrupted, { condition: 'ready', nodepool: 'default' }),

@@ -10,6 +10,7 @@ import { keyString, parseKey } from './keys.js';
 import type { RuntimeMetrics } from './metrics.js';
 import { isReconcilePanic } from './panic.js';
 import { ReconcileDeadlineExceeded, withReconcileDeadline } from './reconcile-deadline.js';
+import { isTerminalReconcileError } from './terminal-error.js';
 import { WorkQueue } from './work-queue.js';
 
 /** What a ControllerRunner needs from the manager. */
@@ -76,6 +77,15 @@ export class ControllerRunner {
     this.#queue.onReady = () => this.#schedulePump();
     deps.metrics.maxConcurrentReconciles.set({ controller: controller.name }, this.#max);
     deps.metrics.activeWorkers.set({ controller: controller.name }, 0);
+    // As controller-runtime does: the error families have a zero series per controller from the
+    // start, so a rate() over them is defined before the first failure.
+    for (const counter of [
+      deps.metrics.reconcileErrors,
+      deps.metrics.reconcilePanics,
+      deps.metrics.terminalReconcileErrors,
+    ]) {
+      counter.inc({ controller: controller.name }, 0);
+    }
   }
 
   /** Queues a key for reconciliation (deduplicated). */
@@ -164,6 +174,15 @@ export class ControllerRunner {
       metrics.reconcileErrors.inc({ controller: name });
       if (isReconcilePanic(err)) metrics.reconcilePanics.inc({ controller: name });
       metrics.reconcileTotal.inc({ controller: name, result: 'error' });
+      if (isTerminalReconcileError(err)) {
+        metrics.terminalReconcileErrors.inc({ controller: name });
+        this.#backoff.forget(key);
+        this.#logger.error(
+          { err, key },
+          'Reconciler error, not retried: only a change to the object can help',
+        );
+        return;
+      }
       metrics.retries.inc({ name, controller: name });
       const delay = this.#backoff.next(key);
       if (err instanceof ReconcileDeadlineExceeded) {

@@ -9,4 +9,5 @@ export * from './logger.js';
 export * from './manager.js';
 export * from './metrics.js';
 export * from './reconcile-deadline.js';
+export * from './terminal-error.js';
 export * from './work-queue.js';

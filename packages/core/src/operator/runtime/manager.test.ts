@@ -12,6 +12,7 @@ import type { WatchHandler } from '../../kube/watch.js';
 import { type Controller, type ReconcileResult, watchMapped, watchSelf } from './controller.js';
 import { keyString } from './keys.js';
 import { Manager } from './manager.js';
+import { TerminalReconcileError } from './terminal-error.js';
 
 interface Widget extends KubeObject {
   spec?: { size?: number };
@@ -148,6 +149,37 @@ describe('Manager', () => {
       )?.value;
     expect(await count('controller_runtime_reconcile_errors_total')).toBe(2);
     expect(await count('controller_runtime_reconcile_panics_total')).toBe(1);
+  });
+
+  it('does not retry a terminal error, counts it, and runs the key again when the object changes', async () => {
+    const { cluster, manager, settle, timers, clock, registry } = setup();
+    const r = recording('widget.impossible', async (key) => {
+      const size = (await cluster.get(Widgets, key)).spec?.size ?? 1;
+      if (size > 1) {
+        throw new Error('launch failed', { cause: new TerminalReconcileError(`size ${size} is impossible`) });
+      }
+      return undefined;
+    });
+    r.bind(clock);
+    const count = async (name: string) =>
+      (await registry.getSingleMetric(name)?.get())?.values.find(
+        (v) => v.labels.controller === 'widget.impossible',
+      )?.value;
+    manager.register(r.controller).start();
+    // Zero from the start, as controller-runtime initialises them.
+    expect(await count('controller_runtime_terminal_reconcile_errors_total')).toBe(0);
+    expect(await count('controller_runtime_reconcile_errors_total')).toBe(0);
+    await cluster.create(Widgets, widget('a', 2));
+    await settle();
+    await timers.advance(60_000, settle);
+    expect(r.calls).toHaveLength(1);
+    expect(await count('controller_runtime_terminal_reconcile_errors_total')).toBe(1);
+    expect(await count('controller_runtime_reconcile_errors_total')).toBe(1);
+    expect(await count('workqueue_retries_total')).toBeUndefined();
+
+    await cluster.patch(Widgets, { name: 'a' }, { spec: { size: 1 } });
+    await settle();
+    expect(r.calls).toHaveLength(2);
   });
 
   it('honours requeueAfter exactly, and an event in between runs the key early', async () => {

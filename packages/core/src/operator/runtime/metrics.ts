@@ -5,6 +5,7 @@ export const RuntimeMetricNames = {
   ReconcileTotal: 'controller_runtime_reconcile_total',
   ReconcileErrors: 'controller_runtime_reconcile_errors_total',
   ReconcilePanics: 'controller_runtime_reconcile_panics_total',
+  TerminalReconcileErrors: 'controller_runtime_terminal_reconcile_errors_total',
   ReconcileTime: 'controller_runtime_reconcile_time_seconds',
   ActiveWorkers: 'controller_runtime_active_workers',
   MaxConcurrentReconciles: 'controller_runtime_max_concurrent_reconciles',
@@ -52,6 +53,8 @@ export interface RuntimeMetrics {
   readonly reconcileErrors: Counter<'controller'>;
   /** Failures that were programming errors (`isReconcilePanic`); each is in `reconcileErrors` too. */
   readonly reconcilePanics: Counter<'controller'>;
+  /** Failures the reconciler declared final (`TerminalReconcileError`); each is in `reconcileErrors` too. */
+  readonly terminalReconcileErrors: Counter<'controller'>;
   readonly reconcileTime: Histogram<'controller'>;
   readonly activeWorkers: Gauge<'controller'>;
   readonly maxConcurrentReconciles: Gauge<'controller'>;
@@ -101,6 +104,17 @@ export function runtimeMetrics(registry: Registry): RuntimeMetrics {
         new Counter({
           name: RuntimeMetricNames.ReconcilePanics,
           help: 'Total number of reconciliation panics per controller',
+          labelNames: ['controller'],
+          registers: [registry],
+        }),
+    ),
+    terminalReconcileErrors: reuse(
+      registry,
+      RuntimeMetricNames.TerminalReconcileErrors,
+      () =>
+        new Counter({
+          name: RuntimeMetricNames.TerminalReconcileErrors,
+          help: 'Total number of terminal reconciliation errors per controller',
           labelNames: ['controller'],
           registers: [registry],
         }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { persistentVolumeSchema } from '../../apis/kubernetes/persistent-volume.js';
-import { persistentVolumeClaimSchema } from '../../apis/kubernetes/persistent-volume-claim.js';
 import { storageClassSchema } from '../../apis/kubernetes/storage-class.js';
+import { aClaim, aStorageClass, aZonalVolume } from '../../testing/volume-builders.js';
 import { checkSolution } from '../checker/check-solution.js';
 import { solve } from './solve.js';
 import { boundPod, existing, node, nodePool, pod, solverInput, summarize } from './testing/index.js';
@@ -15,38 +15,9 @@ function run(input: SolverInput) {
   return result;
 }
 
-const pvc = (name: string, spec: Record<string, unknown>) =>
-  persistentVolumeClaimSchema.parse({
-    apiVersion: 'v1',
-    kind: 'PersistentVolumeClaim',
-    metadata: { name, namespace: 'default' },
-    spec,
-  });
-const pv = (name: string, zones: string[], extra: Record<string, unknown> = {}) =>
-  persistentVolumeSchema.parse({
-    apiVersion: 'v1',
-    kind: 'PersistentVolume',
-    metadata: { name },
-    spec: {
-      nodeAffinity: {
-        required: {
-          nodeSelectorTerms: [{ matchExpressions: [{ key: ZONE, operator: 'In', values: zones }] }],
-        },
-      },
-      ...extra,
-    },
-  });
-const sc = (name: string, zones?: string[]) =>
-  storageClassSchema.parse({
-    apiVersion: 'storage.k8s.io/v1',
-    kind: 'StorageClass',
-    metadata: { name },
-    provisioner: 'ebs.csi.aws.com',
-    volumeBindingMode: 'WaitForFirstConsumer',
-    ...(zones === undefined
-      ? {}
-      : { allowedTopologies: [{ matchLabelExpressions: [{ key: ZONE, values: zones }] }] }),
-  });
+const pvc = aClaim;
+const pv = aZonalVolume;
+const sc = aStorageClass;
 const withClaim = (name: string, claimName: string) =>
   pod(name, { spec: { volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }] } });
 
