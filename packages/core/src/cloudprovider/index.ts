@@ -1,5 +1,6 @@
 export * from './cloud-provider.js';
 export * from './errors.js';
+export * from './instance-launch-metrics.js';
 export * from './instance-type.js';
 export * from './interruption-metrics.js';
 export * from './launch-options.js';

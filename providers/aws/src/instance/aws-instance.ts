@@ -6,6 +6,8 @@ export interface AwsInstance {
   readonly id: string;
   readonly instanceType: string;
   readonly zone: string;
+  /** The zone's account-independent id (`use1-az1`), when EC2 reports it. */
+  readonly zoneId: string | undefined;
   readonly capacityType: string;
   readonly imageId: string | undefined;
   /** pending, running, stopping, stopped, shutting-down, terminated. */
@@ -33,6 +35,7 @@ export function toAwsInstance(i: Instance): AwsInstance | undefined {
     id: i.InstanceId,
     instanceType: i.InstanceType ?? '',
     zone: i.Placement?.AvailabilityZone ?? '',
+    zoneId: i.Placement?.AvailabilityZoneId,
     capacityType:
       i.InstanceLifecycle === 'spot'
         ? CapacityTypes.Spot

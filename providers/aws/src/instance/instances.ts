@@ -1,5 +1,6 @@
 import type { Filter, Instance } from '@aws-sdk/client-ec2';
 import { type Clock, SystemClock } from '@nodewright/core/clock';
+import type { InstanceLaunchMetrics } from '@nodewright/core/cloudprovider';
 import { NodeClaimNotFoundError } from '@nodewright/core/cloudprovider';
 import { awsErrorCode } from '../launch/aws-error.js';
 import { clusterTagKey, TagKeys } from '../launch/tags.js';
@@ -12,6 +13,8 @@ export interface InstancesDeps {
   readonly clusterName: string;
   /** Times this process's launches (recordLaunch); default the system clock. */
   readonly clock?: Clock;
+  /** `karpenter_cloudprovider_instance_termination_failures_total`; nothing counted when absent. */
+  readonly terminationFailures?: InstanceLaunchMetrics['terminationFailures'];
 }
 
 /**
@@ -61,11 +64,13 @@ export class Instances {
   readonly #clock: Clock;
   /** Launch times of the instances this process launched, within the consistency window. */
   readonly #launched = new Map<string, number>();
+  readonly #terminationFailures: InstanceLaunchMetrics['terminationFailures'] | undefined;
 
   constructor(deps: InstancesDeps) {
     this.#ec2 = deps.ec2;
     this.#clusterName = deps.clusterName;
     this.#clock = deps.clock ?? new SystemClock();
+    this.#terminationFailures = deps.terminationFailures;
   }
 
   /** Notes an instance this process just launched or adopted, so get does not call it gone. */
@@ -145,6 +150,7 @@ export class Instances {
     try {
       await this.#ec2.terminateInstances({ InstanceIds: [instanceId] });
     } catch (err) {
+      this.#terminationFailures?.inc({ zone: instance.zone, zone_id: instance.zoneId ?? '' });
       const code = awsErrorCode(err);
       if (code !== undefined && NotFoundCodes.has(code)) {
         throw new NodeClaimNotFoundError(`instance ${instanceId} not found (${code})`, { cause: err });

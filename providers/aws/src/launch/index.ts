@@ -2,6 +2,7 @@ export * from './aws-error.js';
 export * from './client-token.js';
 export * from './fleet-request.js';
 export * from './fleet-result.js';
+export * from './launch-metrics.js';
 export * from './launch-plan.js';
 export * from './launch-template-cleanup.js';
 export * from './launch-template-data.js';

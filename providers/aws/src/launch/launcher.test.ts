@@ -197,6 +197,16 @@ describe('FleetLauncher errors', () => {
     expect(
       w.unavailable.isUnavailable({ capacityType: 'spot', instanceType: 'm6g.large', zone: 'us-west-2a' }),
     ).toBe(false);
+    // One launch failure per refused offering, with its zone id and Karpenter's reason.
+    const failures = await w.metrics.launchFailures.get();
+    expect(failures.values.map((v) => [v.labels, v.value])).toEqual([
+      [{ zone: 'us-west-2a', zone_id: 'usw2-az', capacity_type: 'spot', reason: 'LaunchFailed' }, 1],
+      [{ zone: 'us-west-2b', zone_id: 'usw2-bz', capacity_type: 'spot', reason: 'SpotQuotaExceeded' }, 1],
+    ]);
+    const userData = await w.metrics.userDataBytes.get();
+    const bytes = userData.values.find((v) => v.labels.nodeclass === readyNodeClass().metadata.name)?.value;
+    expect(bytes).toBeGreaterThan(100);
+    expect(bytes).toBeLessThan(16_384);
   });
 
   it.each([

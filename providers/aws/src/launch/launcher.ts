@@ -1,5 +1,6 @@
 import type { NodeClaim } from '@nodewright/core/apis';
 import { kubeletLabels, Labels } from '@nodewright/core/apis';
+import type { InstanceLaunchMetrics } from '@nodewright/core/cloudprovider';
 import {
   CreateError,
   type InstanceType,
@@ -14,6 +15,7 @@ import { awsErrorCode, errorMessage } from './aws-error.js';
 import { LaunchAttempts, launchClientToken } from './client-token.js';
 import { type FleetGroup, fleetRequest } from './fleet-request.js';
 import { type FleetInstance, readFleetOutput } from './fleet-result.js';
+import { launchFailureReason } from './launch-metrics.js';
 import { planLaunch } from './launch-plan.js';
 import { type LaunchTemplateSpec, launchTemplateSpec } from './launch-template-data.js';
 import type { LaunchTemplates } from './launch-templates.js';
@@ -36,6 +38,8 @@ export interface FleetLauncherDeps {
   readonly caBundle?: string | undefined;
   /** Which ClientToken each claim's next CreateFleet carries; default a fresh LaunchAttempts. */
   readonly attempts?: LaunchAttempts;
+  /** Launch failures per refused offering and the rendered user data's size; none when absent. */
+  readonly metrics?: InstanceLaunchMetrics;
 }
 
 /** What a launch produced. */
@@ -137,6 +141,11 @@ export class FleetLauncher {
           cause: err,
         });
       }
+      const userData = spec.data.UserData;
+      d.metrics?.userDataBytes.set(
+        { nodeclass: ncName },
+        userData === undefined ? 0 : Buffer.from(userData, 'base64').length,
+      );
       try {
         await d.launchTemplates.ensure(spec);
       } catch (err) {
@@ -195,6 +204,15 @@ export class FleetLauncher {
     }
     const zoneOf = (subnetId: string | undefined) => described.find((s) => s.id === subnetId)?.zone;
     const outcome = readFleetOutput(out, plan.capacityType, zoneOf);
+    for (const e of outcome.errors) {
+      const zone = e.offering?.zone ?? '';
+      d.metrics?.launchFailures.inc({
+        zone,
+        zone_id: status.subnets?.find((s) => s.zone === zone)?.zoneID ?? '',
+        capacity_type: e.offering?.capacityType ?? plan.capacityType,
+        reason: launchFailureReason(e.code, e.message),
+      });
+    }
     for (const u of outcome.unavailable) {
       d.unavailableOfferings.markUnavailable(u.offering, `${u.code}: ${u.message}`, UnavailableOfferingTtlMs);
     }

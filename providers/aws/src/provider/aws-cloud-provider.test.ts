@@ -2,6 +2,7 @@ import { Labels } from '@nodewright/core/apis';
 import {
   CreateError,
   InsufficientCapacityError,
+  instanceLaunchMetrics,
   NodeClaimNotFoundError,
   NodeClassNotReadyError,
 } from '@nodewright/core/cloudprovider';
@@ -73,7 +74,7 @@ async function providerWorld(nodeClass: EC2NodeClass | null = readyNodeClass()) 
   const view = (i: StoredInstance) => ({
     InstanceId: i.id,
     InstanceType: i.type as never,
-    Placement: { AvailabilityZone: i.zone },
+    Placement: { AvailabilityZone: i.zone, AvailabilityZoneId: `usw2-${i.zone.slice(-1)}z` },
     State: { Name: i.state as never },
     SubnetId: i.subnet,
     SecurityGroups: i.groups.map((g) => ({ GroupId: g })),
@@ -121,7 +122,12 @@ async function providerWorld(nodeClass: EC2NodeClass | null = readyNodeClass()) 
     nodeClasses: new NodeClassReader(cluster),
     instanceTypes: types,
     launcher: w.launcher,
-    instances: new Instances({ ec2: w.ec2.api, clusterName: 'test-cluster', clock: w.clock }),
+    instances: new Instances({
+      ec2: w.ec2.api,
+      clusterName: 'test-cluster',
+      clock: w.clock,
+      terminationFailures: w.metrics.terminationFailures,
+    }),
     logger: w.logger,
     caBundle: 'Q0EtQlVORExF',
   });
@@ -249,6 +255,19 @@ describe('AwsCloudProvider get, list, delete', () => {
       NodeClaimNotFoundError,
     );
     await expect(w.provider.get('kwok://node-1')).rejects.toBeInstanceOf(NodeClaimNotFoundError);
+  });
+
+  it('counts a failed TerminateInstances by the instance zone and zone id, and retries it on the next delete', async () => {
+    const w = await providerWorld();
+    const claim = await w.provider.create(nodeClaim('web-1'));
+    w.ec2.on('terminateInstances', () => {
+      throw awsError('RequestLimitExceeded');
+    });
+    await expect(w.provider.delete(claim)).rejects.toThrow();
+    const failures = await w.metrics.terminationFailures.get();
+    expect(failures.values.map((v) => [v.labels, v.value])).toEqual([
+      [{ zone: 'us-west-2a', zone_id: 'usw2-az' }, 1],
+    ]);
   });
 
   it('deletes the tagged instance of a claim that never recorded its providerID', async () => {

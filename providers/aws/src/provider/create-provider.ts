@@ -1,4 +1,4 @@
-import { interruptionMessageMetrics } from '@nodewright/core/cloudprovider';
+import { instanceLaunchMetrics, interruptionMessageMetrics } from '@nodewright/core/cloudprovider';
 import type { ProviderContext, ProviderInstance } from '@nodewright/core/operator';
 import { Instances } from '../instance/instances.js';
 import { InstanceTypeProvider } from '../instancetype/provider.js';
@@ -42,6 +42,7 @@ export function createAwsProvider(
     unavailableOfferings,
     region: settings.region,
   });
+  const launchMetrics = instanceLaunchMetrics(context.registry);
   const launcher = new FleetLauncher({
     ec2: clients.ec2,
     launchTemplates: new LaunchTemplates({ ec2: clients.ec2, clock }),
@@ -51,6 +52,7 @@ export function createAwsProvider(
     clusterName,
     clusterEndpoint: settings.clusterEndpoint,
     caBundle: settings.caBundle,
+    metrics: launchMetrics,
   });
   const interruptions =
     settings.interruptionQueue === undefined
@@ -67,7 +69,12 @@ export function createAwsProvider(
     nodeClasses: new NodeClassReader(context.cluster),
     instanceTypes,
     launcher,
-    instances: new Instances({ ec2: clients.ec2, clusterName, clock }),
+    instances: new Instances({
+      ec2: clients.ec2,
+      clusterName,
+      clock,
+      terminationFailures: launchMetrics.terminationFailures,
+    }),
     logger,
     interruptions,
     caBundle: settings.caBundle,

@@ -4,6 +4,7 @@ import { createLogger, Operator } from '@nodewright/core/operator';
 import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../clock/clock.js';
 import { SystemTimers } from '../../clock/timers.js';
+import { instanceLaunchMetrics } from '../../cloudprovider/instance-launch-metrics.js';
 import { interruptionMessageMetrics } from '../../cloudprovider/interruption-metrics.js';
 import { clusterWithEstablishedCrds, fakeProviderPlugin } from '../../testing/operator-fixtures.js';
 import { describeRegistry, metricsReferenceMarkdown } from './metrics-reference.js';
@@ -36,9 +37,10 @@ describe('docs/metrics.md', () => {
     try {
       // Without leader election this replica leads at once: every controller is built.
       await operator.start();
-      // The fake provider reads no interruption queue; the AWS provider registers these families
-      // (from core) when it does, and the reference lists them too.
+      // The fake provider reads no interruption queue and launches nothing itself; the AWS
+      // provider registers these families (from core), and the reference lists them too.
       interruptionMessageMetrics(operator.registry);
+      instanceLaunchMetrics(operator.registry);
       const metrics = describeRegistry(operator.registry);
       expect(metrics.length).toBeGreaterThan(30);
       const build = await operator.registry.getSingleMetric('karpenter_build_info')?.get();

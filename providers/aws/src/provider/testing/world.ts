@@ -1,6 +1,11 @@
 import type { CreateFleetCommandInput, CreateFleetCommandOutput } from '@aws-sdk/client-ec2';
 import { FakeClock } from '@nodewright/core/clock';
-import { UnavailableOfferingsCache } from '@nodewright/core/cloudprovider';
+import {
+  type InstanceLaunchMetrics,
+  instanceLaunchMetrics,
+  UnavailableOfferingsCache,
+} from '@nodewright/core/cloudprovider';
+import { ControllerEnv } from '@nodewright/core/testing';
 import { LaunchTemplates } from '../../launch/launch-templates.js';
 import { FleetLauncher } from '../../launch/launcher.js';
 import { Subnets } from '../../launch/subnets.js';
@@ -61,6 +66,9 @@ export function launchWorld(
   const unavailable = new UnavailableOfferingsCache(clock);
   const logger = recordingLogger();
   const launchTemplates = new LaunchTemplates({ ec2: ec2.api, clock });
+  // The test kit's registry: a fresh one per world (this package does not import prom-client).
+  const { registry } = new ControllerEnv();
+  const metrics: InstanceLaunchMetrics = instanceLaunchMetrics(registry);
   const launcher = new FleetLauncher({
     ec2: ec2.api,
     launchTemplates,
@@ -70,6 +78,7 @@ export function launchWorld(
     clusterName: 'test-cluster',
     clusterEndpoint: 'https://api.test-cluster.example.com',
     caBundle: 'Q0EtQlVORExF',
+    metrics,
   });
-  return { clock, ec2, templates, unavailable, logger, launcher, launchTemplates };
+  return { clock, ec2, templates, unavailable, logger, launcher, launchTemplates, metrics };
 }
