@@ -58,6 +58,8 @@ export const MetricNames = {
     'karpenter_voluntary_disruption_decision_evaluation_duration_seconds',
   VoluntaryDisruptionQueueFailures: 'karpenter_voluntary_disruption_queue_failures_total',
   CloudProviderDuration: 'karpenter_cloudprovider_duration_seconds',
+  ConsolidationScore: 'karpenter_consolidation_score',
+  ConsolidationMoves: 'karpenter_consolidation_moves_total',
   CloudProviderErrors: 'karpenter_cloudprovider_errors_total',
   InstanceLaunchFailures: 'karpenter_cloudprovider_instance_launch_failures_total',
   InstanceTerminationFailures: 'karpenter_cloudprovider_instance_termination_failures_total',

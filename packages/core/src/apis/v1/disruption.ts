@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { durationOrNever } from '../common/duration.js';
 import { budgetSchema, MaxBudgets } from './budget.js';
 
-export const ConsolidationPolicies = ['WhenEmpty', 'WhenEmptyOrUnderutilized'] as const;
+export const ConsolidationPolicies = ['WhenEmpty', 'WhenEmptyOrUnderutilized', 'Balanced'] as const;
 export type ConsolidationPolicy = (typeof ConsolidationPolicies)[number];
 
 /** How and when a NodePool's nodes may be disrupted voluntarily. Defaults as upstream. */
@@ -17,7 +17,7 @@ export const disruptionSchema = z
       .enum(ConsolidationPolicies, { error: `must be one of ${ConsolidationPolicies.join(', ')}` })
       .default('WhenEmptyOrUnderutilized')
       .describe(
-        'Which nodes consolidation may remove: only empty ones (WhenEmpty) or also underutilized ones (WhenEmptyOrUnderutilized).',
+        'Which nodes consolidation may remove: only empty ones (WhenEmpty), also underutilized ones (WhenEmptyOrUnderutilized), or underutilized ones only when the share of the pool cost a move saves is at least half the share of the pool disruption it causes (Balanced).',
       ),
     budgets: z
       .array(budgetSchema)

@@ -490,7 +490,7 @@ export const nodePoolRuleCases: readonly RuleCase[] = [
     'WhenEmpty',
     'WhenUnderutilized',
     'spec.disruption.consolidationPolicy',
-    'must be one of WhenEmpty, WhenEmptyOrUnderutilized',
+    'must be one of WhenEmpty, WhenEmptyOrUnderutilized, Balanced',
   ),
   npCase(
     'budget nodes is a count or percentage',

@@ -236,6 +236,14 @@ describe('DisruptionController consolidation of busy nodes', () => {
       }),
     ).toBe(1);
     expect(await h.metric('karpenter_nodeclaims_created_total', { reason: 'disruption' })).toBe(0);
+    // The chosen multi-node move, once for its pool: approved, unscored (not Balanced).
+    expect(
+      await h.metric('karpenter_consolidation_moves_total', {
+        decision: 'approved',
+        nodepool: 'default',
+        policy: 'WhenEmptyOrUnderutilized',
+      }),
+    ).toBeGreaterThanOrEqual(1);
     expect(
       await h.metric('karpenter_nodeclaims_disrupted_total', {
         reason: 'underutilized',

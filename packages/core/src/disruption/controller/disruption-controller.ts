@@ -194,6 +194,15 @@ export class DisruptionController implements Controller {
           { reason: reasonLabel(e.reason), consolidation_type: consolidationType(e.method) },
           e.seconds,
         );
+    for (const move of result.scoredMoves) {
+      const labels = { decision: move.decision, nodepool: move.nodePool, policy: move.policy };
+      this.#deps.metrics.consolidationMoves.inc(labels);
+      if (move.score !== undefined)
+        this.#deps.metrics.consolidationScore.observe(
+          { ...labels, decision: move.score.approved ? 'approved' : 'rejected' },
+          move.score.value,
+        );
+    }
     for (const cut of result.cutShort) {
       this.#deps.metrics.consolidationTimeouts.inc({ consolidation_type: consolidationType(cut.method) });
       context.logger.info(

@@ -24,6 +24,14 @@ export interface DisruptionMetrics {
    * (deleted first, or past the replacement timeout), so the command was abandoned.
    */
   readonly queueFailures: Counter<'decision' | 'reason' | 'consolidation_type'>;
+  /**
+   * `{decision: approved|rejected, nodepool, policy}`: consolidation moves scored, once per
+   * NodePool of a move (single-node: every command found; multi-node: the one chosen, or the
+   * last a Balanced pool turned away).
+   */
+  readonly consolidationMoves: Counter<'decision' | 'nodepool' | 'policy'>;
+  /** As `consolidationMoves`, for Balanced pools only: the move's score there; `decision` is that pool's. */
+  readonly consolidationScore: Histogram<'decision' | 'nodepool' | 'policy'>;
 }
 
 export function disruptionMetrics(registry: Registry): DisruptionMetrics {
@@ -106,6 +114,29 @@ export function disruptionMetrics(registry: Registry): DisruptionMetrics {
           name: MetricNames.VoluntaryDisruptionQueueFailures,
           help: 'The number of times that an enqueued disruption decision failed. Labeled by disruption method.',
           labelNames: ['decision', 'reason', 'consolidation_type'],
+          registers: [registry],
+        }),
+    ),
+    consolidationMoves: reuse(
+      registry,
+      MetricNames.ConsolidationMoves,
+      () =>
+        new Counter({
+          name: MetricNames.ConsolidationMoves,
+          help: 'Number of balanced consolidation moves. Labeled by decision, NodePool, and policy.',
+          labelNames: ['decision', 'nodepool', 'policy'],
+          registers: [registry],
+        }),
+    ),
+    consolidationScore: reuse(
+      registry,
+      MetricNames.ConsolidationScore,
+      () =>
+        new Histogram({
+          name: MetricNames.ConsolidationScore,
+          help: 'Score of balanced consolidation moves. Labeled by decision, NodePool, and policy.',
+          labelNames: ['decision', 'nodepool', 'policy'],
+          buckets: [0.1, 0.25, 0.33, 0.5, 1, 2, 5, 10],
           registers: [registry],
         }),
     ),

@@ -198,6 +198,50 @@ describe('computeDisruption', () => {
     );
   });
 
+  it('under consolidationPolicy Balanced, consolidates a node only when the savings outweigh half its disruption', () => {
+    // Four medium nodes: b, c and d are kept (do-not-disrupt) and have 1 cpu free each; a holds
+    // `n` pods of 125m that fit there. Deleting a saves a quarter of the pool's cost.
+    const kept = (name: string) => ({
+      node: managedNode(name, { annotations: { 'karpenter.sh/do-not-disrupt': 'true' } }),
+      pods: [boundPod(`${name}0`, name, { cpu: '3' })],
+    });
+    const nodesWith = (n: number) => [
+      {
+        node: managedNode('a'),
+        pods: Array.from({ length: n }, (_, i) => boundPod(`a${i}`, 'a', { cpu: '125m' })),
+      },
+      kept('b'),
+      kept('c'),
+      kept('d'),
+    ];
+    const pool = (consolidationPolicy: 'Balanced' | 'WhenEmptyOrUnderutilized') =>
+      aNodePool({ metadata: { name: 'default' }, spec: { disruption: { consolidationPolicy } } });
+    const decided = (policy: 'Balanced' | 'WhenEmptyOrUnderutilized', n: number) =>
+      computeDisruption(cluster({ pools: [pool(policy)], nodes: nodesWith(n) }), T0);
+
+    // 8 pods: a's disruption is 9 of the pool's 15 (60 %) for 25 % of its cost: score 0.42.
+    expect(decided('WhenEmptyOrUnderutilized', 8).commands.map((c) => c.candidates)).toEqual([['a']]);
+    const balanced = decided('Balanced', 8);
+    expect(balanced.commands).toEqual([]);
+    expect(balanced.nodes.find((n) => n.node === 'a')?.note).toContain(
+      "NodePool default has consolidationPolicy Balanced and the move scores 0.417, below 0.5: it saves 25 % of the pool's cost for 60 % of its disruption",
+    );
+    // 2 pods: 3 of 9 (33 %) for 25 %: score 0.75, consolidated.
+    expect(decided('Balanced', 2).commands.map((c) => c.candidates)).toEqual([['a']]);
+
+    // The moves scored, for karpenter_consolidation_moves_total and _score.
+    expect(decided('WhenEmptyOrUnderutilized', 8).scoredMoves).toEqual([
+      { decision: 'approved', nodePool: 'default', policy: 'WhenEmptyOrUnderutilized' },
+    ]);
+    // Turned away before any simulation (deleting is the best case and fails), so not a move, as
+    // Karpenter skips a candidate that cannot pass its threshold.
+    expect(balanced.scoredMoves).toEqual([]);
+    expect(balanced.nodes.find((n) => n.node === 'a')?.note).toContain('even deleting it scores too low');
+    expect(decided('Balanced', 2).scoredMoves.map((m) => [m.decision, m.score?.value.toFixed(2)])).toEqual([
+      ['approved', '0.75'],
+    ]);
+  });
+
   it('reports misconfigured budgets', () => {
     const p = aNodePool({ metadata: { name: 'default' } });
     const broken = {

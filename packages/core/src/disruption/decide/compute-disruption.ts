@@ -2,6 +2,7 @@ import { type DisruptionReason, DisruptionReasons } from '../../apis/v1/budget.j
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import { type Due, finishInSlices, finishNow, type Slices, type Steps } from '../../clock/slices.js';
 import { SolverCache } from '../../scheduling/solver/solver-cache.js';
+import { poolTotals, type ScoredMove } from './balanced/balanced-score.js';
 import { BudgetLedger, disruptionBudgets, type PoolBudget } from './budgets/budget-mapping.js';
 import { describeBudgetBlock, describeBudgetTaken } from './budgets/describe-budget.js';
 import { type Candidate, evaluationSteps } from './candidates/evaluate.js';
@@ -73,6 +74,8 @@ export interface DisruptionResult {
    * seconds when the options gave `elapsedMs`.
    */
   readonly evaluated: readonly MethodEvaluation[];
+  /** Consolidation moves the pass's methods scored, for the consolidation-move metrics. */
+  readonly scoredMoves: readonly ScoredMove[];
 }
 
 /** One method run by a pass (see `DisruptionResult.evaluated`). */
@@ -234,11 +237,15 @@ function* disruptionSteps(
     Underutilized: disruptionBudgets(nodes, snapshot.nodePools, 'Underutilized', now),
   };
   const candidates = evaluations.flatMap((e) => (e.candidate === undefined ? [] : [e.candidate]));
+  const totals = snapshot.nodePools.some((p) => p.spec.disruption.consolidationPolicy === 'Balanced')
+    ? poolTotals(nodes, snapshot.instanceTypes)
+    : undefined;
   const notes = new Map<string, string>();
   const unconsolidatable = new Map<string, string>();
   const stopped: SearchCutShort[] = [];
   let winner: Winner | undefined;
   const evaluated: MethodEvaluation[] = [];
+  const scored: ScoredMove[] = [];
   for (const method of DisruptionMethods) {
     if (due?.() === true) yield;
     const started = options?.elapsedMs?.();
@@ -248,6 +255,7 @@ function* disruptionSteps(
         snapshot,
         options: resolved,
         budgets: new BudgetLedger(budgets[method.reason]),
+        ...(totals === undefined ? {} : { poolTotals: totals }),
         ...(due === undefined ? {} : { due }),
       },
     );
@@ -260,6 +268,7 @@ function* disruptionSteps(
     for (const [name, why] of outcome.unconsolidatable ?? [])
       if (!unconsolidatable.has(name)) unconsolidatable.set(name, why);
     if (outcome.cutShort !== undefined) stopped.push(outcome.cutShort);
+    scored.push(...(outcome.scoredMoves ?? []));
     if (outcome.commands.length > 0) {
       const chosen = new Map<string, number>();
       for (const command of outcome.commands) {
@@ -313,5 +322,6 @@ function* disruptionSteps(
     blockedBudgets: budgetBlocks(candidates, budgets, snapshot.nodePools),
     cutShort: stopped,
     evaluated,
+    scoredMoves: scored,
   };
 }

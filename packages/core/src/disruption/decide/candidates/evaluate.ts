@@ -139,7 +139,7 @@ function evaluate(
   let underutilized: Eligibility = true;
   if (empty) underutilized = 'node is empty: emptiness removes it';
   else if (consolidation !== undefined) underutilized = consolidation;
-  else if (policy !== 'WhenEmptyOrUnderutilized')
+  else if (policy === 'WhenEmpty')
     underutilized = `NodePool ${pool.metadata.name} has consolidationPolicy ${policy} and the node is not empty (${node.reschedulable.length} pod${node.reschedulable.length === 1 ? '' : 's'} would move)`;
   else if (!price.known) underutilized = price.problem;
 

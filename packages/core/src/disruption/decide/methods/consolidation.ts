@@ -1,6 +1,14 @@
 import { CapacityTypes } from '../../../apis/labels.js';
 import { finishNow, type Steps } from '../../../clock/slices.js';
 import type { SolverOptions } from '../../../scheduling/solver/types.js';
+import {
+  type BalancedVerdict,
+  balancedVerdict,
+  describeRejection,
+  type ScoredCandidate,
+  type ScoredMove,
+  scoredMoves,
+} from '../balanced/balanced-score.js';
 import type { Candidate } from '../candidates/evaluate.js';
 import { describeFailures, simulationSteps } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionCommand, MethodContext } from './method.js';
@@ -17,8 +25,14 @@ import {
 /** Spot-to-spot replacement of one node needs this many cheaper spot types (upstream). */
 const MinSpotToSpotTypes = 15;
 
-/** A consolidation command for the candidates, or why there is none. */
-export type ConsolidationAttempt = { readonly command: DisruptionCommand } | { readonly why: string };
+/**
+ * A consolidation command for the candidates, or why there is none; `balanced` is the Balanced
+ * verdict on the command the simulation found (absent when no candidate's pool is Balanced, or
+ * when no command was found to score).
+ */
+export type ConsolidationAttempt = ({ readonly command: DisruptionCommand } | { readonly why: string }) & {
+  readonly balanced?: BalancedVerdict;
+};
 
 function priceOf(c: Candidate): number {
   return c.price.known ? c.price.price : 0;
@@ -80,7 +94,60 @@ export function* consolidationSteps(
   return 'command' in relaxed ? relaxed : strict;
 }
 
+/** A candidate as the Balanced score reads it. */
+function scored(c: Candidate): ScoredCandidate {
+  return {
+    nodePool: c.node.nodePool,
+    consolidationPolicy: c.nodePool.spec.disruption.consolidationPolicy,
+    price: priceOf(c),
+    reschedulable: c.node.reschedulable,
+  };
+}
+
+/**
+ * `consolidateUnscored`, then the Balanced policy's gate (Karpenter v1.14): a move that takes
+ * nodes of a Balanced NodePool must save at least half as large a share of the pool's cost as
+ * the share of its disruption it causes. Deleting the candidates outright is the best any move
+ * can score, so candidates that fail even that are turned away before any simulation.
+ */
 function* consolidateWith(
+  method: 'multi-node-consolidation' | 'single-node-consolidation',
+  candidates: readonly Candidate[],
+  context: MethodContext,
+  solverOptions: SolverOptions | undefined,
+): Steps<ConsolidationAttempt> {
+  const totals = context.poolTotals;
+  const asScored = totals === undefined ? [] : candidates.map(scored);
+  if (totals !== undefined) {
+    const best = balancedVerdict(
+      asScored,
+      candidates.reduce((s, c) => s + priceOf(c), 0),
+      totals,
+    );
+    if (best !== undefined && !best.approved)
+      return { why: `even deleting it scores too low: ${describeRejection(best.scores)}` };
+  }
+  const attempt = yield* consolidateUnscored(method, candidates, context, solverOptions);
+  if (totals === undefined || !('command' in attempt)) return attempt;
+  const verdict = balancedVerdict(asScored, attempt.command.savingsPerHour, totals);
+  if (verdict === undefined) return attempt;
+  if (verdict.approved) return { ...attempt, balanced: verdict };
+  return { why: describeRejection(verdict.scores), balanced: verdict };
+}
+
+/**
+ * The scored moves of an attempt, as Karpenter counts them: a command found is a move (approved,
+ * whatever the policy); one a Balanced pool turned away is a rejected move; an attempt that
+ * found no command is none.
+ */
+export function attemptMoves(candidates: readonly Candidate[], attempt: ConsolidationAttempt): ScoredMove[] {
+  if ('command' in attempt) return scoredMoves(candidates.map(scored), 'approved', attempt.balanced);
+  if (attempt.balanced !== undefined)
+    return scoredMoves(candidates.map(scored), 'rejected', attempt.balanced);
+  return [];
+}
+
+function* consolidateUnscored(
   method: 'multi-node-consolidation' | 'single-node-consolidation',
   candidates: readonly Candidate[],
   { snapshot, options, due }: MethodContext,

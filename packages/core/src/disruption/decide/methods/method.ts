@@ -1,6 +1,7 @@
 import type { DisruptionReason } from '../../../apis/v1/budget.js';
 import type { Due, Steps } from '../../../clock/slices.js';
 import type { NewClaim } from '../../../scheduling/solver/types.js';
+import type { PoolTotals, ScoredMove } from '../balanced/balanced-score.js';
 import type { BudgetLedger } from '../budgets/budget-mapping.js';
 import type { Candidate } from '../candidates/evaluate.js';
 import type { Move } from '../simulation/simulate-rescheduling.js';
@@ -36,6 +37,11 @@ export interface MethodContext {
   /** The allowance for this method's reason, fresh for this method; it takes from it. */
   readonly budgets: BudgetLedger;
   /**
+   * Per NodePool, the totals a Balanced consolidation score divides by; absent when no NodePool
+   * has consolidationPolicy Balanced.
+   */
+  readonly poolTotals?: ReadonlyMap<string, PoolTotals>;
+  /**
    * When the pass may stop to give the event loop a turn (see `Steps`); the method's search and
    * its simulations stop only when it says so. Absent: the pass runs in one stretch.
    */
@@ -57,6 +63,8 @@ export interface MethodOutcome {
   readonly unconsolidatable?: ReadonlyMap<string, string>;
   /** Set when the method's time budget ran out before its search was done. */
   readonly cutShort?: SearchCutShort;
+  /** Consolidation moves the method scored (see `attemptMoves`), for the consolidation-move metrics. */
+  readonly scoredMoves?: readonly ScoredMove[];
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Steps } from '../../../clock/slices.js';
+import type { ScoredMove } from '../balanced/balanced-score.js';
 import type { Candidate } from '../candidates/evaluate.js';
-import { consolidationOrder, consolidationSteps } from './consolidation.js';
+import { attemptMoves, consolidationOrder, consolidationSteps } from './consolidation.js';
 import {
   candidatesPrice,
   type DisruptionCommand,
@@ -72,6 +73,8 @@ export const multiNodeConsolidation: DisruptionMethod = {
     let low = 1;
     let high = limited.length - 1;
     let best: DisruptionCommand | undefined;
+    let bestMoves: ScoredMove[] = [];
+    let rejectedMoves: ScoredMove[] = [];
     let attempts = 0;
     while (low <= high) {
       const { expired, elapsedMs } = budget.check();
@@ -90,6 +93,7 @@ export const multiNodeConsolidation: DisruptionMethod = {
           budgetSkipped,
           notes: new Map(),
           cutShort: stopped,
+          scoredMoves: best === undefined ? rejectedMoves : bestMoves,
         };
       }
       const mid = Math.floor((low + high) / 2);
@@ -99,11 +103,20 @@ export const multiNodeConsolidation: DisruptionMethod = {
       const command = 'command' in attempt ? withoutSameTypes(attempt.command, prefix) : undefined;
       if (command !== undefined) {
         best = command;
+        bestMoves = attemptMoves(prefix, attempt);
         low = mid + 1;
       } else {
+        if (attempt.balanced !== undefined) rejectedMoves = attemptMoves(prefix, attempt);
         high = mid - 1;
       }
     }
-    return { commands: best === undefined ? [] : [best], budgetSkipped, notes: new Map() };
+    // As Karpenter: the moves of the command chosen, or else those of the last (smallest) set a
+    // Balanced pool turned away, not one per step of the search.
+    return {
+      commands: best === undefined ? [] : [best],
+      budgetSkipped,
+      notes: new Map(),
+      scoredMoves: best === undefined ? rejectedMoves : bestMoves,
+    };
   },
 };

@@ -1,6 +1,7 @@
 import type { Steps } from '../../../clock/slices.js';
+import type { ScoredMove } from '../balanced/balanced-score.js';
 import type { Candidate } from '../candidates/evaluate.js';
-import { consolidationOrder, consolidationSteps } from './consolidation.js';
+import { attemptMoves, consolidationOrder, consolidationSteps } from './consolidation.js';
 import type { DisruptionMethod, MethodContext, MethodOutcome } from './method.js';
 import { cutShort, SearchBudget } from './search-budget.js';
 
@@ -24,6 +25,7 @@ export const singleNodeConsolidation: DisruptionMethod = {
     const budgetSkipped: string[] = [];
     const notes = new Map<string, string>();
     const unconsolidatable = new Map<string, string>();
+    const scored: ScoredMove[] = [];
     const ordered = consolidationOrder(candidates);
     let attempts = 0;
     for (const [i, c] of ordered.entries()) {
@@ -50,18 +52,26 @@ export const singleNodeConsolidation: DisruptionMethod = {
         );
         const why = `not tried: single-node consolidation ran out of its time budget (${stopped.budgetMs / 1000} s) before this node`;
         for (const name of skipped) notes.set(name, why);
-        return { commands: [], budgetSkipped, notes, unconsolidatable, cutShort: stopped };
+        return {
+          commands: [],
+          budgetSkipped,
+          notes,
+          unconsolidatable,
+          cutShort: stopped,
+          scoredMoves: scored,
+        };
       }
       attempts++;
       const attempt = yield* consolidationSteps('single-node-consolidation', [c], context);
+      scored.push(...attemptMoves([c], attempt));
       if ('why' in attempt) {
         notes.set(c.name, `not consolidated: ${attempt.why}`);
         unconsolidatable.set(c.name, attempt.why);
         continue;
       }
       context.budgets.take(c.node.nodePool);
-      return { commands: [attempt.command], budgetSkipped, notes, unconsolidatable };
+      return { commands: [attempt.command], budgetSkipped, notes, unconsolidatable, scoredMoves: scored };
     }
-    return { commands: [], budgetSkipped, notes, unconsolidatable };
+    return { commands: [], budgetSkipped, notes, unconsolidatable, scoredMoves: scored };
   },
 };
