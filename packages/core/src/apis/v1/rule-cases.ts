@@ -493,6 +493,14 @@ export const nodePoolRuleCases: readonly RuleCase[] = [
     'must be one of WhenEmpty, WhenEmptyOrUnderutilized, Balanced',
   ),
   npCase(
+    'consolidationPolicy Balanced (Karpenter v1.14) is known, case-sensitively',
+    ['spec', 'disruption', 'consolidationPolicy'],
+    'Balanced',
+    'balanced',
+    'spec.disruption.consolidationPolicy',
+    'must be one of WhenEmpty, WhenEmptyOrUnderutilized, Balanced',
+  ),
+  npCase(
     'budget nodes is a count or percentage',
     [...Budget, 'nodes'],
     '100%',
