@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../apis/kubernetes/pod.js';
+import { Events, Nodes, Pods } from '../../kube/resource-types.js';
 import { fakeInstanceTypes } from '../../testing/fake-instance-types.js';
+import { simNode, simPod } from '../kube/test-fixtures.js';
 import { parseScenario } from '../scenario/parse-scenario.js';
 import { addCounts } from './counts.js';
-import { runSimulation } from './run-simulation.js';
+import { runSimulation, scenarioEnvironment } from './run-simulation.js';
 
 const text = `name: short
 duration: 3h
@@ -70,4 +73,20 @@ describe('runSimulation', () => {
     const b = await runSimulation({ scenario: scenario(), instanceTypes: fakeInstanceTypes() });
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   }, 60_000);
+
+  it("binds and refuses pods in a scenario's cluster without writing the scheduler's Events", async () => {
+    const env = scenarioEnvironment(scenario(), fakeInstanceTypes());
+    await env.cluster.create(Nodes, simNode('small', { cpu: '1' }));
+    await env.cluster.create(Pods, simPod('fits', { cpu: '500m' }));
+    await env.cluster.create(Pods, simPod('too-big', { cpu: '2' }));
+    await env.settle();
+    const pods = await env.cluster.list<Pod>(Pods);
+    const byName = new Map(pods.items.map((p) => [p.metadata.name, p]));
+    expect(byName.get('fits')?.spec.nodeName).toBe('small');
+    expect(byName.get('too-big')?.status?.conditions).toContainEqual(
+      expect.objectContaining({ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }),
+    );
+    expect((await env.cluster.list(Events)).items).toEqual([]);
+    env.stop();
+  });
 });

@@ -1,8 +1,14 @@
 import type { MemoryCluster } from '../../kube/memory/memory-cluster.js';
 
-/** Resolves after the current macrotask turn, by which time every queued microtask has run. */
-export function nextMacrotask(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/**
+ * Resolves once the microtask queue is empty: Node runs a nextTick callback queued from a
+ * microtask only after the queue has drained, including microtasks queued while draining. All
+ * simulated work is promises on in-memory state, so that is as far as any of it can get before
+ * a timer. A setImmediate turn waited just as long and cost a pass of the event loop on top:
+ * most of the 7 % a 24-hour simulation's profile showed idle.
+ */
+export function microtasksDrained(): Promise<void> {
+  return new Promise((resolve) => process.nextTick(resolve));
 }
 
 /**
@@ -28,9 +34,10 @@ export class SimulationErrors {
 }
 
 /**
- * Waits until all work in flight has finished: everything in a simulation is in memory, so one
- * macrotask turn lets every promise chain run to its next timer wait; then the cluster's own
- * background work is awaited (and its errors rethrown), and finally the components' errors.
+ * Waits until all work in flight has finished: everything in a simulation is in memory, so
+ * draining the microtask queue lets every promise chain run to its next timer wait; then the
+ * cluster's own background work is awaited (and its errors rethrown), and finally the
+ * components' errors.
  * Pass `() => settleSimulation(cluster, errors)` as ManualTimers' `settle`.
  *
  * A watch handler that awaits something only a timer resolves would keep the cluster busy for
@@ -40,7 +47,7 @@ export async function settleSimulation(cluster: MemoryCluster, errors?: Simulati
   let revision: string;
   do {
     revision = cluster.resourceVersion;
-    await nextMacrotask();
+    await microtasksDrained();
     await cluster.settled();
   } while (cluster.resourceVersion !== revision);
   errors?.throwCollected();
