@@ -45,6 +45,7 @@ import type { ProvisioningMetrics } from './metrics.js';
 import { newNodeClaim } from './new-nodeclaim.js';
 import { pendingPodsByZone } from './pending-zones.js';
 import type { UnfinishedSolve } from './unfinished-work.js';
+import { unschedulableReasons } from './unschedulable-reasons.js';
 
 /** How often NoCompatibleInstanceTypes repeats for a NodePool that stays without types. */
 export const NoTypesWarningRepeatMs = 5 * 60_000;
@@ -220,6 +221,14 @@ export class Provisioner {
     let nominated = 0;
     let unschedulable = 0;
     const decisions: [Pod, boolean][] = [];
+    const onExisting = result.existing.reduce((n, p) => n + p.pods.length, 0);
+    if (onExisting > 0) {
+      // Without this a pass that found pods and made no NodeClaim would say nothing of them.
+      logger.info(
+        { pods: onExisting, nodes: result.existing.length },
+        'nominated pod(s) to capacity already in the cluster',
+      );
+    }
     for (const placement of result.existing) {
       const capacity = snapshot.input.existing.find((e) => e.name === placement.name);
       const target = capacity === undefined ? { node: placement.name } : refOf(capacity);
@@ -266,6 +275,12 @@ export class Provisioner {
           reason: 'its requirements filter out every instance type with an available offering',
         },
         'skipping nodepool',
+      );
+    }
+    if (result.unschedulable.length > 0) {
+      logger.info(
+        { pods: result.unschedulable.length, reasons: unschedulableReasons(result.unschedulable) },
+        'could not schedule pod(s)',
       );
     }
     for (const { pod, reason } of result.unschedulable) {
