@@ -290,7 +290,56 @@ describe('Reflector with a resume point', () => {
   });
 });
 
+/** A reflector's options for the delivery tests: nothing but what they vary. */
+function deliveryOptions(clock: FakeClock, more: Partial<ReflectorOptions> = {}): ReflectorOptions {
+  return {
+    clock,
+    timers: new ManualTimers(clock),
+    logger: recordingLogger(),
+    backoff: WatchBackoff,
+    random: () => 0,
+    timeoutSeconds: 25,
+    syncProbeSeconds: 3,
+    description: 'test',
+    ...more,
+  };
+}
+
 describe('Reflector delivery', () => {
+  it('gives the event loop a turn between slices of a long delivery, in order, all delivered', async () => {
+    const clock = new FakeClock(0);
+    const source = new ScriptedSource();
+    const items = Array.from({ length: 500 }, (_, i) => obj(`o${i}`, String(i + 1)));
+    source.listings.push({ items, resourceVersion: '600' });
+    let elapsed = 0;
+    const delivered: string[] = [];
+    let turns = 0;
+    const deliveredAtTurn: number[] = [];
+    const informer = new Reflector(
+      source,
+      (event) => {
+        if (event.type === 'ERROR') return;
+        delivered.push(event.object.metadata.name ?? '');
+        elapsed += 1; // each handler call takes 1 ms of the slice clock
+      },
+      deliveryOptions(clock, {
+        sliceMs: 20,
+        elapsedMs: () => elapsed,
+        defer: async () => {
+          turns++;
+          deliveredAtTurn.push(delivered.length);
+        },
+      }),
+    );
+    await informer.synced;
+    expect(delivered).toEqual(items.map((o) => o.metadata.name));
+    // A turn after every 20 handler calls, the last one before the sync that follows the list.
+    expect(turns).toBe(25);
+    expect(deliveredAtTurn.slice(0, 3)).toEqual([20, 40, 60]);
+    expect(deliveredAtTurn.at(-1)).toBe(500);
+    informer.stop();
+  });
+
   it('awaits each handler, drops queued events on stop, and aborts the connection', async () => {
     const clock = new FakeClock(0);
     const source = new ScriptedSource();
@@ -308,16 +357,7 @@ describe('Reflector delivery', () => {
         if (event.object.metadata.name === 'a') await blocked;
         calls.push(`end ${event.object.metadata.name}`);
       },
-      {
-        clock,
-        timers: new ManualTimers(clock),
-        logger: recordingLogger(),
-        backoff: WatchBackoff,
-        random: () => 0,
-        timeoutSeconds: 25,
-        syncProbeSeconds: 3,
-        description: 'test',
-      },
+      deliveryOptions(clock),
     );
     await informer.synced;
     await flush();
