@@ -29,7 +29,13 @@ export interface SimulationEnvironmentOptions {
   /** The built-in kubelet registration's options (boot delay, startup taints, ...). */
   readonly registration?: Omit<KubeletNodeRegistrarOptions, Wired | 'cluster'>;
   readonly kubelet?: Omit<KubeletSimulatorOptions, Wired>;
-  readonly binder?: PodBinderOptions;
+  /**
+   * The simulated kube-scheduler; `backoff` gives it kube-scheduler's per-pod backoff on the
+   * environment's timers (see BinderBackoff). Default: no backoff.
+   */
+  readonly binder?: Omit<PodBinderOptions, 'backoff'> & {
+    readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
+  };
   /**
    * Keep PodDisruptionBudget status current (kube-controller-manager's disruption controller),
    * from the first PDB on. Default true.
@@ -76,7 +82,14 @@ export class SimulationEnvironment {
       registration,
     });
     this.#stops = [
-      this.cluster.use(new PodBinder(options.binder)),
+      this.cluster.use(
+        new PodBinder({
+          ...(options.binder?.events === undefined ? {} : { events: options.binder.events }),
+          ...(options.binder?.backoff === undefined
+            ? {}
+            : { backoff: { ...options.binder.backoff, timers: this.timers, onError } }),
+        }),
+      ),
       this.cluster.use(new WorkloadControllers(wired)),
       this.cluster.use(
         new KubeletSimulator({ ...(options.kubelet ?? {}), ...wired, random: this.random.fork('kubelet') }),

@@ -68,6 +68,26 @@ describe('runSimulation', () => {
     expect(firstEmpty.hour).toBeGreaterThan(1 / 3);
   }, 60_000);
 
+  it("runs the simulated kube-scheduler with the scenario's backoff: pods wait it out after failing", async () => {
+    const plain = scenario();
+    const hour = 3_600_000;
+    const short = { ...plain, duration: hour };
+    const without = await runSimulation({ scenario: short, instanceTypes: fakeInstanceTypes() });
+    const backoff = { initial: 1_000, max: 10_000 };
+    const withBackoff = await runSimulation({
+      scenario: { ...short, scheduler: { backoff } },
+      instanceTypes: fakeInstanceTypes(),
+    });
+    // Pods fail while their node boots (20 s), so they are backing off when it registers.
+    expect(withBackoff.summary.pods.scheduled).toBe(without.summary.pods.scheduled);
+    expect(withBackoff.summary.pods.pendingSeconds.max).toBeGreaterThan(
+      without.summary.pods.pendingSeconds.max,
+    );
+    expect(withBackoff.summary.pods.pendingSeconds.max).toBeLessThanOrEqual(
+      without.summary.pods.pendingSeconds.max + backoff.max / 1000,
+    );
+  }, 60_000);
+
   it('gives the same result for the same seed', async () => {
     const a = await runSimulation({ scenario: scenario(), instanceTypes: fakeInstanceTypes() });
     const b = await runSimulation({ scenario: scenario(), instanceTypes: fakeInstanceTypes() });

@@ -110,8 +110,15 @@ export function scenarioEnvironment(
     cluster: { kinds: [NodePools, NodeClaims] },
     // Nothing in a run reads the simulated kube-scheduler's Scheduled / FailedScheduling
     // Events, and writing them was 9 % of a 500-node run: one per failed attempt of every
-    // pending pod, and an attempt follows every Node change.
-    binder: { events: false },
+    // pending pod, and without backoff an attempt follows every Node change.
+    binder: {
+      events: false,
+      ...(scenario.scheduler.backoff === undefined
+        ? {}
+        : {
+            backoff: { initialMs: scenario.scheduler.backoff.initial, maxMs: scenario.scheduler.backoff.max },
+          }),
+    },
     cloud: {
       launchLatency: launchLatency(cloud),
       insufficientCapacityRate: insufficientCapacityRates(cloud.iceRate),

@@ -30,6 +30,21 @@ describe('parseScenario', () => {
     }
   });
 
+  it("reads the scheduler's backoff: kube-scheduler's defaults, or the durations given", () => {
+    expect(parseScenario(minimal, 's.yaml').scenario?.scheduler).toEqual({});
+    expect(parseScenario(`${minimal}scheduler:\n  backoff: {}\n`, 's.yaml').scenario?.scheduler).toEqual({
+      backoff: { initial: 1_000, max: 10_000 },
+    });
+    expect(
+      parseScenario(`${minimal}scheduler:\n  backoff: { initial: 2s, max: 30s }\n`, 's.yaml').scenario
+        ?.scheduler,
+    ).toEqual({ backoff: { initial: 2_000, max: 30_000 } });
+    const bad = parseScenario(`${minimal}scheduler:\n  backoff: { initial: 20s, max: 10s }\n`, 's.yaml');
+    expect(bad.errors.map(formatScenarioError)).toEqual([
+      expect.stringMatching(/scheduler\.backoff\.max.*must be at least initial/),
+    ]);
+  });
+
   it('fills defaults and converts durations to milliseconds', () => {
     const { scenario } = parseScenario(minimal, 's.yaml');
     expect(scenario?.duration).toBe(3_600_000);

@@ -161,6 +161,18 @@ const cloud = z.strictObject({
   storms: boundedList(storm).optional(),
 });
 
+/**
+ * The simulated kube-scheduler. `backoff` gives it kube-scheduler's per-pod backoff
+ * (`podInitialBackoffSeconds` 1, `podMaxBackoffSeconds` 10 unless given); absent, a pod that
+ * failed is tried again at once on every change that may help it.
+ */
+const scheduler = z.strictObject({
+  backoff: z
+    .strictObject({ initial: positiveOffset.default(1_000), max: positiveOffset.default(10_000) })
+    .refine((b) => b.max >= b.initial, { path: ['max'], message: 'must be at least initial' })
+    .optional(),
+});
+
 const event = z.strictObject({
   at: offset,
   /** A JSON merge patch applied to the named NodePool (a template edit makes its nodes drift). */
@@ -192,6 +204,7 @@ export const scenarioSchema = z
       .min(1)
       .max(ScenarioLimits.nodePools, `must have at most ${ScenarioLimits.nodePools} NodePools`),
     cloud: cloud.default({}),
+    scheduler: scheduler.default({}),
     workloads: z
       .strictObject({
         deployments: z.array(deployment).max(ScenarioLimits.workloads).default([]),

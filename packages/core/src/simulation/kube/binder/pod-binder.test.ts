@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../apis/kubernetes/pod.js';
 import { FakeClock } from '../../../clock/clock.js';
+import { ManualTimers } from '../../../clock/timers.js';
 import { MemoryCluster } from '../../../kube/memory/memory-cluster.js';
 import { Events, Nodes, Pods } from '../../../kube/resource-types.js';
 import { simNode, simPod } from '../test-fixtures.js';
@@ -13,6 +14,18 @@ function setup() {
   const cluster = new MemoryCluster({ clock });
   const stop = cluster.use(new PodBinder());
   return { clock, cluster, stop };
+}
+
+/** A binder with kube-scheduler's backoff (1 s doubling to at most 4 s here) on manual timers. */
+function setupWithBackoff() {
+  const clock = new FakeClock(START);
+  const timers = new ManualTimers(clock);
+  const cluster = new MemoryCluster({ clock });
+  const stop = cluster.use(
+    new PodBinder({ events: false, backoff: { timers, initialMs: 1_000, maxMs: 4_000 } }),
+  );
+  const advance = (ms: number) => timers.advance(ms, () => cluster.settled());
+  return { clock, timers, cluster, stop, advance };
 }
 
 async function placements(cluster: MemoryCluster): Promise<Record<string, string | undefined>> {
@@ -137,6 +150,54 @@ describe('PodBinder', () => {
     await cluster.patch(Pods, { name: 'gated', namespace: 'default' }, { spec: { schedulingGates: null } });
     await cluster.settled();
     expect((await placements(cluster)).gated).toBe('n');
+  });
+
+  it('with backoff, tries a failed pod again only once its backoff is over, however many nodes arrive', async () => {
+    const { cluster, advance } = setupWithBackoff();
+    await cluster.create(Nodes, simNode('small', { cpu: '1' }));
+    await cluster.create(Pods, simPod('big', { cpu: '2' }));
+    await cluster.settled(); // failure 1: backoff 1 s
+    const first = await scheduledCondition(cluster, 'big');
+    expect(first).toMatchObject({ status: 'False', message: '0/1 nodes are available: 1 Insufficient cpu.' });
+    // Nodes that would not fit it either: without backoff each one is an attempt and a new message.
+    await cluster.create(Nodes, simNode('small-2', { cpu: '1' }));
+    await cluster.create(Nodes, simNode('small-3', { cpu: '1' }));
+    await cluster.settled();
+    expect(await scheduledCondition(cluster, 'big')).toEqual(first);
+    await advance(999);
+    expect(await scheduledCondition(cluster, 'big')).toEqual(first);
+    await advance(1); // failure 2, against all three nodes: backoff 2 s
+    expect((await scheduledCondition(cluster, 'big'))?.message).toBe(
+      '0/3 nodes are available: 3 Insufficient cpu.',
+    );
+    await cluster.create(Nodes, simNode('large', { cpu: '4' }));
+    await cluster.settled();
+    expect((await placements(cluster)).big).toBeUndefined();
+    await advance(1_999);
+    expect((await placements(cluster)).big).toBeUndefined();
+    await advance(1);
+    expect((await placements(cluster)).big).toBe('large');
+  });
+
+  it('with backoff, doubles the wait per failure up to its maximum, and a pod not blocked by one is tried at once', async () => {
+    const { cluster, advance, clock } = setupWithBackoff();
+    await cluster.create(Nodes, simNode('small', { cpu: '1' }));
+    await cluster.create(Pods, simPod('big', { cpu: '2' }));
+    await cluster.settled();
+    const failures: number[] = [clock.now() - START];
+    // A node change after every failure, so the pod is retried as soon as its backoff allows.
+    for (let i = 0; i < 4; i++) {
+      const before = (await scheduledCondition(cluster, 'big'))?.message;
+      await cluster.create(Nodes, simNode(`tiny-${i}`, { cpu: '1' }));
+      await cluster.settled();
+      while ((await scheduledCondition(cluster, 'big'))?.message === before) await advance(250);
+      failures.push(clock.now() - START);
+    }
+    expect(failures).toEqual([0, 1_000, 3_000, 7_000, 11_000]);
+    // A pod created now has failed nothing and is tried on the spot.
+    await cluster.create(Pods, simPod('small-pod', { cpu: '500m' }));
+    await cluster.settled();
+    expect((await placements(cluster))['small-pod']).toBeDefined();
   });
 
   it('stops binding once stopped', async () => {

@@ -1,5 +1,6 @@
 import type { Node } from '../../../apis/kubernetes/node.js';
 import { DefaultSchedulerName, type Pod } from '../../../apis/kubernetes/pod.js';
+import type { Cancel, Timers } from '../../../clock/timers.js';
 import { isConflict, isNotFound } from '../../../kube/errors.js';
 import { jsonEqual } from '../../../kube/json.js';
 import type { MemoryClusterPlugin } from '../../../kube/memory/extensions.js';
@@ -8,11 +9,13 @@ import type { MergePatch } from '../../../kube/merge-patch.js';
 import { formatTime, type KubeObject, type ObjectKey, referenceTo } from '../../../kube/object.js';
 import { Namespaces, Nodes, Pods } from '../../../kube/resource-types.js';
 import type { Watch, WatchEvent } from '../../../kube/watch.js';
+import { type ErrorHandler, rethrowUncaught } from '../../settle/settle.js';
 import { cacheKey, ObjectCache } from '../object-cache.js';
 import { ReconcileQueue } from '../reconcile-queue.js';
 import type { PlacedPod } from './inter-pod-affinity.js';
 import { NodeInfo } from './node-info.js';
-import { type PodInfo, podInfoOf } from './pod-info.js';
+import type { PodInfo } from './pod-info.js';
+import { PodInfoCache } from './pod-info-cache.js';
 import { type ScheduleResult, type SchedulingSnapshot, schedulePod } from './schedule-pod.js';
 
 type ScheduleFailure = Extract<ScheduleResult, { scheduled: false }>;
@@ -24,7 +27,32 @@ export const SCHEDULER_NAME = DefaultSchedulerName;
 export interface PodBinderOptions {
   /** Record Scheduled / FailedScheduling events on pods. Default true. */
   readonly events?: boolean;
+  /**
+   * kube-scheduler's per-pod backoff. Absent: a parked pod is tried again on every change that
+   * may help it, at once (what small tests want).
+   */
+  readonly backoff?: BinderBackoff;
 }
+
+/**
+ * kube-scheduler's backoff queue: a pod that failed n times is not tried again until
+ * `initialMs * 2^(n-1)` (at most `maxMs`) after its last failure, even when a change moves it
+ * out of the unschedulable pods. Without it, a thousand Nodes registering under a thousand
+ * pending pods are a million attempts, each rewriting the pod's PodScheduled message.
+ */
+export interface BinderBackoff {
+  readonly timers: Timers;
+  /** `podInitialBackoffSeconds`: default 1 s. */
+  readonly initialMs?: number;
+  /** `podMaxBackoffSeconds`: default 10 s. */
+  readonly maxMs?: number;
+  /** Where a pass started by a backoff timer reports its failure; default: rethrown uncaught. */
+  readonly onError?: ErrorHandler;
+}
+
+/** kube-scheduler's defaults (KubeSchedulerConfiguration v1). */
+export const DefaultPodInitialBackoffMs = 1_000;
+export const DefaultPodMaxBackoffMs = 10_000;
 
 interface PodCondition {
   type: string;
@@ -71,12 +99,6 @@ function nodeFacts(node: Node | undefined): unknown {
   };
 }
 
-function creationMs(pod: Pod): number {
-  const t = pod.metadata.creationTimestamp;
-  const ms = t === undefined ? Number.NaN : Date.parse(t);
-  return Number.isNaN(ms) ? 0 : ms;
-}
-
 /**
  * kube-scheduler's default profile as a MemoryCluster plug-in. It watches pods, nodes and
  * namespaces into informer caches; pending pods (unbound, `schedulerName` default-scheduler, not
@@ -91,6 +113,8 @@ function creationMs(pod: Pod): number {
  * pods with inter-pod affinity or spread constraints — a pod bound or relabelled. Pods with
  * scheduling gates get reason SchedulingGated.
  *
+ * With `backoff`, a failed pod also waits out its backoff (see BinderBackoff) before that.
+ *
  * Not simulated: preemption, scoring beyond LeastAllocated (balanced allocation, preferred
  * affinities, ScheduleAnyway spread, image locality, PreferNoSchedule taints), volume
  * filters, nominated pods, the 5-minute flush of the unschedulable queue, extenders.
@@ -98,13 +122,15 @@ function creationMs(pod: Pod): number {
 export class PodBinder implements MemoryClusterPlugin {
   readonly name = 'pod-binder';
   readonly #events: boolean;
+  readonly #backoff: BinderBackoff | undefined;
 
   constructor(options: PodBinderOptions = {}) {
     this.#events = options.events ?? true;
+    this.#backoff = options.backoff;
   }
 
   start(cluster: MemoryCluster): () => void {
-    const run = new BinderRun(cluster, this.#events);
+    const run = new BinderRun(cluster, this.#events, this.#backoff);
     const watches: Watch[] = [
       cluster.watch<KubeObject>(Namespaces, (e) => run.onNamespace(e)),
       cluster.watch<Node>(Nodes, (e) => run.onNode(e)),
@@ -112,6 +138,7 @@ export class PodBinder implements MemoryClusterPlugin {
     ];
     return () => {
       for (const w of watches) w.stop();
+      run.stop();
     };
   }
 }
@@ -123,12 +150,20 @@ class BinderRun {
   readonly #pods = new ObjectCache<Pod>();
   readonly #nodes = new ObjectCache<Node>();
   readonly #namespaces = new ObjectCache<KubeObject>();
+  readonly #derived = new PodInfoCache();
   readonly #infos = new Map<string, NodeInfo>();
   /** Pods counted in a NodeInfo, by key, with the node they count on. */
   readonly #assigned = new Map<string, PlacedPod>();
   readonly #withAntiAffinity = new Map<string, PlacedPod>();
   readonly #active = new Set<string>();
   readonly #unschedulable = new Set<string>();
+  readonly #backoff: BinderBackoff | undefined;
+  /** Failed attempts per pending pod, and when each may be tried again (backoff only). */
+  readonly #failedAttempts = new Map<string, number>();
+  readonly #retryAt = new Map<string, number>();
+  /** Moved out of the unschedulable pods but still backing off. */
+  readonly #backingOff = new Set<string>();
+  #wake: { readonly at: number; readonly cancel: Cancel } | undefined;
   readonly #queue: ReconcileQueue;
   /**
    * Bumped whenever what `schedulePod` reads may have changed (a node, a namespace, a pod counted
@@ -138,10 +173,16 @@ class BinderRun {
   /** Failures of this generation by scheduling signature: replicas of one template fail alike. */
   #failures = new Map<string, ScheduleFailure>();
 
-  constructor(cluster: MemoryCluster, events: boolean) {
+  constructor(cluster: MemoryCluster, events: boolean, backoff: BinderBackoff | undefined) {
     this.#cluster = cluster;
     this.#events = events;
+    this.#backoff = backoff;
     this.#queue = new ReconcileQueue(() => this.#pass());
+  }
+
+  stop(): void {
+    this.#wake?.cancel();
+    this.#wake = undefined;
   }
 
   onNamespace(event: WatchEvent<KubeObject>): Promise<void> | undefined {
@@ -182,11 +223,8 @@ class BinderRun {
     }
     let info: PodInfo | undefined;
     if (isAssigned(current)) {
-      try {
-        info = podInfoOf(current);
-      } catch {
-        info = undefined;
-      }
+      const derived = this.#derived.of(current);
+      info = 'info' in derived ? derived.info : undefined;
       if (info !== undefined) {
         this.#invalidate();
         const node = this.#info(current.spec.nodeName!);
@@ -203,11 +241,14 @@ class BinderRun {
         !jsonEqual(previous.metadata.labels ?? {}, current.metadata.labels ?? {});
       if (fresh) {
         this.#unschedulable.delete(key);
-        this.#active.add(key);
+        this.#activate(key);
       }
     } else {
       this.#active.delete(key);
       this.#unschedulable.delete(key);
+      this.#backingOff.delete(key);
+      this.#failedAttempts.delete(key);
+      this.#retryAt.delete(key);
     }
     const isNowAssigned = info !== undefined;
     if (wasAssigned && !isNowAssigned) this.#moveWhere(() => true);
@@ -226,8 +267,7 @@ class BinderRun {
    * reads changed since: the result is a pure function of the pod's namespace, labels and spec
    * and of the snapshot, so the reuse writes exactly what a fresh attempt would.
    */
-  #schedule(pod: Pod, info: PodInfo, snapshot: SchedulingSnapshot): ScheduleResult {
-    const signature = `${info.namespace}\u0000${JSON.stringify(pod.metadata.labels ?? {})}\u0000${JSON.stringify(pod.spec)}`;
+  #schedule(info: PodInfo, signature: string, snapshot: SchedulingSnapshot): ScheduleResult {
     const known = this.#failures.get(signature);
     if (known !== undefined) return known;
     const generation = this.#generation;
@@ -250,9 +290,60 @@ class BinderRun {
       const pod = this.#pods.get(key);
       if (pod !== undefined && predicate(pod)) {
         this.#unschedulable.delete(key);
-        this.#active.add(key);
+        this.#activate(key);
       }
     }
+  }
+
+  /** Into the active queue, or, while its backoff lasts, the backoff queue. */
+  #activate(key: string): void {
+    const at = this.#retryAt.get(key);
+    if (at === undefined || at <= this.#cluster.clock.now()) {
+      this.#backingOff.delete(key);
+      this.#active.add(key);
+      return;
+    }
+    this.#backingOff.add(key);
+    this.#armWake(at);
+  }
+
+  #armWake(at: number): void {
+    if (this.#wake !== undefined && this.#wake.at <= at) return;
+    this.#wake?.cancel();
+    const backoff = this.#backoff!;
+    this.#wake = {
+      at,
+      cancel: backoff.timers.after(at - this.#cluster.clock.now(), () => this.#flushBackoff()),
+    };
+  }
+
+  /** Moves the pods whose backoff is over to the active queue, and waits for the next one. */
+  #flushBackoff(): void {
+    this.#wake = undefined;
+    const now = this.#cluster.clock.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const key of [...this.#backingOff]) {
+      const at = this.#retryAt.get(key) ?? now;
+      if (at <= now) {
+        this.#backingOff.delete(key);
+        this.#active.add(key);
+      } else next = Math.min(next, at);
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#armWake(next);
+    this.#kick()?.catch(this.#backoff?.onError ?? rethrowUncaught);
+  }
+
+  /** Counts a failed attempt and starts the pod's backoff. */
+  #failed(key: string): void {
+    if (this.#backoff === undefined) return;
+    const attempts = (this.#failedAttempts.get(key) ?? 0) + 1;
+    this.#failedAttempts.set(key, attempts);
+    const initial = this.#backoff.initialMs ?? DefaultPodInitialBackoffMs;
+    const max = this.#backoff.maxMs ?? DefaultPodMaxBackoffMs;
+    this.#retryAt.set(
+      key,
+      this.#cluster.clock.now() + Math.min(max, initial * 2 ** Math.min(attempts - 1, 30)),
+    );
   }
 
   #kick(): Promise<void> | undefined {
@@ -267,7 +358,7 @@ class BinderRun {
         .sort(
           (a, b) =>
             (b.spec.priority ?? 0) - (a.spec.priority ?? 0) ||
-            creationMs(a) - creationMs(b) ||
+            this.#derived.of(a).createdMs - this.#derived.of(b).createdMs ||
             (cacheKey(a) < cacheKey(b) ? -1 : cacheKey(a) > cacheKey(b) ? 1 : 0),
         );
       this.#active.clear();
@@ -298,20 +389,20 @@ class BinderRun {
       );
       return;
     }
-    let info: PodInfo;
-    try {
-      info = podInfoOf(pod);
-    } catch (err) {
+    const derived = this.#derived.of(pod);
+    if ('error' in derived) {
       this.#unschedulable.add(key);
-      await this.#markUnschedulable(pod, 'Unschedulable', (err as Error).message);
+      this.#failed(key);
+      await this.#markUnschedulable(pod, 'Unschedulable', derived.error.message);
       return;
     }
-    const result = this.#schedule(pod, info, snapshot);
+    const result = this.#schedule(derived.info, derived.signature, snapshot);
     if (result.scheduled) {
       await this.#bind(pod, result.node.name);
       return;
     }
     this.#unschedulable.add(key);
+    this.#failed(key);
     await this.#markUnschedulable(pod, 'Unschedulable', result.message);
     if (this.#events) {
       await this.#cluster.createEvent({
