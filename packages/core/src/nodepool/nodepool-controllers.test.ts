@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Annotations, Labels } from '../apis/labels.js';
 import { withValue } from '../apis/v1/examples.js';
+import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import { NodePoolHashVersion, nodePoolTemplateHash } from '../apis/v1/nodepool-hash.js';
 import { resourceType } from '../kube/resource-type.js';
 import { NodeClaims, NodePools } from '../kube/resource-types.js';
@@ -108,6 +109,26 @@ describe('nodepool.counter', () => {
     pool = await env.find(NodePools, 'default');
     expect(pool?.status?.nodes).toBe(1);
     expect(pool?.status?.resources).toEqual({ cpu: '2' });
+  });
+});
+
+describe('nodepool.counter watch', () => {
+  it('reconciles the pool for changes that move its count, and not for other status updates', () => {
+    const controller = new NodePoolCounterController({ cluster: new ControllerEnv().cluster });
+    const claims = controller.watches[1]!;
+    const launched = aNodeClaim({ metadata: { name: 'a' }, status: { capacity: { cpu: '2' } } });
+    const registered = { ...launched, status: { ...launched.status, nodeName: 'node-a' } };
+    const bigger = { ...launched, status: { capacity: { cpu: '4' } } };
+    const moved = { ...launched, metadata: { ...launched.metadata, labels: { [Labels.NodePool]: 'other' } } };
+    const keys = (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: NodeClaim, previous?: NodeClaim) =>
+      [
+        ...claims.map({ type, object, ...(previous === undefined ? {} : { previous }) }, undefined as never),
+      ].map((k) => k.name);
+    expect(keys('ADDED', launched)).toEqual(['default']);
+    expect(keys('MODIFIED', registered, launched)).toEqual([]);
+    expect(keys('MODIFIED', bigger, launched)).toEqual(['default']);
+    expect(keys('MODIFIED', moved, launched).sort()).toEqual(['default', 'other']);
+    expect(keys('DELETED', registered, registered)).toEqual(['default']);
   });
 });
 

@@ -20,7 +20,7 @@ import { NodeClaims, Nodes } from '../kube/resource-types.js';
 import type { InformerEvent } from '../operator/runtime/informer.js';
 import { keyString } from '../operator/runtime/keys.js';
 import { isInitializedNode } from './capacity.js';
-import { type ClusterStateMetrics, clusterStateMetrics } from './metrics.js';
+import { registerClusterStateMetrics } from './metrics.js';
 import { DefaultNominationWindowMs, Nominations } from './nominations.js';
 import { PodSchedulingTimes } from './pod-scheduling-times.js';
 import {
@@ -94,7 +94,6 @@ function keyOfObject(object: KubeObject): string {
  */
 export class ClusterState {
   readonly #clock: Clock;
-  readonly #metrics: ClusterStateMetrics | undefined;
   readonly #nominations: Nominations;
   readonly #pods = new Map<string, Pod>();
   /** Each pod's last `spec` as delivered (when frozen) and as parsed. */
@@ -119,7 +118,7 @@ export class ClusterState {
 
   constructor(options: ClusterStateOptions) {
     this.#clock = options.clock;
-    this.#metrics = options.registry === undefined ? undefined : clusterStateMetrics(options.registry);
+    if (options.registry !== undefined) registerClusterStateMetrics(options.registry, () => this.nodeCount());
     this.#nominations = new Nominations(options.nominationWindowMs ?? DefaultNominationWindowMs);
   }
 
@@ -407,7 +406,6 @@ export class ClusterState {
       this.#nodes.set(key, node);
       if (node.metadata.deletionTimestamp !== undefined) this.#nominations.releaseTarget(key);
     }
-    this.#metrics?.nodeCount.set(this.nodeCount());
   }
 
   #applyNodeClaim(key: string, claim: NodeClaim, deleted: boolean): void {
@@ -419,7 +417,6 @@ export class ClusterState {
       this.#nodeClaims.set(key, claim);
       if (claim.metadata.deletionTimestamp !== undefined) this.#nominations.releaseTarget(key);
     }
-    this.#metrics?.nodeCount.set(this.nodeCount());
   }
 
   #applyNodePool(key: string, object: KubeObject, deleted: boolean): void {

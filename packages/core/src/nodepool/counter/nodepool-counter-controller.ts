@@ -2,6 +2,7 @@ import { Labels } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import { isNotFound } from '../../kube/errors.js';
+import { jsonEqual } from '../../kube/json.js';
 import type { ObjectKey } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
 import { NodeClaims, NodePools } from '../../kube/resource-types.js';
@@ -26,6 +27,14 @@ export function nodePoolUsage(claims: readonly NodeClaim[]): {
   return { resources: formatResourceList(total), nodes: claims.length };
 }
 
+/** Whether a change of a claim leaves its NodePool's count and resources as they were. */
+export function sameCount(previous: NodeClaim, current: NodeClaim): boolean {
+  return (
+    previous.metadata.labels?.[Labels.NodePool] === current.metadata.labels?.[Labels.NodePool] &&
+    jsonEqual(previous.status?.capacity ?? {}, current.status?.capacity ?? {})
+  );
+}
+
 /**
  * `nodepool.counter`: keeps a NodePool's `status.resources` (the capacity of its NodeClaims,
  * added up, launched ones contributing once their capacity is known) and `status.nodes` (how
@@ -47,9 +56,14 @@ export class NodePoolCounterController implements Controller {
     };
     this.watches = [
       watchSelf(NodePools),
-      watchMapped(NodeClaims, (claim, _cache, event) =>
-        poolsOf(claim, event.previous as NodeClaim | undefined),
-      ),
+      watchMapped(NodeClaims, (claim, _cache, event) => {
+        const previous = event.previous as NodeClaim | undefined;
+        // A claim's launch, registration and initialisation are status updates that leave what
+        // is counted alone; reconciling the pool for each lists all of its claims again, which
+        // at thousands of claims coming up at once is quadratic.
+        if (event.type === 'MODIFIED' && previous !== undefined && sameCount(previous, claim)) return [];
+        return poolsOf(claim, previous);
+      }),
     ];
   }
 
