@@ -2,7 +2,6 @@ import { Labels } from '@nodewright/core/apis';
 import {
   CreateError,
   InsufficientCapacityError,
-  instanceLaunchMetrics,
   NodeClaimNotFoundError,
   NodeClassNotReadyError,
 } from '@nodewright/core/cloudprovider';

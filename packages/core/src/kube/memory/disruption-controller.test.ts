@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PodDisruptionBudgetLike } from '../disruption-budget.js';
-import type { KubeObject } from '../object.js';
+import { DISRUPTED_POD_TIMEOUT_MS, type PodDisruptionBudgetLike } from '../disruption-budget.js';
+import { formatTime, type KubeObject } from '../object.js';
 import type { ResourceType } from '../resource-type.js';
 import { PodDisruptionBudgets, Pods as TypedPods } from '../resource-types.js';
 import { PodDisruptionBudgetStatusController } from './disruption-controller.js';
@@ -11,7 +11,7 @@ const Pods: ResourceType = TypedPods;
 
 /** A cluster running the controller, with budget `web` (minAvailable 1 of app=web) in default. */
 async function withBudget() {
-  const { cluster } = newCluster();
+  const { cluster, clock } = newCluster();
   const stop = cluster.use(new PodDisruptionBudgetStatusController());
   await cluster.create(PodDisruptionBudgets, {
     apiVersion: 'policy/v1',
@@ -19,7 +19,42 @@ async function withBudget() {
     metadata: { name: 'web', namespace: 'default' },
     spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
   } as KubeObject);
-  return { cluster, stop };
+  return { cluster, clock, stop };
+}
+
+type Cluster = Awaited<ReturnType<typeof withBudget>>['cluster'];
+
+/** Running, Ready pods labelled app=web. */
+async function addReadyPods(cluster: Cluster, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const pod = await cluster.create(Pods, podObject(name, { labels: { app: 'web' } }));
+    await cluster.updateStatus(Pods, {
+      ...pod,
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    } as KubeObject);
+  }
+}
+
+/** Adds a PodScheduled condition to a Ready pod: a status patch no budget reads. */
+async function markScheduled(cluster: Cluster, name: string): Promise<void> {
+  const pod = await cluster.get(Pods, { name, namespace: 'default' });
+  await cluster.updateStatus(Pods, {
+    ...pod,
+    status: {
+      phase: 'Running',
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'PodScheduled', status: 'True' },
+      ],
+    },
+  } as KubeObject);
+}
+
+async function budgetOf(cluster: Cluster): Promise<PodDisruptionBudgetLike> {
+  return (await cluster.get(PodDisruptionBudgets, {
+    name: 'web',
+    namespace: 'default',
+  })) as PodDisruptionBudgetLike;
 }
 
 describe('PodDisruptionBudgetStatusController', () => {
@@ -40,13 +75,7 @@ describe('PodDisruptionBudgetStatusController', () => {
       observedGeneration: 1,
     });
 
-    for (const name of ['a', 'b']) {
-      const pod = await cluster.create(Pods, podObject(name, { labels: { app: 'web' } }));
-      await cluster.updateStatus(Pods, {
-        ...pod,
-        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
-      } as KubeObject);
-    }
+    await addReadyPods(cluster, ['a', 'b']);
     await cluster.settled();
     expect(await status()).toMatchObject({
       expectedPods: 2,
@@ -70,34 +99,14 @@ describe('PodDisruptionBudgetStatusController', () => {
 
   it('at one instant, skips pod changes a budget cannot see and still counts those it can', async () => {
     const { cluster, stop } = await withBudget();
-    for (const name of ['a', 'b']) {
-      const pod = await cluster.create(Pods, podObject(name, { labels: { app: 'web' } }));
-      await cluster.updateStatus(Pods, {
-        ...pod,
-        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
-      } as KubeObject);
-    }
+    await addReadyPods(cluster, ['a', 'b']);
     await cluster.settled();
-    const budget = async () =>
-      (await cluster.get(PodDisruptionBudgets, {
-        name: 'web',
-        namespace: 'default',
-      })) as PodDisruptionBudgetLike;
+    const budget = () => budgetOf(cluster);
     const before = await budget();
     expect(before.status).toMatchObject({ expectedPods: 2, currentHealthy: 2, disruptionsAllowed: 1 });
 
     // A scheduling condition changes nothing the budget reads: its status is not rewritten.
-    const pod = await cluster.get(Pods, { name: 'a', namespace: 'default' });
-    await cluster.updateStatus(Pods, {
-      ...pod,
-      status: {
-        phase: 'Running',
-        conditions: [
-          { type: 'Ready', status: 'True' },
-          { type: 'PodScheduled', status: 'True' },
-        ],
-      },
-    } as KubeObject);
+    await markScheduled(cluster, 'a');
     await cluster.settled();
     expect((await budget()).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
 
@@ -110,6 +119,31 @@ describe('PodDisruptionBudgetStatusController', () => {
       currentHealthy: 1,
       disruptionsAllowed: 0,
     });
+    stop();
+  });
+
+  it('lets an approved eviction expire at a later instant even when no pod fact changed', async () => {
+    const { cluster, clock, stop } = await withBudget();
+    await addReadyPods(cluster, ['a', 'b']);
+    await cluster.settled();
+    const budget = () => budgetOf(cluster);
+    // An eviction of `a` approved just now, its pod not gone yet: `a` is not counted healthy.
+    const approved = await budget();
+    await cluster.updateStatus(PodDisruptionBudgets, {
+      ...approved,
+      status: { ...approved.status, disruptedPods: { a: formatTime(clock.now()) } },
+    } as KubeObject);
+    await cluster.settled();
+    expect((await budget()).status).toMatchObject({ currentHealthy: 1, disruptionsAllowed: 0 });
+
+    // Past the two minutes, a patch that changes nothing the budget reads still finds the
+    // approval expired: time alone changed the status.
+    clock.step(DISRUPTED_POD_TIMEOUT_MS + 1000);
+    await markScheduled(cluster, 'b');
+    await cluster.settled();
+    const after = await budget();
+    expect(after.status).toMatchObject({ currentHealthy: 2, disruptionsAllowed: 1 });
+    expect(after.status?.disruptedPods).toBeUndefined();
     stop();
   });
 });

@@ -34,7 +34,7 @@ export class PodDisruptionBudgetStatusController implements MemoryClusterPlugin 
     const sync = async (namespace: string | undefined): Promise<void> => {
       if (namespace === undefined) return;
       const now = cluster.clock.now();
-      if (!inputs.needsSync(namespace, now)) return;
+      if (!inputs.needsSync(namespace, now, () => recordsDisruptions(cluster, namespace))) return;
       inputs.synced(namespace, now);
       for (let attempt = 0; attempt < 5; attempt++) {
         try {
@@ -75,11 +75,13 @@ export class PodDisruptionBudgetStatusController implements MemoryClusterPlugin 
     // Read without copies: nothing here writes to them (updateStatus copies its argument).
     const pdbs = cluster.peek<PodDisruptionBudgetLike>(PodDisruptionBudgets, { namespace });
     if (pdbs.length === 0) return;
-    const present = new Map(cluster.peek(Pods, { namespace }).map((p) => [p.metadata.name ?? '', p]));
+    // The namespace's pods by name, listed only for a budget with approved evictions to check.
+    let present: Map<string, PodLike> | undefined;
     for (const pdb of pdbs) {
       const computed = cluster.disruptionStatus(pdb);
       const disrupted: Record<string, string> = {};
       for (const [name, at] of Object.entries(pdb.status?.disruptedPods ?? {})) {
+        present ??= new Map(cluster.peek(Pods, { namespace }).map((p) => [p.metadata.name ?? '', p]));
         const pod = present.get(name);
         if (pod === undefined || pod.metadata.deletionTimestamp !== undefined) continue;
         if (parseTime(at) + DISRUPTED_POD_TIMEOUT_MS <= now) continue;
@@ -117,6 +119,16 @@ export class PodDisruptionBudgetStatusController implements MemoryClusterPlugin 
   }
 }
 
+/**
+ * Whether a budget of the namespace holds approved evictions (`status.disruptedPods`): the only
+ * part of a status that changes with time alone, as those approvals expire.
+ */
+function recordsDisruptions(cluster: MemoryCluster, namespace: string): boolean {
+  return cluster
+    .peek<PodDisruptionBudgetLike>(PodDisruptionBudgets, { namespace })
+    .some((pdb) => Object.keys(pdb.status?.disruptedPods ?? {}).length > 0);
+}
+
 /** The facts of a pod a budget's status depends on: whether it is selected, healthy, and whose. */
 function podFacts(pod: PodLike): unknown {
   return [
@@ -130,9 +142,11 @@ function podFacts(pod: PodLike): unknown {
 /**
  * Which namespaces' budget inputs changed since their last sync. A sync reads only pods'
  * selection, health and controller facts, the budgets, the workload controllers and the clock,
- * so a namespace whose inputs are unchanged and synced at this same instant would compute what
- * it last wrote: the sync is skipped. At 500 nodes the simulated kube-scheduler's status patches
- * (PodScheduled conditions) otherwise re-count every pod of the namespace on each patch.
+ * so a namespace whose inputs are unchanged would compute what it last wrote: the sync is
+ * skipped. The clock counts only while a budget holds approved evictions, whose expiry changes
+ * the status; otherwise a later instant alone is no reason to sync. At 500 nodes the simulated
+ * kube-scheduler's and kubelets' status patches (PodScheduled, heartbeats) otherwise re-count
+ * every pod of the namespace on each patch.
  */
 class SyncInputs {
   readonly #pods = new Map<string, unknown>();
@@ -157,8 +171,11 @@ class SyncInputs {
     if (namespace !== undefined) this.#dirty.add(namespace);
   }
 
-  needsSync(namespace: string, now: number): boolean {
-    return this.#dirty.has(namespace) || this.#syncedAt.get(namespace) !== now;
+  /** `timed`: whether the namespace's statuses depend on the clock (asked only when it matters). */
+  needsSync(namespace: string, now: number, timed: () => boolean): boolean {
+    if (this.#dirty.has(namespace)) return true;
+    const at = this.#syncedAt.get(namespace);
+    return at === undefined || (at !== now && timed());
   }
 
   synced(namespace: string, now: number): void {

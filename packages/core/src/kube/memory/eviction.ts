@@ -113,7 +113,8 @@ export function disruptionStatusOf(
   const scaleOf = (pod: PodLike): ControllerScale => {
     const ref = controllerOf(pod);
     if (ref === undefined) return controllerScale(cluster, pod);
-    const key = JSON.stringify([pod.metadata.namespace, ref.apiVersion, ref.kind, ref.name, ref.uid]);
+    // Joined, not JSON-encoded: this runs for every selected pod on every status sync.
+    const key = `${pod.metadata.namespace ?? ''}\u0000${ref.apiVersion}\u0000${ref.kind}\u0000${ref.name}\u0000${ref.uid ?? ''}`;
     if (!scales.has(key)) scales.set(key, controllerScale(cluster, pod));
     return scales.get(key);
   };

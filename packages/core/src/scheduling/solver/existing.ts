@@ -9,7 +9,7 @@ import { Requirements } from '../requirements/requirements.js';
 import { addResources, parseResourceList, type ResourceList } from '../resources/resource-list.js';
 import { type ResourceSlots, ResourceVector } from '../resources/resource-vector.js';
 import type { TaintLike } from '../taints/tolerations.js';
-import type { TopologyNode } from '../topology/topology.js';
+import type { CountedPod, TopologyNode } from '../topology/topology.js';
 import { type DaemonPod, daemonRunsOn } from './daemon-overhead.js';
 import type { ExistingCapacity } from './types.js';
 
@@ -39,6 +39,15 @@ export interface PreparedExisting {
   readonly topologyNode: TopologyNode;
   /** The bound pods that still count (not finished). */
   readonly pods: readonly Pod[];
+  // Derived from `pods` here rather than in every solve: a disruption pass solves once per
+  // candidate over the same prepared capacity, and walking every bound pod of the cluster in
+  // each solve was most of what a failing single-node attempt cost.
+  /** The namespaces of `pods`, each once. */
+  readonly namespaces: readonly string[];
+  /** `pods` not being deleted, as topology counts them. */
+  readonly counted: readonly CountedPod[];
+  /** `pods` not being deleted that carry required pod anti-affinity. */
+  readonly antiAffine: readonly Pod[];
 }
 
 function sameTaint(a: TaintLike, b: TaintLike): boolean {
@@ -121,6 +130,24 @@ export function prepareExisting(
   const available = ResourceVector.fromList(allocatableOf(c), slots).subInPlace(
     ResourceVector.fromList(used, slots),
   );
+  const topologyNode: TopologyNode = {
+    hostname,
+    labels,
+    requirements,
+    taints,
+    registered: c.node !== undefined,
+  };
+  const namespaces = new Set<string>();
+  const counted: CountedPod[] = [];
+  const antiAffine: Pod[] = [];
+  for (const p of pods) {
+    const namespace = p.metadata.namespace ?? 'default';
+    namespaces.add(namespace);
+    if (p.metadata.deletionTimestamp !== undefined) continue;
+    counted.push({ namespace, labels: p.metadata.labels, node: topologyNode });
+    if ((p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length > 0)
+      antiAffine.push(p);
+  }
   return {
     capacity: c,
     name: c.name,
@@ -131,7 +158,10 @@ export function prepareExisting(
     available,
     ports,
     pods,
-    topologyNode: { hostname, labels, requirements, taints, registered: c.node !== undefined },
+    topologyNode,
+    namespaces: [...namespaces],
+    counted,
+    antiAffine,
   };
 }
 

@@ -1,5 +1,4 @@
 import type { Pod } from '../../apis/kubernetes/pod.js';
-import { Labels } from '../../apis/labels.js';
 import type { Due, Steps } from '../../clock/slices.js';
 import { satisfiesMinValues } from '../../cloudprovider/instance-type.js';
 import { hostPortConflict, podHostPorts } from '../pod/host-ports.js';
@@ -221,9 +220,10 @@ export class Scheduler {
       );
     });
     const prepared: PreparedExisting[] = [];
+    const prepare = cache.existingPreparer(input.daemonSets, daemons, slots);
     for (const c of input.existing) {
       if (due?.() === true) yield;
-      prepared.push(cache.prepareExisting(c, input.daemonSets, daemons, slots));
+      prepared.push(prepare(c));
     }
     return { options, wellKnown, slots, daemons, cache, pools, prepared: orderExisting(prepared) };
   }
@@ -238,33 +238,24 @@ export class Scheduler {
     const cache = base.cache;
     const namespaces = new Set<string>();
     for (const p of input.pods) namespaces.add(p.metadata.namespace ?? 'default');
-    for (const p of this.prepared)
-      for (const pod of p.pods) namespaces.add(pod.metadata.namespace ?? 'default');
+    for (const p of this.prepared) for (const namespace of p.namespaces) namespaces.add(namespace);
     this.#namespaces = new NamespaceResolver(namespaces);
-    const counted = this.prepared.flatMap((p) =>
-      p.pods
-        .filter((pod) => pod.metadata.deletionTimestamp === undefined)
-        .map((pod) => ({
-          namespace: pod.metadata.namespace ?? 'default',
-          labels: pod.metadata.labels,
-          node: p.topologyNode,
-        })),
-    );
     this.topology = new Topology(
       cache.nodePoolDomains(this.pools),
       this.prepared.map((p) => p.topologyNode),
-      counted,
+      this.prepared.map((p) => p.counted),
     );
-    const hosts = this.topology.registry(Labels.Hostname);
-    this.existing = this.prepared
-      .filter((p) => p.capacity.markedForDeletion !== true)
-      .map((p, index) => ({
+    const existing: ExistingTarget[] = [];
+    for (const [i, p] of this.prepared.entries()) {
+      if (p.capacity.markedForDeletion === true) continue;
+      existing.push({
         kind: 'existing',
-        index,
+        index: existing.length,
         name: p.name,
         requirements: p.requirements,
         taints: p.taints,
-        host: hosts.id(p.hostname),
+        // The topology registered every node's hostname in this order already.
+        host: this.topology.hostnameOf(i),
         allowUndefined: false,
         ports: p.ports.slice(),
         pods: [],
@@ -272,7 +263,9 @@ export class Scheduler {
         mergeCache: new Map(),
         domainIds: emptyDomainIds(8),
         available: p.available.clone(),
-      }));
+      });
+    }
+    this.existing = existing;
     this.#inverseFromBound();
   }
 
@@ -309,11 +302,9 @@ export class Scheduler {
 
   #inverseFromBound(): void {
     for (const p of this.prepared) {
-      for (const pod of p.pods) {
-        if (pod.metadata.deletionTimestamp !== undefined) continue;
+      for (const pod of p.antiAffine) {
         const terms =
           pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
-        if (terms.length === 0) continue;
         const owner = { namespace: pod.metadata.namespace ?? 'default', labels: pod.metadata.labels };
         const specs = inverseGroupSpecs(
           owner,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { DaemonSet } from '../../apis/kubernetes/daemon-set.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
+import { ResourceSlots } from '../resources/resource-vector.js';
 import { SolverCache } from './solver-cache.js';
 import { boundPod, existing, node } from './testing/index.js';
 
@@ -28,5 +30,38 @@ describe('SolverCache.marked', () => {
     expect(other).not.toBe(first);
     expect(other.pods).toEqual([web]);
     expect(cache.marked({ ...capacity }, otherRule)).not.toBe(other);
+  });
+});
+
+describe('SolverCache.existingPreparer', () => {
+  const capacity = existing(node('n1'), [boundPod('web', 'n1')]);
+  // Reuse is keyed on the DaemonSets array itself, as a solve's input passes it.
+  const noDaemonSets: DaemonSet[] = [];
+  const gpu = existing(node('n2', { allocatable: { cpu: '4', memory: '16Gi', 'nvidia.com/gpu': '1' } }));
+
+  it('reuses a preparation across solves while the capacity, DaemonSets and slots are the same', () => {
+    const cache = new SolverCache();
+    const first = cache.existingPreparer(noDaemonSets, [], new ResourceSlots())(capacity);
+    expect(cache.existingPreparer(noDaemonSets, [], new ResourceSlots())(capacity)).toBe(first);
+    expect(cache.existingPreparer(noDaemonSets, [], new ResourceSlots())({ ...capacity })).not.toBe(first);
+  });
+
+  it('does not reuse a preparation made before a piece registered a new resource slot', () => {
+    const cache = new SolverCache();
+    const slots = new ResourceSlots();
+    const prepare = cache.existingPreparer(noDaemonSets, [], slots);
+    const before = prepare(capacity);
+    // The GPU node registers a slot mid-solve: what was prepared before now means other slots.
+    prepare(gpu);
+    expect(slots.names()).toContain('nvidia.com/gpu');
+    const again = prepare(capacity);
+    expect(again).not.toBe(before);
+    // Kept now: later pieces of this solve, and solves that start with these slots, reuse it.
+    expect(prepare(capacity)).toBe(again);
+    expect(cache.existingPreparer(noDaemonSets, [], new ResourceSlots(['nvidia.com/gpu']))(capacity)).toBe(
+      again,
+    );
+    // Another DaemonSets array is another overhead: prepared anew.
+    expect(cache.existingPreparer([], [], slots)(capacity)).not.toBe(again);
   });
 });

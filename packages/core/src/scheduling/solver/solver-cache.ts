@@ -112,24 +112,30 @@ export class SolverCache {
   }
 
   /**
-   * prepareExisting of a piece of capacity, reused while the capacity object, the DaemonSets
-   * array and the resource slots registered so far are the same. Only a preparation that
-   * registered no new resource slot is kept: its vectors then mean the same in any solve whose
-   * slots start out alike.
+   * prepareExisting for one solve's capacity, each piece reused while the capacity object, the
+   * DaemonSets array and the resource slots registered so far are the same. Only a preparation
+   * that registered no new resource slot is kept: its vectors then mean the same in any solve
+   * whose slots start out alike. The slots' names are joined once per solve and again only when
+   * a piece registers a new slot, not once per piece.
    */
-  prepareExisting(
-    c: ExistingCapacity,
+  existingPreparer(
     daemonSets: readonly DaemonSet[],
     daemons: readonly DaemonPod[],
     slots: ResourceSlots,
-  ): PreparedExisting {
-    const key = slots.names().join('\n');
-    const hit = this.#existing.get(c);
-    if (hit !== undefined && hit.daemonSets === daemonSets && hit.slots === key) return hit.prepared;
-    const size = slots.size;
-    const prepared = prepareExisting(c, daemons, slots);
-    if (slots.size === size) this.#existing.set(c, { daemonSets, slots: key, prepared });
-    return prepared;
+  ): (c: ExistingCapacity) => PreparedExisting {
+    let size = slots.size;
+    let key = slots.names().join('\n');
+    return (c) => {
+      if (slots.size !== size) {
+        size = slots.size;
+        key = slots.names().join('\n');
+      }
+      const hit = this.#existing.get(c);
+      if (hit !== undefined && hit.daemonSets === daemonSets && hit.slots === key) return hit.prepared;
+      const prepared = prepareExisting(c, daemons, slots);
+      if (slots.size === size) this.#existing.set(c, { daemonSets, slots: key, prepared });
+      return prepared;
+    };
   }
 
   /** The pool's domain values (see poolDomainValues), reused while its NodePool and types are. */

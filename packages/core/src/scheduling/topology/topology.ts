@@ -51,15 +51,25 @@ export class Topology {
   readonly #all: TopologyGroup[] = [];
   readonly #nodePoolDomains: NodePoolDomains;
   readonly #nodes: readonly TopologyNode[];
-  readonly #pods: readonly CountedPod[];
+  /** The bound pods that count, node by node (each node's list is shared between solves). */
+  readonly #pods: readonly (readonly CountedPod[])[];
   readonly #hostnames: number[] = [];
 
-  constructor(nodePoolDomains: NodePoolDomains, nodes: readonly TopologyNode[], pods: readonly CountedPod[]) {
+  constructor(
+    nodePoolDomains: NodePoolDomains,
+    nodes: readonly TopologyNode[],
+    pods: readonly (readonly CountedPod[])[],
+  ) {
     this.#nodePoolDomains = nodePoolDomains;
     this.#nodes = nodes;
     this.#pods = pods;
     const hosts = this.registry(Labels.Hostname);
     for (const n of nodes) this.#hostnames.push(hosts.id(n.hostname));
+  }
+
+  /** The hostname domain id of the i-th node given to the constructor. */
+  hostnameOf(node: number): number {
+    return this.#hostnames[node]!;
   }
 
   registry(key: string): DomainRegistry {
@@ -142,12 +152,14 @@ export class Topology {
 
   #countBound(g: TopologyGroup): void {
     const spec = g.spec;
-    for (const p of this.#pods) {
-      if (!g.selects(p.namespace, p.labels)) continue;
-      const domain = this.#boundDomain(p.node, spec.key);
-      if (domain === undefined) continue;
-      if (!nodeFilterMatches(spec.filter, p.node.taints, p.node.requirements, !p.node.registered)) continue;
-      g.record(g.domains.id(domain));
+    for (const list of this.#pods) {
+      for (const p of list) {
+        if (!g.selects(p.namespace, p.labels)) continue;
+        const domain = this.#boundDomain(p.node, spec.key);
+        if (domain === undefined) continue;
+        if (!nodeFilterMatches(spec.filter, p.node.taints, p.node.requirements, !p.node.registered)) continue;
+        g.record(g.domains.id(domain));
+      }
     }
   }
 

@@ -104,11 +104,17 @@ function* simulateSteps(
   for (const u of result.unschedulable) {
     if (fromCandidates.has(u.pod) || fromDeleting.has(u.pod)) failures.push({ pod: u.pod, reason: u.reason });
   }
-  const initialized = new Map(snapshot.capacity.map((c) => [c.name, c.initialized]));
+  // Built only when a candidate's pod lands somewhere: most simulations of a pass fail first,
+  // and a map over the whole cluster per simulation was a visible part of each.
+  let initialized: Map<string, boolean> | undefined;
+  const isInitialized = (name: string): boolean | undefined => {
+    initialized ??= new Map(snapshot.capacity.map((c) => [c.name, c.initialized]));
+    return initialized.get(name);
+  };
   const moves: Move[] = [];
   for (const placement of result.existing) {
     for (const pod of placement.pods) {
-      if (fromCandidates.has(pod) && initialized.get(placement.name) === false) {
+      if (fromCandidates.has(pod) && isInitialized(placement.name) === false) {
         failures.push({
           pod,
           reason: `would move to ${placement.name}, which is not initialized yet`,
