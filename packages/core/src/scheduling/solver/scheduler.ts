@@ -36,7 +36,14 @@ import { initialView, type PodView, relax } from './preferences.js';
 import type { PodQueue } from './queue.js';
 import { podSignature } from './signature.js';
 import { SolverCache } from './solver-cache.js';
-import { type Claim, type ExistingTarget, emptyDomainIds, type Target, UNKNOWN_DOMAIN } from './target.js';
+import {
+  type Claim,
+  type ExistingTarget,
+  emptyDomainIds,
+  NoDomainIds,
+  type Target,
+  UNKNOWN_DOMAIN,
+} from './target.js';
 import type { SolverInput, SolverOptions } from './types.js';
 import { WellKnown } from './well-known.js';
 
@@ -260,8 +267,8 @@ export class Scheduler {
         ports: p.ports.slice(),
         pods: [],
         podRequests: [],
-        mergeCache: new Map(),
-        domainIds: emptyDomainIds(8),
+        mergeCache: undefined,
+        domainIds: NoDomainIds,
         available: p.available.clone(),
       });
     }
@@ -549,7 +556,7 @@ export class Scheduler {
     const add = v.options[i]!.requirements;
     if (add.size === 0) return target.requirements;
     const key = v.id * MAX_OPTIONS + i;
-    const cached = target.mergeCache.get(key);
+    const cached = target.mergeCache?.get(key);
     if (cached !== undefined) return cached;
     const base = target.requirements;
     let out: Requirements | null = null;
@@ -557,6 +564,7 @@ export class Scheduler {
       const merged = base.copy().addAll(add);
       out = sameRequirements(base, merged, add) ? base : merged;
     }
+    target.mergeCache ??= new Map();
     target.mergeCache.set(key, out);
     return out;
   }
@@ -684,7 +692,7 @@ export class Scheduler {
   #setRequirements(t: Target, r: Requirements): void {
     if (t.requirements !== r) {
       t.requirements = r;
-      t.mergeCache.clear();
+      t.mergeCache?.clear();
       t.domainIds.fill(UNKNOWN_DOMAIN);
     }
   }

@@ -20,8 +20,11 @@ interface TargetBase {
   readonly pods: Pod[];
   /** Their requests, in the same order. */
   readonly podRequests: ResourceList[];
-  /** Merged requirements per (variant, option), valid until `requirements` changes. */
-  readonly mergeCache: Map<number, Requirements | null>;
+  /**
+   * Merged requirements per (variant, option), valid until `requirements` changes; made on
+   * first use, as most existing nodes of a solve are never merged with.
+   */
+  mergeCache: Map<number, Requirements | null> | undefined;
   /**
    * Per topology key slot: the domain id the requirements pin the target to, -1 when not pinned
    * to one (small) domain, UNKNOWN_DOMAIN until computed. Reset when `requirements` changes.
@@ -65,3 +68,10 @@ export const UNKNOWN_DOMAIN = -3;
 export function emptyDomainIds(slots: number): Int32Array {
   return new Int32Array(Math.max(8, slots)).fill(UNKNOWN_DOMAIN);
 }
+
+/**
+ * `domainIds` of a target none has been computed for yet: grown into its own array on first
+ * use. Having no slots, it cannot be written to; a solve over hundreds of existing nodes
+ * otherwise allocated an array for each, most never read.
+ */
+export const NoDomainIds: Int32Array = new Int32Array(0);
