@@ -167,10 +167,17 @@ export function prepareExisting(
 
 /** Existing capacity in the order pods try it: initialized first, then by name. */
 export function orderExisting<T extends { readonly capacity: ExistingCapacity }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => {
-    if (a.capacity.initialized !== b.capacity.initialized) return a.capacity.initialized ? -1 : 1;
-    const x = a.capacity.name;
-    const y = b.capacity.name;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  return existingOrder(items).map((i) => items[i]!);
+}
+
+/** The positions of `items` in the order pods try them (see orderExisting); ties keep their order. */
+export function existingOrder(items: readonly { readonly capacity: ExistingCapacity }[]): number[] {
+  return items
+    .map((_, i) => i)
+    .sort((i, j) => {
+      const a = items[i]!.capacity;
+      const b = items[j]!.capacity;
+      if (a.initialized !== b.initialized) return a.initialized ? -1 : 1;
+      return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    });
 }

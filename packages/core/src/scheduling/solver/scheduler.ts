@@ -21,7 +21,7 @@ import {
 import { VolumeIndex, volumeTopology } from '../volumes/volume-topology.js';
 import { ClaimOrder } from './claim-order.js';
 import { type DaemonPod, daemonPod } from './daemon-overhead.js';
-import { orderExisting, type PreparedExisting } from './existing.js';
+import type { PreparedExisting } from './existing.js';
 import {
   inverseGroupSpecs,
   nodeFilterTerms,
@@ -226,13 +226,8 @@ export class Scheduler {
         prepareTypes,
       );
     });
-    const prepared: PreparedExisting[] = [];
-    const prepare = cache.existingPreparer(input.daemonSets, daemons, slots);
-    for (const c of input.existing) {
-      if (due?.() === true) yield;
-      prepared.push(prepare(c));
-    }
-    return { options, wellKnown, slots, daemons, cache, pools, prepared: orderExisting(prepared) };
+    const prepared = yield* cache.preparedExisting(input.existing, input.daemonSets, daemons, slots, due);
+    return { options, wellKnown, slots, daemons, cache, pools, prepared };
   }
 
   private constructor(input: SolverInput, base: SchedulerBase) {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonSet } from '../../apis/kubernetes/daemon-set.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
+import { finishNow } from '../../clock/slices.js';
 import { ResourceSlots } from '../resources/resource-vector.js';
 import { SolverCache } from './solver-cache.js';
 import { boundPod, existing, node } from './testing/index.js';
+import type { ExistingCapacity } from './types.js';
 
 describe('SolverCache.marked', () => {
   const n = node('n1');
@@ -63,5 +65,41 @@ describe('SolverCache.existingPreparer', () => {
     );
     // Another DaemonSets array is another overhead: prepared anew.
     expect(cache.existingPreparer([], [], slots)(capacity)).not.toBe(again);
+  });
+});
+
+describe('SolverCache.preparedExisting', () => {
+  const noDaemonSets: DaemonSet[] = [];
+  const a = existing(node('a'), [boundPod('web-a', 'a')]);
+  const b = existing(node('b'), [], { initialized: false });
+  const c = existing(node('c'), [boundPod('web-c', 'c')]);
+  const names = (list: readonly { readonly name: string }[]) => list.map((p) => p.name);
+  const solve = (cache: SolverCache, capacity: readonly ExistingCapacity[]) =>
+    finishNow(cache.preparedExisting(capacity, noDaemonSets, [], new ResourceSlots()));
+
+  it('orders the capacity as pods try it: initialized first, then by name', () => {
+    expect(names(solve(new SolverCache(), [c, b, a]))).toEqual(['a', 'c', 'b']);
+  });
+
+  it('takes the pieces the last solve had at the same position from it, and prepares the rest', () => {
+    const cache = new SolverCache();
+    const first = solve(cache, [a, b, c]);
+    const marked = cache.marked(c, () => false);
+    const second = solve(cache, [a, b, marked]);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]!.capacity).toBe(marked);
+    expect(second[1]!.pods).toEqual([]);
+    expect(names(second)).toEqual(['a', 'c', 'b']);
+  });
+
+  it('orders afresh when a piece that differs has another name or initialization', () => {
+    const cache = new SolverCache();
+    solve(cache, [a, b, c]);
+    const early = existing(node('0-first'));
+    expect(names(solve(cache, [a, b, early]))).toEqual(['0-first', 'a', 'b']);
+    const ready = { ...b, initialized: true };
+    expect(names(solve(cache, [a, ready, early]))).toEqual(['0-first', 'a', 'b']);
+    expect(names(solve(cache, [a, b, early]))).toEqual(['0-first', 'a', 'b']);
+    expect(names(solve(cache, [b, a]))).toEqual(['a', 'b']);
   });
 });

@@ -1,11 +1,12 @@
 import type { DaemonSet } from '../../apis/kubernetes/daemon-set.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
+import type { Due, Steps } from '../../clock/slices.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { ResourceSlots } from '../resources/resource-vector.js';
 import type { NodePoolDomains } from '../topology/topology.js';
 import type { DaemonPod } from './daemon-overhead.js';
-import { type PreparedExisting, prepareExisting } from './existing.js';
+import { existingOrder, type PreparedExisting, prepareExisting } from './existing.js';
 import { nodePoolDomains, type PoolDomainValues, poolDomainValues } from './node-pool-domains.js';
 import { launchableTypes, type Pool, type PoolTypes, poolRequirements, poolTypes } from './pools.js';
 import type { ExistingCapacity } from './types.js';
@@ -56,6 +57,16 @@ export class SolverCache {
     ExistingCapacity,
     { readonly stays: (pod: Pod) => boolean; readonly marked: ExistingCapacity }
   >();
+  /** The last solve's capacity as given, prepared (in that order), and the order pods tried it in. */
+  #lastExisting:
+    | {
+        readonly inputs: readonly ExistingCapacity[];
+        readonly daemonSets: readonly DaemonSet[];
+        readonly slots: string;
+        readonly prepared: readonly PreparedExisting[];
+        readonly order: readonly number[];
+      }
+    | undefined;
   /** The last solve's NodePools (each with its types) and the domains built from them. */
   #lastDomains:
     | {
@@ -136,6 +147,52 @@ export class SolverCache {
       if (slots.size === size) this.#existing.set(c, { daemonSets, slots: key, prepared });
       return prepared;
     };
+  }
+
+  /**
+   * A solve's existing capacity prepared (see existingPreparer) and in the order pods try it
+   * (orderExisting), as stoppable work: it may stop between two pieces. Consecutive solves of a
+   * disruption pass differ in a piece or two (the candidates each takes away), so a piece that is
+   * the same object at the same position as in the last solve is taken from it without a lookup,
+   * and the last solve's order is kept when every piece that differs has the name and
+   * initialization of the one it replaces. The result is what preparing and sorting afresh gives.
+   */
+  *preparedExisting(
+    existing: readonly ExistingCapacity[],
+    daemonSets: readonly DaemonSet[],
+    daemons: readonly DaemonPod[],
+    slots: ResourceSlots,
+    due?: Due,
+  ): Steps<PreparedExisting[]> {
+    const prepare = this.existingPreparer(daemonSets, daemons, slots);
+    const size = slots.size;
+    const key = slots.names().join('\n');
+    const last = this.#lastExisting;
+    const reuse =
+      last !== undefined &&
+      last.daemonSets === daemonSets &&
+      last.slots === key &&
+      last.inputs.length === existing.length
+        ? last
+        : undefined;
+    let sameOrder = reuse !== undefined;
+    const prepared: PreparedExisting[] = [];
+    for (const [i, c] of existing.entries()) {
+      if (due?.() === true) yield;
+      // Only while no piece of this solve has registered a new slot: the last solve's vectors
+      // were made with the slots as they were at its start.
+      if (reuse !== undefined && reuse.inputs[i] === c && slots.size === size) {
+        prepared.push(reuse.prepared[i]!);
+        continue;
+      }
+      prepared.push(prepare(c));
+      const was = reuse?.inputs[i];
+      if (was !== undefined && (was.name !== c.name || was.initialized !== c.initialized)) sameOrder = false;
+    }
+    const order = reuse !== undefined && sameOrder ? reuse.order : existingOrder(prepared);
+    this.#lastExisting =
+      slots.size === size ? { inputs: [...existing], daemonSets, slots: key, prepared, order } : undefined;
+    return order.map((i) => prepared[i]!);
   }
 
   /** The pool's domain values (see poolDomainValues), reused while its NodePool and types are. */
