@@ -16,6 +16,7 @@ import type {
   MethodOutcome,
 } from './methods/method.js';
 import { multiNodeConsolidation } from './methods/multi-node-consolidation.js';
+import { NodeRoom } from './methods/node-room.js';
 import type { SearchCutShort } from './methods/search-budget.js';
 import { singleNodeConsolidation } from './methods/single-node-consolidation.js';
 import { type DisruptionOptions, type DisruptionSnapshot, resolveDisruptionOptions } from './snapshot.js';
@@ -240,6 +241,7 @@ function* disruptionSteps(
   const totals = snapshot.nodePools.some((p) => p.spec.disruption.consolidationPolicy === 'Balanced')
     ? poolTotals(nodes, snapshot.instanceTypes)
     : undefined;
+  const room = new NodeRoom(snapshot);
   const notes = new Map<string, string>();
   const unconsolidatable = new Map<string, string>();
   const stopped: SearchCutShort[] = [];
@@ -255,6 +257,7 @@ function* disruptionSteps(
         snapshot,
         options: resolved,
         budgets: new BudgetLedger(budgets[method.reason]),
+        room,
         ...(totals === undefined ? {} : { poolTotals: totals }),
         ...(due === undefined ? {} : { due }),
       },

@@ -91,7 +91,8 @@ function capacityRequirements(c: ExistingCapacity, labels: Readonly<Record<strin
   );
 }
 
-function allocatableOf(c: ExistingCapacity): ResourceList {
+/** What the capacity can hold: its Node's allocatable (or capacity), else its NodeClaim's allocatable. */
+export function capacityAllocatable(c: ExistingCapacity): ResourceList {
   const status = c.node?.status;
   if (status?.allocatable !== undefined) return parseResourceList(status.allocatable);
   if (status?.capacity !== undefined) return parseResourceList(status.capacity);
@@ -127,7 +128,7 @@ export function prepareExisting(
     if (!daemonRunsOn(d, taints, requirements, false)) continue;
     used = addResources(used, d.requests);
   }
-  const available = ResourceVector.fromList(allocatableOf(c), slots).subInPlace(
+  const available = ResourceVector.fromList(capacityAllocatable(c), slots).subInPlace(
     ResourceVector.fromList(used, slots),
   );
   const topologyNode: TopologyNode = {

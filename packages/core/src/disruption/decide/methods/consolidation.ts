@@ -13,6 +13,7 @@ import type { Candidate } from '../candidates/evaluate.js';
 import { describeFailures, simulationSteps } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionCommand, MethodContext } from './method.js';
 import { compareNames, roundPrice } from './method.js';
+import { MinSpotToSpotTypes, noCheaperHome } from './no-cheaper-home.js';
 import {
   allowsCapacityType,
   cheaperTypes,
@@ -21,9 +22,6 @@ import {
   narrowClaim,
   spotOnly,
 } from './replacement.js';
-
-/** Spot-to-spot replacement of one node needs this many cheaper spot types (upstream). */
-const MinSpotToSpotTypes = 15;
 
 /**
  * A consolidation command for the candidates, or why there is none; `balanced` is the Balanced
@@ -150,9 +148,13 @@ export function attemptMoves(candidates: readonly Candidate[], attempt: Consolid
 function* consolidateUnscored(
   method: 'multi-node-consolidation' | 'single-node-consolidation',
   candidates: readonly Candidate[],
-  { snapshot, options, due }: MethodContext,
+  { snapshot, options, due, room }: MethodContext,
   solverOptions: SolverOptions | undefined,
 ): Steps<ConsolidationAttempt> {
+  if (room !== undefined) {
+    const why = noCheaperHome(candidates, snapshot, room, options.spotToSpotConsolidation);
+    if (why !== undefined) return { why };
+  }
   const sim = yield* simulationSteps(snapshot, new Set(candidates.map((c) => c.name)), solverOptions, due);
   if (sim.failures.length > 0)
     return { why: `its pods would not all reschedule: ${describeFailures(sim.failures)}` };

@@ -6,6 +6,7 @@ import type { BudgetLedger } from '../budgets/budget-mapping.js';
 import type { Candidate } from '../candidates/evaluate.js';
 import type { Move } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionSnapshot, ResolvedDisruptionOptions } from '../snapshot.js';
+import type { NodeRoom } from './node-room.js';
 import type { SearchCutShort } from './search-budget.js';
 
 const DisruptionMethodNames = [
@@ -46,6 +47,12 @@ export interface MethodContext {
    * its simulations stop only when it says so. Absent: the pass runs in one stretch.
    */
   readonly due?: Due;
+  /**
+   * The room the pass's nodes have left, for consolidation to turn away candidates whose pods
+   * have nowhere cheaper to go without simulating them (see `noCheaperHome`). Absent: every
+   * candidate is simulated.
+   */
+  readonly room?: NodeRoom;
 }
 
 /** A method's answer: its commands, and what a person asking "why not this node?" needs. */

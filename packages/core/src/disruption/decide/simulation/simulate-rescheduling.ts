@@ -75,7 +75,11 @@ function* simulateSteps(
 ): Steps<Simulation> {
   const fromCandidates = new Set<Pod>();
   const fromDeleting = new Set<Pod>();
+  // By name, the last piece of that name deciding, as a map of every piece would.
+  const uninitialized = new Set<string>();
   const existing: ExistingCapacity[] = snapshot.capacity.map((c) => {
+    if (c.initialized) uninitialized.delete(c.name);
+    else uninitialized.add(c.name);
     const leaving = candidates.has(c.name);
     if (!leaving && !isDeletingCapacity(c, snapshot.markedForDeletion)) return c;
     for (const p of c.pods) if (isReschedulable(p)) (leaving ? fromCandidates : fromDeleting).add(p);
@@ -104,17 +108,10 @@ function* simulateSteps(
   for (const u of result.unschedulable) {
     if (fromCandidates.has(u.pod) || fromDeleting.has(u.pod)) failures.push({ pod: u.pod, reason: u.reason });
   }
-  // Built only when a candidate's pod lands somewhere: most simulations of a pass fail first,
-  // and a map over the whole cluster per simulation was a visible part of each.
-  let initialized: Map<string, boolean> | undefined;
-  const isInitialized = (name: string): boolean | undefined => {
-    initialized ??= new Map(snapshot.capacity.map((c) => [c.name, c.initialized]));
-    return initialized.get(name);
-  };
   const moves: Move[] = [];
   for (const placement of result.existing) {
     for (const pod of placement.pods) {
-      if (fromCandidates.has(pod) && isInitialized(placement.name) === false) {
+      if (fromCandidates.has(pod) && uninitialized.has(placement.name)) {
         failures.push({
           pod,
           reason: `would move to ${placement.name}, which is not initialized yet`,
