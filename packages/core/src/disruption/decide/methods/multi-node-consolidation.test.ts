@@ -114,8 +114,8 @@ describe('multi-node consolidation', () => {
     // Alone, each node's pod has no room elsewhere and nothing cheaper could hold it: single-node
     // consolidation knows that without simulating.
     expect(result.nodes.map((n) => n.note)).toEqual([
-      'not consolidated: its pod default/s-0-p fits on no other node, and no instance type that could hold it is cheaper than $0.07/h',
-      'not consolidated: its pod default/s-1-p fits on no other node, and no instance type that could hold it is cheaper than $0.07/h',
+      'not consolidated: its pod default/s-0-p fits on no other initialized node, and no instance type that could hold it is cheaper than $0.07/h',
+      'not consolidated: its pod default/s-1-p fits on no other initialized node, and no instance type that could hold it is cheaper than $0.07/h',
     ]);
   });
 

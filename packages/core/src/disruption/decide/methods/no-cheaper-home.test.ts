@@ -46,6 +46,7 @@ describe('NodeRoom', () => {
       // 1 used leaves 3.
       { node: managedNode('roomy'), pods: [boundPod('r', 'roomy', { cpu: '1' })] },
       { node: managedNode('going', { deleting: true }), pods: [] },
+      { node: managedNode('starting'), pods: [], initialized: false },
     ],
   });
   const room = new NodeRoom(snapshot);
@@ -55,7 +56,7 @@ describe('NodeRoom', () => {
     expect(room.fitsElsewhere(requests('3500m'), new Set())).toBe(false);
   });
 
-  it('does not count the nodes named, nor a node being deleted, however empty', () => {
+  it('does not count the nodes named, a node being deleted or one not initialized, however empty', () => {
     expect(room.fitsElsewhere(requests('2'), new Set(['roomy']))).toBe(false);
     expect(room.fitsElsewhere(requests('400m'), new Set(['roomy']))).toBe(true);
   });
@@ -89,7 +90,7 @@ describe('noCheaperHome', () => {
     // small spot ($0.07/h): nothing is cheaper.
     const snapshot = besideFull(managedNode('n', { type: 'small', capacityType: 'spot' }), '1500m');
     expect(noCheaperHome([candidate(snapshot, 'n')], snapshot, new NodeRoom(snapshot), true)).toBe(
-      'its pod default/p fits on no other node, and no instance type that could hold it is cheaper than $0.07/h',
+      'its pod default/p fits on no other initialized node, and no instance type that could hold it is cheaper than $0.07/h',
     );
   });
 
@@ -100,10 +101,10 @@ describe('noCheaperHome', () => {
     ]);
     const c = candidate(snapshot, 'n');
     expect(noCheaperHome([c], snapshot, new NodeRoom(snapshot), true)).toBe(
-      'its pod default/p fits on no other node, and a spot replacement needs at least 15 spot instance types that could hold it cheaper than $0.14/h, found 1',
+      'its pod default/p fits on no other initialized node, and a spot replacement needs at least 15 spot instance types that could hold it cheaper than $0.14/h, found 1',
     );
     expect(noCheaperHome([c], snapshot, new NodeRoom(snapshot), false)).toBe(
-      'its pod default/p fits on no other node, spot-to-spot consolidation is disabled, and no instance type off spot that could hold it is cheaper than $0.14/h',
+      'its pod default/p fits on no other initialized node, spot-to-spot consolidation is disabled, and no instance type off spot that could hold it is cheaper than $0.14/h',
     );
   });
 
@@ -121,7 +122,8 @@ describe('noCheaperHome', () => {
     const node = fc.record({
       type: fc.constantFrom('small', 'medium'),
       spot: fc.boolean(),
-      pods: fc.array(podCpu, { minLength: 1, maxLength: 3 }),
+      initialized: fc.integer({ min: 0, max: 3 }).map((x) => x !== 0),
+      pods: fc.array(podCpu, { maxLength: 3 }),
     });
     const scenario = fc.record({
       nodes: fc.array(node, { minLength: 1, maxLength: 5 }),
@@ -144,6 +146,7 @@ describe('noCheaperHome', () => {
           return {
             node: managedNode(name, { type: n.type, capacityType: n.spot ? 'spot' : 'on-demand' }),
             pods,
+            initialized: n.initialized,
           };
         });
         const snapshot = cluster({ nodes: testNodes, pools: [poolOf(capacityTypes)] });

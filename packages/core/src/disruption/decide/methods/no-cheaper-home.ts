@@ -14,9 +14,10 @@ export const MinSpotToSpotTypes = 15;
 /**
  * Why consolidating the candidates cannot give a command, known without simulating it, or
  * undefined when only the simulation can tell. Sound, not a guess: a reschedulable pod of theirs
- * that fits on no other node by its requests alone must go to a new NodeClaim, so there is a
- * command only if some instance type that can hold that pod alone is cheaper than the candidates
- * by the rules consolidation prices a replacement with:
+ * that fits on no other initialized node by its requests alone lands on a node not initialized
+ * yet (the simulation fails), on nothing (it fails), or on a new NodeClaim, so there is a command
+ * only if some instance type that can hold that pod alone is cheaper than the candidates by the
+ * rules consolidation prices a replacement with:
  * - candidates all on spot, replaced on spot: spot-to-spot enabled, and a spot offering cheaper
  *   than them on at least 15 such types for one node (one type for several);
  * - candidates all on spot, replaced off spot: a cheaper offering that is not spot;
@@ -63,7 +64,7 @@ export function noCheaperHome(
   const spotPossible = allSpot && spotToSpot && spotTypes.size >= spotNeeded;
   if (spotPossible || offSpot || (!allSpot && spotTypes.size > 0)) return undefined;
   const cheaper = `cheaper than $${Number(price.toFixed(6))}/h`;
-  const head = `its pod ${stuck.key} fits on no other node`;
+  const head = `its pod ${stuck.key} fits on no other initialized node`;
   if (!allSpot || spotTypes.size === 0)
     return `${head}, and no instance type that could hold it is ${cheaper}`;
   if (!spotToSpot)

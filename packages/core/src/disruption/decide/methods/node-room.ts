@@ -28,10 +28,11 @@ interface Room {
 }
 
 /**
- * The room each piece of a pass's capacity has left by requests alone: what it can hold minus
+ * The room each initialized node of a pass has left by requests alone: what it can hold minus
  * the requests of the pods bound there that have not finished. It never says less than the
  * solver would find (the solver also reserves room for DaemonSet pods still to come, and checks
- * every constraint besides), so "fits nowhere here" is a fact the solver would agree with.
+ * every constraint besides), so "fits nowhere here" is a fact the solver would agree with. Nodes
+ * not initialized yet are left out: a consolidation whose pod would land on one fails anyway.
  *
  * Sorted by free CPU, largest first, so a question about one pod reads only the pieces with
  * enough CPU and stops at the first that has room: a consolidation pass asks it for every pod of
@@ -47,7 +48,7 @@ export class NodeRoom {
   }
 
   /**
-   * Whether a piece of capacity other than those named in `excluded`, and not being deleted,
+   * Whether an initialized node other than those named in `excluded`, and not being deleted,
    * has room for `requests`.
    */
   fitsElsewhere(requests: ResourceList, excluded: ReadonlySet<string>): boolean {
@@ -81,8 +82,9 @@ export class NodeRoom {
     const snapshot = this.#snapshot;
     const rooms: Room[] = [];
     for (const c of snapshot.capacity) {
-      // Where the solver puts no pod.
-      if (isDeletingCapacity(c, snapshot.markedForDeletion)) continue;
+      // Where the solver puts no pod; and where a consolidation may not move one (a pod sent to a
+      // node not initialized yet fails the simulation).
+      if (!c.initialized || isDeletingCapacity(c, snapshot.markedForDeletion)) continue;
       let used: ResourceList = new Map();
       for (const pod of c.pods) if (!isPodTerminal(pod)) used = addResources(used, podRequests(pod));
       const free = subtractResources(capacityAllocatable(c), used);
