@@ -23,8 +23,9 @@ export const MinSpotToSpotTypes = 15;
  * - candidates all on spot, replaced off spot: a cheaper offering that is not spot;
  * - otherwise: any cheaper offering.
  * Types are those the NodePools that can provision could launch, counted over all of them, with
- * every offering their requirements allow: more than any one replacement could choose from. At 500 nodes of full nodes a consolidation pass
- * simulated every candidate twice (strict and relaxed) only to find this out.
+ * every offering their requirements allow: more than any one replacement could choose from. On
+ * 500 full nodes, a pass simulated nearly every candidate twice (with and without preferences)
+ * only to find this out.
  */
 export function noCheaperHome(
   candidates: readonly Candidate[],
