@@ -166,12 +166,10 @@ export function prepareExisting(
   };
 }
 
-/** Existing capacity in the order pods try it: initialized first, then by name. */
-export function orderExisting<T extends { readonly capacity: ExistingCapacity }>(items: readonly T[]): T[] {
-  return existingOrder(items).map((i) => items[i]!);
-}
-
-/** The positions of `items` in the order pods try them (see orderExisting); ties keep their order. */
+/**
+ * The positions of existing capacity in the order pods try it: initialized first, then by name;
+ * ties keep their order.
+ */
 export function existingOrder(items: readonly { readonly capacity: ExistingCapacity }[]): number[] {
   return items
     .map((_, i) => i)

@@ -151,7 +151,7 @@ export class SolverCache {
 
   /**
    * A solve's existing capacity prepared (see existingPreparer) and in the order pods try it
-   * (orderExisting), as stoppable work: it may stop between two pieces. Consecutive solves of a
+   * (existingOrder), as stoppable work: it may stop between two pieces. Consecutive solves of a
    * disruption pass differ in a piece or two (the candidates each takes away), so a piece that is
    * the same object at the same position as in the last solve is taken from it without a lookup,
    * and the last solve's order is kept when every piece that differs has the name and

@@ -12,7 +12,7 @@ import {
 import type { Candidate } from '../candidates/evaluate.js';
 import { describeFailures, simulationSteps } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionCommand, MethodContext } from './method.js';
-import { compareNames, roundPrice } from './method.js';
+import { compareNames, formatPrice, roundPrice } from './method.js';
 import { MinSpotToSpotTypes, noCheaperHome } from './no-cheaper-home.js';
 import {
   allowsCapacityType,
@@ -48,10 +48,6 @@ export function consolidationOrder(candidates: readonly Candidate[]): Candidate[
     const y = value(b);
     return x !== y ? (x > y ? -1 : 1) : compareNames(a, b);
   });
-}
-
-function formatPrice(p: number): string {
-  return `$${Number(p.toFixed(6))}/h`;
 }
 
 /**

@@ -98,6 +98,11 @@ export function candidatesPrice(candidates: readonly Candidate[]): number {
   return roundPrice(candidates.reduce((sum, c) => sum + (c.price.known ? c.price.price : 0), 0));
 }
 
+/** A price per hour as notes show it: `$0.07/h`, at most six decimals. */
+export function formatPrice(p: number): string {
+  return `$${Number(p.toFixed(6))}/h`;
+}
+
 export function compareNames(a: Candidate, b: Candidate): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }

@@ -6,6 +6,7 @@ import { fits } from '../../../scheduling/resources/fits.js';
 import type { Candidate } from '../candidates/evaluate.js';
 import { canProvision } from '../simulation/simulate-rescheduling.js';
 import type { DisruptionSnapshot } from '../snapshot.js';
+import { formatPrice } from './method.js';
 import type { NodeRoom } from './node-room.js';
 
 /** Spot-to-spot replacement of one node needs this many cheaper spot types (upstream). */
@@ -64,7 +65,7 @@ export function noCheaperHome(
   const spotNeeded = candidates.length === 1 ? MinSpotToSpotTypes : 1;
   const spotPossible = allSpot && spotToSpot && spotTypes.size >= spotNeeded;
   if (spotPossible || offSpot || (!allSpot && spotTypes.size > 0)) return undefined;
-  const cheaper = `cheaper than $${Number(price.toFixed(6))}/h`;
+  const cheaper = `cheaper than ${formatPrice(price)}`;
   const head = `its pod ${stuck.key} fits on no other initialized node`;
   if (!allSpot || spotTypes.size === 0)
     return `${head}, and no instance type that could hold it is ${cheaper}`;
