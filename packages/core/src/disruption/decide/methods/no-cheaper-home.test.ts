@@ -61,6 +61,59 @@ describe('NodeRoom', () => {
     expect(room.fitsElsewhere(requests('400m'), new Set(['roomy']))).toBe(true);
   });
 
+  it('says when pods that each fit somewhere cannot fit together, counting only nodes with room for the smallest', () => {
+    const fragments = cluster({
+      nodes: [
+        // 2.4 cpu left: room for one 1.5 cpu pod, not two.
+        { node: managedNode('half'), pods: [boundPod('h', 'half', { cpu: '1600m' })] },
+        // 0.9 cpu left on each: 2.7 in all, none of it usable by a 1.5 cpu pod.
+        ...['a', 'b', 'c'].map((n) => ({ node: managedNode(n), pods: [boundPod(n, n, { cpu: '3100m' })] })),
+      ],
+    });
+    const fragmented = new NodeRoom(fragments);
+    const two = [requests('1500m'), requests('1500m')];
+    expect(fragmented.fitsElsewhere(requests('1500m'), new Set())).toBe(true);
+    const short = fragmented.togetherShortfall(two, new Set());
+    expect(short?.resource).toBe('cpu');
+    expect(short?.needed.toString()).toBe('3');
+    expect(short?.free.toString()).toBe('2400m');
+    // A smaller pod among them opens the fragments: 2.4 + 3 x 0.9 is more than 2.3.
+    expect(fragmented.togetherShortfall([requests('1500m'), requests('800m')], new Set())).toBeUndefined();
+    // A second half-empty node can take the other pod; named as leaving, it cannot.
+    const twoHalves = new NodeRoom(
+      cluster({
+        nodes: ['h1', 'h2'].map((n) => ({ node: managedNode(n), pods: [boundPod(n, n, { cpu: '1600m' })] })),
+      }),
+    );
+    expect(twoHalves.togetherShortfall(two, new Set())).toBeUndefined();
+    expect(twoHalves.togetherShortfall(two, new Set(['h2']))?.free.toString()).toBe('2400m');
+    // Memory counts as well: two pods of 1Gi and one node with 1.5Gi of its 16Gi left.
+    const memory = new NodeRoom(
+      cluster({
+        nodes: [{ node: managedNode('m'), pods: [boundPod('m', 'm', { cpu: '100m', memory: '14848Mi' })] }],
+      }),
+    );
+    expect(memory.togetherShortfall([requests('100m'), requests('100m')], new Set())?.resource).toBe(
+      'memory',
+    );
+    // One pod alone is the question fitsElsewhere answers.
+    expect(fragmented.togetherShortfall([requests('1500m')], new Set())).toBeUndefined();
+  });
+
+  it('counts nothing of a node that is overcommitted on any resource', () => {
+    const over = cluster({
+      nodes: [
+        { node: managedNode('half'), pods: [boundPod('h', 'half', { cpu: '1600m' })] },
+        { node: managedNode('over'), pods: [boundPod('o', 'over', { cpu: '1', memory: '40Gi' })] },
+      ],
+    });
+    expect(
+      new NodeRoom(over)
+        .togetherShortfall([requests('1500m'), requests('1500m')], new Set())
+        ?.free.toString(),
+    ).toBe('2400m');
+  });
+
   it('knows only the types a NodePool can launch', () => {
     const spotOnly = new NodeRoom(cluster({ nodes: [], pools: [poolOf(['spot'])] }));
     const { types, requirements } = spotOnly.launchable(poolOf(['spot']));
@@ -91,6 +144,21 @@ describe('noCheaperHome', () => {
     const snapshot = besideFull(managedNode('n', { type: 'small', capacityType: 'spot' }), '1500m');
     expect(noCheaperHome([candidate(snapshot, 'n')], snapshot, new NodeRoom(snapshot), true)).toBe(
       'its pod default/p fits on no other initialized node, and no instance type that could hold it is cheaper than $0.07/h',
+    );
+  });
+
+  it('turns away a node whose pods fit elsewhere one at a time but not together', () => {
+    const snapshot = cluster({
+      nodes: [
+        {
+          node: managedNode('n', { type: 'small', capacityType: 'spot' }),
+          pods: ['p1', 'p2'].map((p) => boundPod(p, 'n', { cpu: '700m' })),
+        },
+        { node: managedNode('roomy'), pods: [boundPod('r', 'roomy', { cpu: '3' })] },
+      ],
+    });
+    expect(noCheaperHome([candidate(snapshot, 'n')], snapshot, new NodeRoom(snapshot), true)).toBe(
+      'its 2 pods need 1400m cpu together, more than the 1 free on the other initialized nodes with room for one of them, and no instance type that could hold one of them is cheaper than $0.07/h',
     );
   });
 
@@ -131,6 +199,7 @@ describe('noCheaperHome', () => {
       spotToSpot: fc.boolean(),
     });
     let refused = 0;
+    let refusedTogether = 0;
     fc.assert(
       fc.property(scenario, ({ nodes, capacityTypes, spotToSpot }) => {
         const testNodes: TestNode[] = nodes.map((n, i) => {
@@ -153,13 +222,17 @@ describe('noCheaperHome', () => {
         const options = resolveDisruptionOptions({ spotToSpotConsolidation: spotToSpot });
         const context: MethodContext = { snapshot, options, budgets: {} as BudgetLedger };
         const room = new NodeRoom(snapshot);
-        for (const c of candidates(snapshot)) {
-          if (c.node.reschedulable.length === 0) continue;
-          const simulated = computeConsolidation('single-node-consolidation', [c], context);
-          const screened = computeConsolidation('single-node-consolidation', [c], { ...context, room });
-          const why = noCheaperHome([c], snapshot, room, spotToSpot);
+        const all = candidates(snapshot).filter((c) => c.node.reschedulable.length > 0);
+        // Each candidate alone, and each pair of neighbours as multi-node consolidation tries them.
+        const sets = [...all.map((c) => [c]), ...all.slice(1).map((c, i) => [all[i] as Candidate, c])];
+        for (const set of sets) {
+          const method = set.length === 1 ? 'single-node-consolidation' : 'multi-node-consolidation';
+          const simulated = computeConsolidation(method, set, context);
+          const screened = computeConsolidation(method, set, { ...context, room });
+          const why = noCheaperHome(set, snapshot, room, spotToSpot);
           if (why !== undefined) {
             refused++;
+            if (why.includes('together')) refusedTogether++;
             expect('command' in simulated).toBe(false);
           }
           expect('command' in screened ? screened.command : undefined).toEqual(
@@ -169,7 +242,8 @@ describe('noCheaperHome', () => {
       }),
       { numRuns: 300 },
     );
-    // The property must have met the case it is about.
+    // The property must have met the cases it is about.
     expect(refused).toBeGreaterThan(0);
+    expect(refusedTogether).toBeGreaterThan(0);
   });
 });

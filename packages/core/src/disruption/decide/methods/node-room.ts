@@ -25,6 +25,17 @@ interface Room {
   readonly name: string;
   readonly free: ResourceList;
   readonly cpu: Quantity;
+  /** False when some free quantity is negative: `fits` then admits nothing here. */
+  readonly usable: boolean;
+}
+
+/** Pods that cannot all go to the other nodes: together they need more of a resource than those nodes have free. */
+export interface TogetherShortfall {
+  readonly resource: string;
+  /** What the pods request of it, summed. */
+  readonly needed: Quantity;
+  /** What the nodes with enough CPU left for the smallest of the pods have free of it, summed. */
+  readonly free: Quantity;
 }
 
 /**
@@ -41,6 +52,10 @@ interface Room {
 export class NodeRoom {
   readonly #snapshot: DisruptionSnapshot;
   #rooms: readonly Room[] | undefined;
+  /** Position of each room in the sorted list. */
+  readonly #index = new Map<string, number>();
+  /** Per resource, free nanos of the usable rooms summed over each prefix of the sorted list. */
+  readonly #prefix = new Map<string, readonly bigint[]>();
   readonly #launchable = new Map<NodePool, LaunchableTypes>();
 
   constructor(snapshot: DisruptionSnapshot) {
@@ -59,6 +74,39 @@ export class NodeRoom {
       if (fits(requests, room.free)) return true;
     }
     return false;
+  }
+
+  /**
+   * Why the pods could not all be placed at once on initialized nodes other than those named in
+   * `excluded`, by requests alone, or undefined when they might be. Sound, as `fitsElsewhere`: it
+   * sums a resource over every node with at least the smallest pod's CPU free, so it only ever
+   * says no when no placement exists. Each pod fitting somewhere on its own does not make them fit
+   * together: two pods of 1.5 CPU and one node with 2.4 CPU left is the usual case on full nodes.
+   */
+  togetherShortfall(
+    requests: readonly ResourceList[],
+    excluded: ReadonlySet<string>,
+  ): TogetherShortfall | undefined {
+    if (requests.length < 2) return undefined;
+    const rooms = this.#all();
+    let minCpu: Quantity | undefined;
+    const needed = new Map<string, bigint>();
+    for (const r of requests) {
+      const cpu = r.get('cpu') ?? Quantity.zero();
+      if (minCpu === undefined || cpu.cmp(minCpu) < 0) minCpu = cpu;
+      for (const [name, q] of r) needed.set(name, (needed.get(name) ?? 0n) + q.nanos);
+    }
+    const reach = roomsWithCpu(rooms, minCpu ?? Quantity.zero());
+    for (const [resource, need] of needed) {
+      if (need <= 0n) continue;
+      let free = this.#prefixOf(resource)[reach] ?? 0n;
+      for (const name of excluded) {
+        const i = this.#index.get(name);
+        if (i !== undefined && i < reach) free -= freeNanos(rooms[i] as Room, resource);
+      }
+      if (free < need) return { resource, needed: Quantity.fromNanos(need), free: Quantity.fromNanos(free) };
+    }
+    return undefined;
   }
 
   /**
@@ -88,10 +136,46 @@ export class NodeRoom {
       let used: ResourceList = new Map();
       for (const pod of c.pods) if (!isPodTerminal(pod)) used = addResources(used, podRequests(pod));
       const free = subtractResources(capacityAllocatable(c), used);
-      rooms.push({ name: c.name, free, cpu: free.get('cpu') ?? Quantity.zero() });
+      const usable = [...free.values()].every((q) => q.nanos >= 0n);
+      rooms.push({ name: c.name, free, cpu: free.get('cpu') ?? Quantity.zero(), usable });
     }
     rooms.sort((a, b) => b.cpu.cmp(a.cpu));
+    for (const [i, room] of rooms.entries()) this.#index.set(room.name, i);
     this.#rooms = rooms;
     return rooms;
   }
+
+  #prefixOf(resource: string): readonly bigint[] {
+    let sums = this.#prefix.get(resource);
+    if (sums === undefined) {
+      const rooms = this.#all();
+      const built = [0n];
+      let total = 0n;
+      for (const room of rooms) {
+        total += freeNanos(room, resource);
+        built.push(total);
+      }
+      sums = built;
+      this.#prefix.set(resource, sums);
+    }
+    return sums;
+  }
+}
+
+/** A room's free nanos of a resource as far as `fits` could use them: none when it is unusable. */
+function freeNanos(room: Room, resource: string): bigint {
+  if (!room.usable) return 0n;
+  return room.free.get(resource)?.nanos ?? 0n;
+}
+
+/** How many rooms, from the front of the list sorted by free CPU, have at least `cpu` free. */
+function roomsWithCpu(rooms: readonly Room[], cpu: Quantity): number {
+  let lo = 0;
+  let hi = rooms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((rooms[mid] as Room).cpu.cmp(cpu) >= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
