@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodePoolTemplateHash } from '../../apis/v1/nodepool-hash.js';
 import { aNodePool } from '../../testing/nodepool-builder.js';
-import { driftLabels, StaticDriftReasons, staticDrift } from './static-drift.js';
+import { driftBasis, driftLabels, StaticDriftReasons, staticDrift } from './static-drift.js';
 
 const pool = aNodePool({ spec: { template: { metadata: { labels: { team: 'a' } } } } });
 const hash = nodePoolTemplateHash(pool);
@@ -44,6 +44,24 @@ describe('staticDrift', () => {
       },
     });
     expect(staticDrift(undefined, amd64, custom)?.reason).toBe(StaticDriftReasons.RequirementsDrifted);
+  });
+
+  it('reads a label under its beta alias and gives the same answer from a shared basis', () => {
+    const arm = aNodePool({
+      spec: {
+        template: {
+          spec: { requirements: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['arm64'] }] },
+        },
+      },
+    });
+    const beta = { 'beta.kubernetes.io/arch': 'amd64', 'example.com/other': 'x' };
+    const found = staticDrift(undefined, beta, arm);
+    expect(found?.reason).toBe(StaticDriftReasons.RequirementsDrifted);
+    const basis = driftBasis(arm);
+    const cases: Record<string, string>[] = [beta, amd64, { 'kubernetes.io/arch': 'arm64' }, {}];
+    for (const labels of cases)
+      for (const annotations of [undefined, { 'karpenter.sh/nodepool-hash': hash }])
+        expect(staticDrift(annotations, labels, arm, basis)).toEqual(staticDrift(annotations, labels, arm));
   });
 
   it('checks the hash before the requirements', () => {

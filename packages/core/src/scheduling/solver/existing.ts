@@ -102,12 +102,14 @@ export function capacityAllocatable(c: ExistingCapacity): ResourceList {
 /**
  * Prepares one piece of existing capacity: what is still free after its bound pods and after the
  * DaemonSets that will run there but have no pod yet (as Karpenter reserves their room on
- * in-flight nodes), which host ports are taken, and how topology sees it.
+ * in-flight nodes), which host ports are taken, and how topology sees it. `requestsOf` is
+ * podRequests, or a memo of it.
  */
 export function prepareExisting(
   c: ExistingCapacity,
   daemons: readonly DaemonPod[],
   slots: ResourceSlots,
+  requestsOf: (pod: Pod) => ResourceList = podRequests,
 ): PreparedExisting {
   const labels = capacityLabels(c);
   const requirements = capacityRequirements(c, labels);
@@ -118,7 +120,7 @@ export function prepareExisting(
   const ports: HostPort[] = [];
   const present = new Set<string>();
   for (const p of pods) {
-    used = addResources(used, podRequests(p));
+    used = addResources(used, requestsOf(p));
     ports.push(...podHostPorts(p));
     const owner = daemonSetOwner(p);
     if (owner !== undefined) present.add(`${p.metadata.namespace ?? 'default'}/${owner}`);

@@ -3,6 +3,7 @@ import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import type { Due, Steps } from '../../clock/slices.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
+import { PodRequestsMemo } from '../pod/requests-memo.js';
 import type { ResourceSlots } from '../resources/resource-vector.js';
 import type { NodePoolDomains } from '../topology/topology.js';
 import type { DaemonPod } from './daemon-overhead.js';
@@ -28,6 +29,9 @@ const NoTypes: readonly InstanceType[] = Object.freeze([]);
  * without a cache.
  */
 export class SolverCache {
+  /** Each pod's requests, for this cache's users and the disruption pass around its solves. */
+  readonly requests = new PodRequestsMemo();
+  readonly #requestsOf = (pod: Pod) => this.requests.of(pod);
   readonly #types = new WeakMap<
     readonly InstanceType[],
     { readonly labels: ReadonlySet<string> | undefined; readonly types: readonly InstanceType[] }
@@ -143,7 +147,7 @@ export class SolverCache {
       }
       const hit = this.#existing.get(c);
       if (hit !== undefined && hit.daemonSets === daemonSets && hit.slots === key) return hit.prepared;
-      const prepared = prepareExisting(c, daemons, slots);
+      const prepared = prepareExisting(c, daemons, slots, this.#requestsOf);
       if (slots.size === size) this.#existing.set(c, { daemonSets, slots: key, prepared });
       return prepared;
     };

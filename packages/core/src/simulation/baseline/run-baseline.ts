@@ -1,7 +1,9 @@
 import type { Node } from '../../apis/kubernetes/node.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { Nodes, Pods } from '../../kube/resource-types.js';
+import { LowerBoundCache } from '../../scheduling/lower-bound/lower-bound-cache.js';
 import { nodePoolOfferings } from '../../scheduling/lower-bound/node-pool-offerings.js';
+import { PodRequestsMemo } from '../../scheduling/pod/requests-memo.js';
 import type { SimulatedInstance } from '../cloud/instance.js';
 import type { SimulationEnvironment } from '../environment/simulation-environment.js';
 import { countDeltas } from '../runner/counts.js';
@@ -97,6 +99,8 @@ export async function runClusterAutoscalerBaseline(
   const boundTypes = nodePoolOfferings(options.instanceTypes, scenario.nodePools);
   const disrupted = () => baselineDisruptions(ca.disruptions, env.provider.instances(), env.clock.now());
   const disruptedSince = countDeltas(disrupted);
+  const bounds = new LowerBoundCache();
+  const requests = new PodRequestsMemo();
   ca.start();
   const settle = async () => {
     await env.settle();
@@ -118,6 +122,8 @@ export async function runClusterAutoscalerBaseline(
         env.provider.ledger.hourlyRateAt(env.clock.now()),
         await disruptedSince(),
         boundTypes,
+        bounds,
+        requests,
       ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

@@ -6,6 +6,7 @@ import { isOwnedByDaemonSet } from '../../kube/pod.js';
 import { lowerBoundPerHour } from '../../scheduling/lower-bound/lower-bound.js';
 import type { LowerBoundCache } from '../../scheduling/lower-bound/lower-bound-cache.js';
 import { podRequests } from '../../scheduling/pod/requests.js';
+import type { PodRequestsMemo } from '../../scheduling/pod/requests-memo.js';
 import { parseResourceList, type ResourceList } from '../../scheduling/resources/resource-list.js';
 
 /** The fleet at one instant of a simulation. */
@@ -41,6 +42,7 @@ const active = (p: Pod) => p.status?.phase !== 'Succeeded' && p.status?.phase !=
 /**
  * Counts nodes by capacity type, pods by state and requests against allocatable, and bounds the
  * cost of holding the requested pods on `boundTypes` (pure); `disruptions` is passed through.
+ * `memo`, when given, parses each pod's requests once across samples.
  */
 export function sampleFleet(
   hour: number,
@@ -50,6 +52,7 @@ export function sampleFleet(
   disruptions: Readonly<Record<string, number>> = {},
   boundTypes: readonly InstanceType[] = [],
   bounds?: LowerBoundCache,
+  memo?: PodRequestsMemo,
 ): FleetSample {
   let spot = 0;
   let onDemand = 0;
@@ -72,7 +75,7 @@ export function sampleFleet(
   const requested: ResourceList[] = [];
   for (const p of pods) {
     if (!active(p)) continue;
-    const requests = podRequests(p);
+    const requests = memo?.of(p) ?? podRequests(p);
     if (p.metadata.deletionTimestamp === undefined && !isOwnedByDaemonSet(p)) requested.push(requests);
     const node = p.spec.nodeName;
     if (node === undefined || node === '') {

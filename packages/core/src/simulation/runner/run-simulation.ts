@@ -13,6 +13,7 @@ import { Manager } from '../../operator/runtime/manager.js';
 import { RuntimeMetricNames } from '../../operator/runtime/metrics.js';
 import { LowerBoundCache } from '../../scheduling/lower-bound/lower-bound-cache.js';
 import { nodePoolOfferings } from '../../scheduling/lower-bound/node-pool-offerings.js';
+import { PodRequestsMemo } from '../../scheduling/pod/requests-memo.js';
 import { ClusterState } from '../../state/cluster-state.js';
 import { SimulationEnvironment } from '../environment/simulation-environment.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
@@ -202,6 +203,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   const pods = watchPodTimes(env);
   const boundTypes = nodePoolOfferings(options.instanceTypes, scenario.nodePools);
   const bounds = new LowerBoundCache();
+  const requests = new PodRequestsMemo();
   const disruptedSince = countDeltas(() => disruptedByReason(registry));
   for (const pool of scenario.nodePools) await env.cluster.create(NodePools, pool);
   manager.start();
@@ -222,6 +224,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
         await disruptedSince(),
         boundTypes,
         bounds,
+        requests,
       ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

@@ -1,6 +1,6 @@
 import type { NodePool } from '../../../apis/v1/nodepool.js';
 import { ConditionTypes, getCondition } from '../../../lifecycle/conditions.js';
-import { driftLabels, staticDrift } from '../../../nodeclaim/drift/static-drift.js';
+import { type DriftBasis, driftLabels, staticDrift } from '../../../nodeclaim/drift/static-drift.js';
 import type { ManagedNode } from './managed-node.js';
 
 /** Why a node no longer matches what its NodePool would launch now. */
@@ -17,8 +17,9 @@ export interface Drift {
  * - else `staticDrift` (NodePool hash, then requirements), the same function that controller
  *   writes the condition from: a snapshot with no controller behind it (`nodewright disrupt`),
  *   or a NodePool edit the controller has not recorded yet, gives the same answer.
+ * `basis`, when given, is `driftBasis(nodePool)`, shared by the pool's nodes.
  */
-export function nodeDrift(node: ManagedNode, nodePool: NodePool): Drift | undefined {
+export function nodeDrift(node: ManagedNode, nodePool: NodePool, basis?: DriftBasis): Drift | undefined {
   const condition = getCondition(node.nodeClaim?.status?.conditions, ConditionTypes.Drifted);
   if (condition?.status === 'True') {
     const detail = [condition.reason, condition.message]
@@ -34,6 +35,7 @@ export function nodeDrift(node: ManagedNode, nodePool: NodePool): Drift | undefi
     node.nodeClaim?.metadata.annotations,
     driftLabels(node.nodeClaim?.metadata.labels, node.node.metadata.labels),
     nodePool,
+    basis,
   );
   return found === undefined ? undefined : { reason: found.message, since: undefined };
 }

@@ -4,6 +4,7 @@ import type { DisruptionReason } from '../../../apis/v1/budget.js';
 import type { NodePool } from '../../../apis/v1/nodepool.js';
 import { type Due, finishNow, type Steps } from '../../../clock/slices.js';
 import { isPodActive } from '../../../kube/pod.js';
+import { type DriftBasis, driftBasis } from '../../../nodeclaim/drift/static-drift.js';
 import { podCreationMillis, podKey } from '../../../scheduling/pod/identity.js';
 import type { DisruptionSnapshot } from '../snapshot.js';
 import { type Drift, nodeDrift } from './drift.js';
@@ -121,8 +122,9 @@ function evaluate(
   snapshot: DisruptionSnapshot,
   limits: PdbLimits,
   now: number,
+  basis: DriftBasis,
 ): NodeEvaluation {
-  const drift = nodeDrift(node, pool);
+  const drift = nodeDrift(node, pool, basis);
   const podBlock = podLevelBlock(node, limits, now);
   const gracePeriod =
     node.nodeClaim?.spec.terminationGracePeriod ?? pool.spec.template.spec.terminationGracePeriod;
@@ -184,6 +186,15 @@ export function* evaluationSteps(
   const pools = new Map(snapshot.nodePools.map((p) => [p.metadata.name ?? '', p]));
   const allPods = [...snapshot.pendingPods, ...snapshot.capacity.flatMap((c) => c.pods)];
   const limits = pdbLimits(snapshot.podDisruptionBudgets, allPods, now);
+  const bases = new Map<NodePool, DriftBasis>();
+  const basisOf = (pool: NodePool) => {
+    let basis = bases.get(pool);
+    if (basis === undefined) {
+      basis = driftBasis(pool);
+      bases.set(pool, basis);
+    }
+    return basis;
+  };
   const out: NodeEvaluation[] = [];
   for (const node of managedNodes(snapshot.capacity, snapshot.markedForDeletion)) {
     if (due?.() === true) yield;
@@ -192,7 +203,7 @@ export function* evaluationSteps(
     out.push(
       blocked !== undefined || pool === undefined
         ? { node, candidate: undefined, blockedBy: blocked }
-        : evaluate(node, pool, snapshot, limits, now),
+        : evaluate(node, pool, snapshot, limits, now, basisOf(pool)),
     );
   }
   return out;

@@ -1,7 +1,6 @@
 import { CapacityTypes } from '../../../apis/labels.js';
 import { isOfferingCompatible } from '../../../cloudprovider/offering.js';
 import { podKey } from '../../../scheduling/pod/identity.js';
-import { podRequests } from '../../../scheduling/pod/requests.js';
 import { fits } from '../../../scheduling/resources/fits.js';
 import type { ResourceList } from '../../../scheduling/resources/resource-list.js';
 import type { Candidate } from '../candidates/evaluate.js';
@@ -80,7 +79,7 @@ function stuckPods(
   const all: ResourceList[] = [];
   for (const c of candidates) {
     for (const pod of c.node.reschedulable) {
-      const requests = podRequests(pod);
+      const requests = room.requestsOf(pod);
       if (!room.fitsElsewhere(requests, leaving))
         return {
           head: `its pod ${podKey(pod)} fits on no other initialized node`,

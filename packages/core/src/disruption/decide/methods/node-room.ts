@@ -1,7 +1,8 @@
+import type { Pod } from '../../../apis/kubernetes/pod.js';
 import type { NodePool } from '../../../apis/v1/nodepool.js';
 import type { InstanceType } from '../../../cloudprovider/instance-type.js';
 import { isPodTerminal } from '../../../kube/pod.js';
-import { podRequests } from '../../../scheduling/pod/requests.js';
+import { PodRequestsMemo } from '../../../scheduling/pod/requests-memo.js';
 import { Quantity } from '../../../scheduling/quantity/quantity.js';
 import type { Requirements } from '../../../scheduling/requirements/requirements.js';
 import { fits } from '../../../scheduling/resources/fits.js';
@@ -51,6 +52,7 @@ export interface TogetherShortfall {
  */
 export class NodeRoom {
   readonly #snapshot: DisruptionSnapshot;
+  readonly #requests: PodRequestsMemo;
   #rooms: readonly Room[] | undefined;
   /** Position of each room in the sorted list. */
   readonly #index = new Map<string, number>();
@@ -58,8 +60,15 @@ export class NodeRoom {
   readonly #prefix = new Map<string, readonly bigint[]>();
   readonly #launchable = new Map<NodePool, LaunchableTypes>();
 
-  constructor(snapshot: DisruptionSnapshot) {
+  /** `requests` defaults to the snapshot's solver cache's, which outlives the pass. */
+  constructor(snapshot: DisruptionSnapshot, requests?: PodRequestsMemo) {
     this.#snapshot = snapshot;
+    this.#requests = requests ?? snapshot.solverCache?.requests ?? new PodRequestsMemo();
+  }
+
+  /** The pod's requests (podRequests), each pod's parsed once. */
+  requestsOf(pod: Pod): ResourceList {
+    return this.#requests.of(pod);
   }
 
   /**
@@ -134,7 +143,7 @@ export class NodeRoom {
       // node not initialized yet fails the simulation).
       if (!c.initialized || isDeletingCapacity(c, snapshot.markedForDeletion)) continue;
       let used: ResourceList = new Map();
-      for (const pod of c.pods) if (!isPodTerminal(pod)) used = addResources(used, podRequests(pod));
+      for (const pod of c.pods) if (!isPodTerminal(pod)) used = addResources(used, this.#requests.of(pod));
       const free = subtractResources(capacityAllocatable(c), used);
       const usable = [...free.values()].every((q) => q.nanos >= 0n);
       rooms.push({ name: c.name, free, cpu: free.get('cpu') ?? Quantity.zero(), usable });
