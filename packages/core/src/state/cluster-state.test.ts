@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { daemonSetSchema } from '../apis/kubernetes/daemon-set.js';
 import { type Pod, podSchema } from '../apis/kubernetes/pod.js';
 import { Labels } from '../apis/labels.js';
-import { NodeClaims, NodePools, Nodes, Pods } from '../kube/resource-types.js';
+import { DaemonSets, NodeClaims, NodePools, Nodes, Pods } from '../kube/resource-types.js';
 import { MetricNames } from '../metrics/names.js';
 import { ControllerEnv } from '../testing/controller-env.js';
 import { fakeInstanceTypes } from '../testing/fake-instance-types.js';
@@ -150,6 +151,51 @@ describe('ClusterState', () => {
     ]);
     state.unmarkForDeletion('n1');
     expect(state.isMarkedForDeletion('n1')).toBe(false);
+    await env.stop();
+  });
+
+  it('hands out the same capacity objects and DaemonSet list while they are unchanged, new ones once they change', async () => {
+    const { env, state } = await setup();
+    await env.cluster.create(NodePools, aNodePool());
+    await env.create(Nodes, aNode({ metadata: { name: 'n1' } }));
+    await env.create(Nodes, aNode({ metadata: { name: 'n2' } }));
+    await env.create(Pods, aRunningPod('n1', { metadata: { name: 'one' } }));
+    await env.settle();
+    const first = state.snapshot(types).input;
+    const second = state.snapshot(types).input;
+    expect(second.existing).toEqual(first.existing);
+    for (const [i, piece] of second.existing.entries()) expect(piece).toBe(first.existing[i]);
+    expect(second.daemonSets).toBe(first.daemonSets);
+
+    await env.create(Pods, aRunningPod('n2', { metadata: { name: 'two' } }));
+    await env.settle();
+    const third = state.snapshot(types).input;
+    expect(third.existing[0]).toBe(first.existing[0]);
+    expect(third.existing[1]).not.toBe(first.existing[1]);
+    expect(names(third.existing[1]!.pods)).toEqual(['two']);
+    state.markForDeletion('n1');
+    const marked = state.snapshot(types).input;
+    expect(marked.existing[0]).not.toBe(first.existing[0]);
+    expect(marked.existing[0]!.markedForDeletion).toBe(true);
+    expect(marked.existing[1]).toBe(third.existing[1]);
+
+    const agent = daemonSetSchema.parse({
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: 'kube-system' },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: { containers: [{ name: 'a', image: 'agent', resources: { requests: { cpu: '100m' } } }] },
+        },
+      },
+    });
+    await env.cluster.create(DaemonSets, agent);
+    await env.settle();
+    const withAgent = state.snapshot(types).input;
+    expect(withAgent.daemonSets).not.toBe(first.daemonSets);
+    expect(withAgent.daemonSets.map((d) => d.metadata.name)).toEqual(['agent']);
     await env.stop();
   });
 

@@ -20,6 +20,7 @@ import { NodeClaims, Nodes } from '../kube/resource-types.js';
 import type { InformerEvent } from '../operator/runtime/informer.js';
 import { keyString } from '../operator/runtime/keys.js';
 import { isInitializedNode } from './capacity.js';
+import { CapacityReuse } from './capacity-reuse.js';
 import { registerClusterStateMetrics } from './metrics.js';
 import { DefaultNominationWindowMs, Nominations } from './nominations.js';
 import { PodSchedulingTimes } from './pod-scheduling-times.js';
@@ -106,6 +107,9 @@ export class ClusterState {
   readonly #nodePools = new Map<string, NodePool>();
   readonly #invalidNodePools = new Map<string, InvalidObject>();
   readonly #daemonSets = new Map<string, DaemonSet>();
+  /** `#daemonSets` as a list, kept while none changes: solver caches key on the array. */
+  #daemonSetList: readonly DaemonSet[] | undefined;
+  readonly #capacity = new CapacityReuse();
   readonly #claims = new Map<string, PersistentVolumeClaim>();
   readonly #volumes = new Map<string, PersistentVolume>();
   readonly #storageClasses = new Map<string, StorageClass>();
@@ -142,6 +146,7 @@ export class ClusterState {
         return;
       case 'DaemonSet':
         setParsed(this.#daemonSets, key, deleted ? undefined : parseWith(daemonSetSchema, object));
+        this.#daemonSetList = undefined;
         return;
       case 'PersistentVolumeClaim':
         setParsed(this.#claims, key, deleted ? undefined : parseWith(persistentVolumeClaimSchema, object));
@@ -164,7 +169,7 @@ export class ClusterState {
       nodes: [...this.#nodes.values()],
       nodeClaims: [...this.#nodeClaims.values()],
       nodePools: [...this.#nodePools.values()],
-      daemonSets: [...this.#daemonSets.values()],
+      daemonSets: (this.#daemonSetList ??= [...this.#daemonSets.values()]),
       persistentVolumeClaims: [...this.#claims.values()],
       persistentVolumes: [...this.#volumes.values()],
       storageClasses: [...this.#storageClasses.values()],
@@ -174,7 +179,8 @@ export class ClusterState {
   /**
    * The provisioning snapshot of the current state: `buildSolverInput` over `objects()`, with
    * the state's nominations (at the clock's now) and deletion marks filled in. The caller's
-   * `nominatedTo` and `markedForDeletion`, if given, are ignored: the state's own apply.
+   * `nominatedTo` and `markedForDeletion`, if given, are ignored: the state's own apply. A piece
+   * of capacity unchanged since the last snapshot is the same object as then (CapacityReuse).
    */
   snapshot(
     instanceTypesByPool: ReadonlyMap<string, readonly InstanceType[]>,
@@ -182,11 +188,13 @@ export class ClusterState {
   ): SolverSnapshot {
     const now = this.#clock.now();
     this.#nominations.prune(now);
-    return buildSolverInput(this.objects(), instanceTypesByPool, {
+    const snapshot = buildSolverInput(this.objects(), instanceTypesByPool, {
       ...options,
       nominatedTo: (pod) => this.#nominations.targetOf(pod, now),
       markedForDeletion: this.#markedNow(),
     });
+    const existing = this.#capacity.reuse(snapshot.input.existing);
+    return { ...snapshot, input: { ...snapshot.input, existing } };
   }
 
   pod(namespace: string, name: string): Pod | undefined {
