@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { instanceTypeCatalogSchema } from '../../apis/catalog/instance-type-catalog.js';
 import { durationMs } from '../../apis/common/duration.js';
 import { nodePoolSchema } from '../../apis/v1/nodepool.js';
+import { DefaultPodInitialBackoffMs, DefaultPodMaxBackoffMs } from '../kube/binder/backoff-defaults.js';
 import { ScenarioLimits } from './scenario-limits.js';
 
 /** Milliseconds from a `30s` / `10m` / `1h30m` duration; `0` alone is accepted as zero. */
@@ -168,7 +169,10 @@ const cloud = z.strictObject({
  */
 const scheduler = z.strictObject({
   backoff: z
-    .strictObject({ initial: positiveOffset.default(1_000), max: positiveOffset.default(10_000) })
+    .strictObject({
+      initial: positiveOffset.default(DefaultPodInitialBackoffMs),
+      max: positiveOffset.default(DefaultPodMaxBackoffMs),
+    })
     .refine((b) => b.max >= b.initial, { path: ['max'], message: 'must be at least initial' })
     .optional(),
 });

@@ -12,6 +12,7 @@ import type { Watch, WatchEvent } from '../../../kube/watch.js';
 import { type ErrorHandler, rethrowUncaught } from '../../settle/settle.js';
 import { cacheKey, ObjectCache } from '../object-cache.js';
 import { ReconcileQueue } from '../reconcile-queue.js';
+import { DefaultPodInitialBackoffMs, DefaultPodMaxBackoffMs } from './backoff-defaults.js';
 import type { PlacedPod } from './inter-pod-affinity.js';
 import { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
@@ -50,9 +51,7 @@ export interface BinderBackoff {
   readonly onError?: ErrorHandler;
 }
 
-/** kube-scheduler's defaults (KubeSchedulerConfiguration v1). */
-export const DefaultPodInitialBackoffMs = 1_000;
-export const DefaultPodMaxBackoffMs = 10_000;
+export { DefaultPodInitialBackoffMs, DefaultPodMaxBackoffMs };
 
 interface PodCondition {
   type: string;
