@@ -3,8 +3,9 @@ import type { DaemonSet } from '../../apis/kubernetes/daemon-set.js';
 import type { Pod } from '../../apis/kubernetes/pod.js';
 import { finishNow } from '../../clock/slices.js';
 import { ResourceSlots } from '../resources/resource-vector.js';
+import { solve } from './solve.js';
 import { SolverCache } from './solver-cache.js';
-import { boundPod, existing, node } from './testing/index.js';
+import { boundPod, existing, node, pods, solverInput, summarize } from './testing/index.js';
 import type { ExistingCapacity } from './types.js';
 
 describe('SolverCache.marked', () => {
@@ -46,6 +47,21 @@ describe('SolverCache.existingPreparer', () => {
     const first = cache.existingPreparer(noDaemonSets, [], new ResourceSlots())(capacity);
     expect(cache.existingPreparer(noDaemonSets, [], new ResourceSlots())(capacity)).toBe(first);
     expect(cache.existingPreparer(noDaemonSets, [], new ResourceSlots())({ ...capacity })).not.toBe(first);
+  });
+
+  it("lends a prepared node's room to each solve without letting one solve's pods use up the next one's", () => {
+    const cache = new SolverCache();
+    const room = existing(node('n1'), [boundPod('b', 'n1', { cpu: '1' })]);
+    const input = solverInput({ pods: pods('p', 3, { cpu: '1' }), existing: [room], extra: { cache } });
+    const first = summarize(solve(input));
+    expect(first.existing).toEqual({ n1: ['p-0', 'p-1', 'p-2'] });
+    expect(first.claims).toEqual([]);
+    // The same capacity again, prepared once: had the first solve written into the shared room,
+    // these pods would find it full and need a new NodeClaim.
+    expect(summarize(solve(input))).toEqual(first);
+    expect(summarize(solve({ ...input, pods: pods('q', 3, { cpu: '1' }) })).existing).toEqual({
+      n1: ['q-0', 'q-1', 'q-2'],
+    });
   });
 
   it('does not reuse a preparation made before a piece registered a new resource slot', () => {
