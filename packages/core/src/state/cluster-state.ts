@@ -169,11 +169,16 @@ export class ClusterState {
       nodes: [...this.#nodes.values()],
       nodeClaims: [...this.#nodeClaims.values()],
       nodePools: [...this.#nodePools.values()],
-      daemonSets: (this.#daemonSetList ??= [...this.#daemonSets.values()]),
+      daemonSets: this.#daemonSetsListed(),
       persistentVolumeClaims: [...this.#claims.values()],
       persistentVolumes: [...this.#volumes.values()],
       storageClasses: [...this.#storageClasses.values()],
     };
+  }
+
+  #daemonSetsListed(): readonly DaemonSet[] {
+    if (this.#daemonSetList === undefined) this.#daemonSetList = [...this.#daemonSets.values()];
+    return this.#daemonSetList;
   }
 
   /**
