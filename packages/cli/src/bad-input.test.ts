@@ -115,21 +115,21 @@ describe('bad input ends in a clear error, never an internal one', () => {
     [
       'a deployment of 100,000,000 replicas',
       scenario('deployments:\n    - { name: web, replicas: 100000000, pod: { requests: { cpu: 1 } } }'),
-      /Scenario\/small: workloads\.deployments\[0]\.replicas: .*at most 20000/,
+      /Scenario\/small: workloads\.deployments\[0]\.replicas: .*at most 100000/,
     ],
     [
       'a job of 10^9 pods',
       scenario(
         'jobs:\n    - { name: j, count: 1000000000, arriveAt: 0, runFor: 1m, pod: { requests: { cpu: 1 } } }',
       ),
-      /workloads\.jobs\[0]\.count: .*at most 20000/,
+      /workloads\.jobs\[0]\.count: .*at most 100000/,
     ],
     [
       'pods at once past the limit across workloads',
       scenario(
-        `deployments:\n${[1, 2, 3].map((i) => `    - { name: w${i}, replicas: 8000, pod: { requests: { cpu: 1 } } }`).join('\n')}`,
+        `deployments:\n${[1, 2, 3].map((i) => `    - { name: w${i}, replicas: 40000, pod: { requests: { cpu: 1 } } }`).join('\n')}`,
       ),
-      /Scenario\/small: workloads: may run 24000 pods at once.*limit is 20000/,
+      /Scenario\/small: workloads: may run 120000 pods at once.*limit is 100000/,
     ],
     [
       'a 100,000-hour duration',

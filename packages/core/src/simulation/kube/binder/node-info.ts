@@ -26,12 +26,15 @@ export class NodeInfo {
   readonly requested = new Map<string, bigint>();
   nonZeroMilliCpu = 0n;
   nonZeroMemory = 0n;
+  /** Bumped on every change to the node or its pods, so a verdict on it can tell it is stale. */
+  version = 0;
 
   constructor(name: string) {
     this.name = name;
   }
 
   setNode(node: Node | undefined): void {
+    this.version++;
     this.node = node;
     const status = node?.status;
     this.allocatable = parseResourceList(status?.allocatable ?? status?.capacity);
@@ -56,6 +59,7 @@ export class NodeInfo {
 
   add(info: PodInfo): void {
     this.remove(info.key);
+    this.version++;
     this.pods.set(info.key, info);
     for (const [name, q] of info.requests)
       this.requested.set(name, (this.requested.get(name) ?? 0n) + q.nanos);
@@ -66,6 +70,7 @@ export class NodeInfo {
   remove(key: string): PodInfo | undefined {
     const info = this.pods.get(key);
     if (info === undefined) return undefined;
+    this.version++;
     this.pods.delete(key);
     for (const [name, q] of info.requests)
       this.requested.set(name, (this.requested.get(name) ?? 0n) - q.nanos);

@@ -13,13 +13,18 @@ import { type ErrorHandler, rethrowUncaught } from '../../settle/settle.js';
 import { cacheKey, ObjectCache } from '../object-cache.js';
 import { ReconcileQueue } from '../reconcile-queue.js';
 import { DefaultPodInitialBackoffMs, DefaultPodMaxBackoffMs } from './backoff-defaults.js';
+import { type BinderVerdict, FitIndex, nodeLocal } from './fit-index.js';
 import type { PlacedPod } from './inter-pod-affinity.js';
+import { NodeChanges } from './node-changes.js';
 import { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
 import { PodInfoCache } from './pod-info-cache.js';
-import { type ScheduleResult, type SchedulingSnapshot, schedulePod } from './schedule-pod.js';
+import { type SchedulingSnapshot, schedulePod } from './schedule-pod.js';
 
-type ScheduleFailure = Extract<ScheduleResult, { scheduled: false }>;
+type ScheduleFailure = Extract<BinderVerdict, { scheduled: false }>;
+
+/** Signatures whose FitIndex is kept (least recently used dropped first). */
+const FIT_INDEXES = 256;
 
 /** Field manager and event source of the binder's writes, as kube-scheduler's. */
 export const SCHEDULER_NAME = DefaultSchedulerName;
@@ -171,6 +176,12 @@ class BinderRun {
   #generation = 0;
   /** Failures of this generation by scheduling signature: replicas of one template fail alike. */
   #failures = new Map<string, ScheduleFailure>();
+  /** Every change to a NodeInfo, for the FitIndexes to catch up on. */
+  readonly #changes = new NodeChanges(() => this.#infos.size);
+  /** Per scheduling signature of node-local pods, in least recently used order. */
+  readonly #fits = new Map<string, FitIndex>();
+  /** The NodeInfos with a Node, by name; dropped when a Node comes or goes. */
+  #sorted: NodeInfo[] | undefined;
 
   constructor(cluster: MemoryCluster, events: boolean, backoff: BinderBackoff | undefined) {
     this.#cluster = cluster;
@@ -196,7 +207,10 @@ class BinderRun {
     if (!changed) return undefined;
     this.#invalidate();
     const name = (current ?? previous)?.metadata.name ?? '';
-    this.#info(name).setNode(current);
+    const info = this.#info(name);
+    if ((info.node === undefined) !== (current === undefined)) this.#sorted = undefined;
+    info.setNode(current);
+    this.#changes.record(info);
     if (!jsonEqual(nodeFacts(previous), nodeFacts(current)) && current !== undefined)
       this.#moveWhere(() => true);
     return this.#kick();
@@ -217,6 +231,7 @@ class BinderRun {
     if (placed !== undefined) {
       this.#invalidate();
       placed.node.remove(key);
+      this.#changes.record(placed.node);
       this.#assigned.delete(key);
       this.#withAntiAffinity.delete(key);
     }
@@ -228,6 +243,7 @@ class BinderRun {
         this.#invalidate();
         const node = this.#info(current.spec.nodeName!);
         node.add(info);
+        this.#changes.record(node);
         const entry = { info, node };
         this.#assigned.set(key, entry);
         if (info.requiredAntiAffinity.length > 0) this.#withAntiAffinity.set(key, entry);
@@ -264,15 +280,28 @@ class BinderRun {
   /**
    * `schedulePod`, reusing the failure of an earlier pod with the same signature when nothing it
    * reads changed since: the result is a pure function of the pod's namespace, labels and spec
-   * and of the snapshot, so the reuse writes exactly what a fresh attempt would.
+   * and of the snapshot, so the reuse writes exactly what a fresh attempt would. Node-local
+   * pods are answered by their signature's FitIndex, which gives the same answer.
    */
-  #schedule(info: PodInfo, signature: string, snapshot: SchedulingSnapshot): ScheduleResult {
+  #schedule(info: PodInfo, signature: string): BinderVerdict {
     const known = this.#failures.get(signature);
     if (known !== undefined) return known;
     const generation = this.#generation;
-    const result = schedulePod(info, snapshot);
+    const result =
+      this.#withAntiAffinity.size === 0 && nodeLocal(info)
+        ? this.#fitIndex(signature, info).schedule(this.#changes, this.#infos.values())
+        : schedulePod(info, this.#snapshot());
     if (!result.scheduled && generation === this.#generation) this.#failures.set(signature, result);
     return result;
+  }
+
+  #fitIndex(signature: string, info: PodInfo): FitIndex {
+    let index = this.#fits.get(signature);
+    if (index !== undefined) this.#fits.delete(signature);
+    else index = new FitIndex(info);
+    this.#fits.set(signature, index);
+    if (this.#fits.size > FIT_INDEXES) this.#fits.delete(this.#fits.keys().next().value!);
+    return index;
   }
 
   #info(name: string): NodeInfo {
@@ -361,23 +390,31 @@ class BinderRun {
             (cacheKey(a) < cacheKey(b) ? -1 : cacheKey(a) > cacheKey(b) ? 1 : 0),
         );
       this.#active.clear();
-      const nodes = [...this.#infos.values()]
-        .filter((n) => n.node !== undefined)
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const snapshot: SchedulingSnapshot = {
-        nodes,
-        withAntiAffinity: this.#withAntiAffinity.values(),
-        namespaceLabels: (ns) => this.#namespaces.get(ns)?.metadata.labels,
-      };
       for (const pod of order) {
         const current = this.#pods.get(cacheKey(pod));
         if (!isPendingForUs(current)) continue;
-        await this.#attempt(current, { ...snapshot, withAntiAffinity: this.#withAntiAffinity.values() });
+        await this.#attempt(current);
       }
     }
   }
 
-  async #attempt(pod: Pod, snapshot: SchedulingSnapshot): Promise<void> {
+  /**
+   * The cluster as a scheduling cycle sees it now: as kube-scheduler, which snapshots its cache
+   * at the start of every pod's cycle, a pod sees the nodes that came or went while the pods
+   * before it in the same pass were being bound.
+   */
+  #snapshot(): SchedulingSnapshot {
+    this.#sorted ??= [...this.#infos.values()]
+      .filter((n) => n.node !== undefined)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return {
+      nodes: this.#sorted,
+      withAntiAffinity: this.#withAntiAffinity.values(),
+      namespaceLabels: (ns) => this.#namespaces.get(ns)?.metadata.labels,
+    };
+  }
+
+  async #attempt(pod: Pod): Promise<void> {
     const key = cacheKey(pod);
     if (schedulingGates(pod).length > 0) {
       this.#unschedulable.add(key);
@@ -395,7 +432,7 @@ class BinderRun {
       await this.#markUnschedulable(pod, 'Unschedulable', derived.error.message);
       return;
     }
-    const result = this.#schedule(derived.info, derived.signature, snapshot);
+    const result = this.#schedule(derived.info, derived.signature);
     if (result.scheduled) {
       await this.#bind(pod, result.node.name);
       return;

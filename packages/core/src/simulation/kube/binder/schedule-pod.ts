@@ -75,7 +75,12 @@ export function schedulePod(pod: PodInfo, snapshot: SchedulingSnapshot): Schedul
   return { scheduled: false, message: fitErrorMessage(nodes.length, reasons), reasons };
 }
 
-function firstFailure(
+/**
+ * The reasons of the first filter (in the default profile's order) that rejects `node` for
+ * `pod`, or undefined when every filter passes; `topology` runs the spread and inter-pod
+ * affinity filters, which need the whole snapshot, and only when the per-node ones pass.
+ */
+export function firstFailure(
   pod: PodInfo,
   node: NodeInfo,
   affinity: (node: NodeInfo) => boolean,
@@ -100,9 +105,14 @@ function firstFailure(
  * simulated, so the `preemption: ...` sentence upstream appends is left out.
  */
 export function fitErrorMessage(nodeCount: number, reasons: ReadonlyMap<string, readonly string[]>): string {
-  if (nodeCount === 0) return NO_NODES_MESSAGE;
   const histogram = new Map<string, number>();
   for (const list of reasons.values()) for (const r of list) histogram.set(r, (histogram.get(r) ?? 0) + 1);
+  return fitErrorMessageOf(nodeCount, histogram);
+}
+
+/** `fitErrorMessage` from the histogram itself: how many nodes gave each reason. */
+export function fitErrorMessageOf(nodeCount: number, histogram: ReadonlyMap<string, number>): string {
+  if (nodeCount === 0) return NO_NODES_MESSAGE;
   const parts = [...histogram].map(([reason, count]) => `${count} ${reason}`).sort();
   return `0/${nodeCount} nodes are available: ${parts.join(', ')}.`;
 }

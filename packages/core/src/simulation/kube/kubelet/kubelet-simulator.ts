@@ -83,7 +83,8 @@ class KubeletRun {
   readonly #cluster: MemoryCluster;
   readonly #o: KubeletSimulatorOptions;
   readonly #onError: ErrorHandler;
-  readonly #pods = new ObjectCache<Pod>();
+  /** Indexed by node name: a Node arriving or going concerns its own pods only. */
+  readonly #pods = new ObjectCache<Pod>({ index: (pod) => pod.spec.nodeName || undefined });
   readonly #nodes = new ObjectCache<Node>();
   /** Timers per pod uid and purpose (start, ready, finish, shutdown, orphan): each runs once per pod. */
   readonly #timers = new Map<string, Map<string, Cancel>>();
@@ -99,8 +100,7 @@ class KubeletRun {
         if (!changed) return undefined;
         if (current === undefined && previous !== undefined) return this.#nodeGone(previous.metadata.name);
         if (current !== undefined && previous === undefined) {
-          for (const pod of this.#pods.list())
-            if (pod.spec.nodeName === current.metadata.name) this.#observe(undefined, pod);
+          for (const pod of this.#pods.byIndex(current.metadata.name)) this.#observe(undefined, pod);
         }
         return undefined;
       }),
@@ -279,8 +279,7 @@ class KubeletRun {
   }
 
   async #nodeGone(nodeName: string): Promise<void> {
-    for (const pod of this.#pods.list()) {
-      if (pod.spec.nodeName !== nodeName) continue;
+    for (const pod of this.#pods.byIndex(nodeName)) {
       try {
         await this.#cluster.delete(Pods, keyOfPod(pod), {
           gracePeriodSeconds: 0,
