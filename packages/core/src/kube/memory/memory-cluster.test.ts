@@ -442,6 +442,26 @@ describe('list selectors', () => {
     ).toEqual(['web-2']);
   });
 
+  it('lists the pods of a node from its index as they are bound, moved and deleted', async () => {
+    const { cluster } = newCluster();
+    await cluster.create(Pods, podObject('a', { nodeName: '' }));
+    await cluster.create(Pods, podObject('b', { nodeName: 'node-1' }));
+    const onNode = async (node: string) =>
+      names((await cluster.list(Pods, { fieldSelector: `spec.nodeName=${node}` })).items);
+    expect(await onNode('node-1')).toEqual(['b']);
+    expect(await onNode('')).toEqual(['a']);
+    await cluster.patch(Pods, { name: 'a', namespace: 'default' }, { spec: { nodeName: 'node-1' } });
+    expect(await onNode('node-1')).toEqual(['a', 'b']);
+    expect(await onNode('')).toEqual([]);
+    await cluster.delete(Pods, { name: 'b', namespace: 'default' }, { gracePeriodSeconds: 0 });
+    expect(await onNode('node-1')).toEqual(['a']);
+    // The index narrows; every other term still filters.
+    expect(
+      names((await cluster.list(Pods, { fieldSelector: 'spec.nodeName=node-1,metadata.name!=a' })).items),
+    ).toEqual([]);
+    expect(names(cluster.peek(Pods, { fieldSelector: 'spec.nodeName!=node-2' }))).toEqual(['a']);
+  });
+
   it('rejects unsupported fields and unparsable selectors with BadRequest', async () => {
     const cluster = await seeded();
     expect(isBadRequest(await failure(cluster.list(Pods, { fieldSelector: 'spec.containers=x' })))).toBe(

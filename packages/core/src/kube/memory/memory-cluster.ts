@@ -17,6 +17,7 @@ import {
   type StatusCause,
 } from '../errors.js';
 import { EventAggregator, type EventInput } from '../event.js';
+import { parseFieldSelector } from '../field-selector.js';
 import { cloneJson, isJsonObject, type JsonObject, jsonEqual, toJson } from '../json.js';
 import { type FieldOwnership, formatPath } from '../managed-fields.js';
 import { applyMergePatch, type MergePatch } from '../merge-patch.js';
@@ -42,7 +43,7 @@ import type {
   WriteOptions,
 } from '../port.js';
 import { type ResourceType, typeKey } from '../resource-type.js';
-import { Events, Namespaces } from '../resource-types.js';
+import { Events, Namespaces, Pods } from '../resource-types.js';
 import { applyConfiguration, type ManagerContext, recordUpdate } from '../server-side-apply.js';
 import { TimeFormatter } from '../time-formatter.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
@@ -55,7 +56,7 @@ import type { ClusterInternals } from './internals.js';
 import { type KindPolicy, ServedKinds } from './kinds.js';
 import { ManagedFieldsCodec } from './managed-fields-codec.js';
 import { NAMESPACE_FINALIZER, NamespaceLifecycle } from './namespace-lifecycle.js';
-import { type Change, ObjectStore, storeKey } from './object-store.js';
+import { asJson, type Change, ObjectStore, storeKey } from './object-store.js';
 import { checkPreconditions } from './preconditions.js';
 import { compileFilter } from './selectors.js';
 import { WatchHub } from './watch-hub.js';
@@ -152,7 +153,13 @@ export class MemoryCluster implements ClusterPort {
     this.#graceful = options.gracefulPodDeletion ?? false;
     this.#manager = options.fieldManager ?? 'nodewright';
     this.#hub = new WatchHub(this.#tracker, options.watchHistory ?? 10_000);
-    this.#store = new ObjectStore((change) => this.#onChange(change));
+    const pods = this.#kinds.require(Pods);
+    const nodeNameOf = pods.fields['spec.nodeName']!;
+    // The API server's watch cache indexes pods by node: kubelets and drains list a node's pods.
+    this.#store = new ObjectStore(
+      (change) => this.#onChange(change),
+      [{ typeKey: typeKey(Pods), field: 'spec.nodeName', valueOf: (pod) => nodeNameOf(asJson(pod)) }],
+    );
     this.#internals = {
       store: this.#store,
       kinds: this.#kinds,
@@ -240,8 +247,7 @@ export class MemoryCluster implements ClusterPort {
   async list<T extends KubeObject>(type: ResourceType<T>, options?: SelectorOptions): Promise<ObjectList<T>> {
     this.#requests++;
     const policy = this.#kinds.require(type);
-    const filter = compileFilter(policy, options);
-    const items = sortObjects(this.#store.all(typeKey(policy.type)).filter(filter)) as T[];
+    const items = this.#select(policy, options) as T[];
     return { items, resourceVersion: String(this.#store.revision) };
   }
 
@@ -253,8 +259,23 @@ export class MemoryCluster implements ClusterPort {
    */
   peek<T extends KubeObject>(type: ResourceType<T>, options?: SelectorOptions): readonly T[] {
     this.#requests++;
-    const policy = this.#kinds.require(type);
-    return sortObjects(this.#store.all(typeKey(policy.type)).filter(compileFilter(policy, options))) as T[];
+    return this.#select(this.#kinds.require(type), options) as T[];
+  }
+
+  /** The objects of a kind the options select, sorted; from a field index where one applies. */
+  #select(policy: KindPolicy, options: SelectorOptions | undefined): KubeObject[] {
+    const filter = compileFilter(policy, options);
+    const key = typeKey(policy.type);
+    let candidates: KubeObject[] | undefined;
+    if (options?.fieldSelector !== undefined) {
+      // compileFilter has refused a selector that does not parse.
+      for (const req of parseFieldSelector(options.fieldSelector)) {
+        if (req.operator !== '=') continue;
+        candidates = this.#store.withField(key, req.field, req.value);
+        if (candidates !== undefined) break;
+      }
+    }
+    return sortObjects((candidates ?? this.#store.all(key)).filter(filter));
   }
 
   watch<T extends KubeObject>(

@@ -20,6 +20,17 @@ export interface StoredObject {
   readonly object: KubeObject;
 }
 
+/**
+ * An equality index on one field of one kind, as the API server's watch cache keeps for pods'
+ * `spec.nodeName`: a list with that field selector reads the matching objects, not all of them.
+ */
+export interface FieldIndex {
+  readonly typeKey: string;
+  readonly field: string;
+  /** The field's value as field selectors compare it. */
+  readonly valueOf: (object: KubeObject) => string;
+}
+
 /** Storage key of an object: `namespace/name`, or `name` for cluster-scoped kinds. */
 export function storeKey(namespace: string | undefined, name: string): string {
   return namespace === undefined ? name : `${namespace}/${name}`;
@@ -37,9 +48,19 @@ export class ObjectStore {
   readonly #byUid = new Map<string, { typeKey: string; key: string }>();
   readonly #dependents = new Map<string, Set<string>>();
   readonly #onChange: (change: Change) => void;
+  /** Per kind, per indexed field: its definition and the keys of the objects per value. */
+  readonly #fields = new Map<string, Map<string, { index: FieldIndex; keys: Map<string, Set<string>> }>>();
 
-  constructor(onChange: (change: Change) => void) {
+  constructor(onChange: (change: Change) => void, indexes: readonly FieldIndex[] = []) {
     this.#onChange = onChange;
+    for (const index of indexes) {
+      let byField = this.#fields.get(index.typeKey);
+      if (byField === undefined) {
+        byField = new Map();
+        this.#fields.set(index.typeKey, byField);
+      }
+      byField.set(index.field, { index, keys: new Map() });
+    }
   }
 
   /** The current revision: the resourceVersion of the latest write. */
@@ -53,6 +74,17 @@ export class ObjectStore {
 
   all(typeKey: string): KubeObject[] {
     return [...(this.#kinds.get(typeKey)?.values() ?? [])];
+  }
+
+  /**
+   * The objects of a kind whose indexed `field` equals `value` (in no particular order), or
+   * undefined when that field is not indexed.
+   */
+  withField(typeKey: string, field: string, value: string): KubeObject[] | undefined {
+    const indexed = this.#fields.get(typeKey)?.get(field);
+    if (indexed === undefined) return undefined;
+    const map = this.#kinds.get(typeKey);
+    return [...(indexed.keys.get(value) ?? [])].map((key) => map!.get(key)!);
   }
 
   byUid(uid: string): StoredObject | undefined {
@@ -124,6 +156,7 @@ export class ObjectStore {
   }
 
   #index(typeKey: string, key: string, before: KubeObject | undefined, after: KubeObject | undefined): void {
+    this.#indexFields(typeKey, key, before, after);
     const id = JSON.stringify([typeKey, key]);
     const owners = (obj: KubeObject | undefined) =>
       new Set(
@@ -146,6 +179,26 @@ export class ObjectStore {
         this.#dependents.set(uid, set);
       }
       set.add(id);
+    }
+  }
+
+  #indexFields(typeKey: string, key: string, before: KubeObject | undefined, after: KubeObject | undefined): void {
+    const byField = this.#fields.get(typeKey);
+    if (byField === undefined) return;
+    for (const { index, keys } of byField.values()) {
+      const was = before === undefined ? undefined : index.valueOf(before);
+      const now = after === undefined ? undefined : index.valueOf(after);
+      if (was === now) continue;
+      if (was !== undefined) {
+        const set = keys.get(was);
+        set?.delete(key);
+        if (set?.size === 0) keys.delete(was);
+      }
+      if (now !== undefined) {
+        const set = keys.get(now);
+        if (set === undefined) keys.set(now, new Set([key]));
+        else set.add(key);
+      }
     }
   }
 }
