@@ -24,6 +24,11 @@ die() { log "FAILED: $*"; exit 1; }
 image="${1:?usage: ensure-privileged-docker.sh IMAGE}"
 privileged_runs() { docker run --rm --privileged "$image" true >/dev/null 2>"${1:-/dev/null}"; }
 
+# A wrapper installed by an earlier run follows the repository's copy (it is read per call).
+if [[ -f "$WRAPPER" ]] && ! cmp -s "$here/runc-drop-withheld-caps" "$WRAPPER"; then
+  log "updating $WRAPPER"
+  install -m 0755 "$here/runc-drop-withheld-caps" "$WRAPPER"
+fi
 if privileged_runs; then
   exit 0
 fi
