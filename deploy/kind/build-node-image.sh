@@ -11,7 +11,8 @@
 #   1. a Docker engine (deploy/image/ensure-docker.sh) and the Debian base image
 #      (deploy/image/local-base.sh); privileged containers made to start
 #      (ensure-privileged-docker.sh), since kind nodes are privileged;
-#   2. binaries from Go modules, cached under ${NODEWRIGHT_KIND_CACHE:-~/.cache/nodewright/kind}/node/<hash>/bin:
+#   2. binaries from Go modules, cached under ${NODEWRIGHT_KIND_CACHE:-~/.cache/nodewright/kind}/node/<hash>/bin
+#      (hash of their own inputs only, so an edit to the node files reuses them):
 #      kube-apiserver, kube-controller-manager, kube-scheduler and etcd from
 #      conformance/cluster/build/build.sh (its own cache); kubelet, kubeadm, kubectl and
 #      kube-proxy from build/kubernetes (same versions as the conformance go.mod); CoreDNS
@@ -61,15 +62,20 @@ kube_minor="${BASH_REMATCH[1]}"
 coredns_version="$(required_version "$here/build/coredns/go.mod" github.com/coredns/coredns)"
 etcd_version="$(required_version "$conformance_build/etcd/go.mod" go.etcd.io/etcd/server/v3)"
 
+# Files hashed: the binaries' inputs (their Go modules, the conformance build they share), and
+# for the image also everything else here.
+hash_files() {
+  (cd "$root" && find "$@" -type f ! -name '*.md' | LC_ALL=C sort | while read -r f; do printf '%s\n' "$f"; cat "$f"; done)
+}
+platform="recipe=$BUILD_RECIPE go=$go_version os=$(go env GOOS) arch=$(go env GOARCH)"
+binaries_hash="$(
+  { printf '%s\n' "$platform"; hash_files deploy/kind/build conformance/cluster/build/kubernetes \
+      conformance/cluster/build/etcd conformance/cluster/build/build.sh conformance/cluster/build/lib.sh; } |
+    sha256sum | cut -c1-16
+)"
 inputs_hash="$(
-  {
-    printf 'recipe=%s go=%s os=%s arch=%s base=%s\n' \
-      "$BUILD_RECIPE" "$go_version" "$(go env GOOS)" "$(go env GOARCH)" "$base_id"
-    cd "$root"
-    find deploy/kind conformance/cluster/build/kubernetes conformance/cluster/build/etcd \
-      conformance/cluster/build/build.sh conformance/cluster/build/lib.sh -type f \
-      ! -name '*.md' | LC_ALL=C sort | while read -r f; do printf '%s\n' "$f"; cat "$f"; done
-  } | sha256sum | cut -c1-16
+  { printf '%s base=%s binaries=%s\n' "$platform" "$base_id" "$binaries_hash"; hash_files deploy/kind; } |
+    sha256sum | cut -c1-16
 )"
 tag="nodewright-local/kind-node:$kube_version-${inputs_hash:0:12}"
 if docker image inspect "$tag" >/dev/null 2>&1; then
@@ -78,7 +84,7 @@ if docker image inspect "$tag" >/dev/null 2>&1; then
   exit 0
 fi
 
-cache_dir="${NODEWRIGHT_KIND_CACHE:-${HOME:?HOME is not set}/.cache/nodewright/kind}/node/$inputs_hash"
+cache_dir="${NODEWRIGHT_KIND_CACHE:-${HOME:?HOME is not set}/.cache/nodewright/kind}/node/$binaries_hash"
 bin_dir="$cache_dir/bin"
 mkdir -p "$cache_dir/logs" || die "cannot create $cache_dir"
 lock_cache_dir
