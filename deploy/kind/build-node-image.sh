@@ -88,6 +88,12 @@ cache_dir="${NODEWRIGHT_KIND_CACHE:-${HOME:?HOME is not set}/.cache/nodewright/k
 bin_dir="$cache_dir/bin"
 mkdir -p "$cache_dir/logs" || die "cannot create $cache_dir"
 lock_cache_dir
+# Another run may have built the image while this one waited for the lock.
+if docker image inspect "$tag" >/dev/null 2>&1; then
+  progress "$tag exists"
+  printf '%s\n' "$tag"
+  exit 0
+fi
 
 # 2. Binaries.
 cp_bin="$(bash "$conformance_build/build.sh")"
