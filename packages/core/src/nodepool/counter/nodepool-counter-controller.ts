@@ -16,14 +16,21 @@ import {
   addResources,
   formatResourceList,
   parseResourceList,
+  type ResourceList,
 } from '../../scheduling/resources/resource-list.js';
 
-/** `status.resources` and `status.nodes` of a NodePool from its NodeClaims. */
-export function nodePoolUsage(claims: readonly NodeClaim[]): {
+/**
+ * `status.resources` and `status.nodes` of a NodePool from its NodeClaims; `capacityOf` parses a
+ * claim's `status.capacity` (a memo of it, in the controller).
+ */
+export function nodePoolUsage(
+  claims: readonly NodeClaim[],
+  capacityOf: (capacity: Record<string, string> | undefined) => ResourceList = parseResourceList,
+): {
   resources: Record<string, string>;
   nodes: number;
 } {
-  const total = addResources(...claims.map((c) => parseResourceList(c.status?.capacity)));
+  const total = addResources(...claims.map((c) => capacityOf(c.status?.capacity)));
   return { resources: formatResourceList(total), nodes: claims.length };
 }
 
@@ -44,6 +51,11 @@ export class NodePoolCounterController implements Controller {
   readonly name = 'nodepool.counter';
   readonly watches;
   readonly #cluster: ClusterPort;
+  /**
+   * Parsed capacities by the (frozen, shared until changed) capacity object: a reconcile adds
+   * up every claim of the pool, and thousands of claims coming up reconcile it thousands of times.
+   */
+  readonly #capacities = new WeakMap<object, ResourceList>();
 
   constructor(deps: { readonly cluster: ClusterPort }) {
     this.#cluster = deps.cluster;
@@ -76,7 +88,15 @@ export class NodePoolCounterController implements Controller {
       throw err;
     }
     const claims = await this.#cluster.list(NodeClaims, { labelSelector: `${Labels.NodePool}=${key.name}` });
-    const usage = nodePoolUsage(claims.items);
+    const usage = nodePoolUsage(claims.items, (capacity) => {
+      if (capacity === undefined) return parseResourceList(capacity);
+      let parsed = this.#capacities.get(capacity);
+      if (parsed === undefined) {
+        parsed = parseResourceList(capacity);
+        this.#capacities.set(capacity, parsed);
+      }
+      return parsed;
+    });
     const before = pool.status?.resources ?? {};
     if (JSON.stringify(before) === JSON.stringify(usage.resources) && pool.status?.nodes === usage.nodes)
       return undefined;
