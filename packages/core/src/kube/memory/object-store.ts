@@ -182,7 +182,12 @@ export class ObjectStore {
     }
   }
 
-  #indexFields(typeKey: string, key: string, before: KubeObject | undefined, after: KubeObject | undefined): void {
+  #indexFields(
+    typeKey: string,
+    key: string,
+    before: KubeObject | undefined,
+    after: KubeObject | undefined,
+  ): void {
     const byField = this.#fields.get(typeKey);
     if (byField === undefined) return;
     for (const { index, keys } of byField.values()) {
