@@ -5,6 +5,7 @@ import { formatScenarioError, parseScenario } from './parse-scenario.js';
 import { replicaChanges } from './replica-schedule.js';
 
 const examples = join(import.meta.dirname, '../../../../../examples/scenarios');
+const benchmarks = join(import.meta.dirname, '../../../../../bench/scenarios');
 
 const minimal = `name: t
 duration: 1h
@@ -21,11 +22,15 @@ nodePools:
 `;
 
 describe('parseScenario', () => {
-  it('parses every shipped example', () => {
-    const files = readdirSync(examples).filter((f) => f.endsWith('.yaml'));
-    expect(files.length).toBeGreaterThanOrEqual(4);
+  it('parses every shipped example and benchmark scenario', () => {
+    const files = [examples, benchmarks].flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => join(dir, f)),
+    );
+    expect(files.length).toBeGreaterThanOrEqual(7);
     for (const f of files) {
-      const parsed = parseScenario(readFileSync(join(examples, f), 'utf8'), f);
+      const parsed = parseScenario(readFileSync(f, 'utf8'), f);
       expect(parsed.errors.map(formatScenarioError), f).toEqual([]);
     }
   });
