@@ -459,7 +459,7 @@ describe('list selectors', () => {
     expect(
       names((await cluster.list(Pods, { fieldSelector: 'spec.nodeName=node-1,metadata.name!=a' })).items),
     ).toEqual([]);
-    expect(names(cluster.peek(Pods, { fieldSelector: 'spec.nodeName!=node-2' }))).toEqual(['a']);
+    expect(names([...cluster.peek(Pods, { fieldSelector: 'spec.nodeName!=node-2' })])).toEqual(['a']);
   });
 
   it('rejects unsupported fields and unparsable selectors with BadRequest', async () => {
