@@ -107,7 +107,8 @@ function nodeFacts(node: Node | undefined): unknown {
  * kube-scheduler's default profile as a MemoryCluster plug-in. It watches pods, nodes and
  * namespaces into informer caches; pending pods (unbound, `schedulerName` default-scheduler, not
  * deleting or finished) are scheduled one at a time in queue order (priority desc, creation
- * time, namespace/name) by `schedulePod`, each seeing the placements before it.
+ * time, namespace/name) by `schedulePod` (or its signature's FitIndex), each seeing the cluster
+ * as it is when its turn comes: the placements before it, and nodes that came or went.
  *
  * A feasible pod is bound (merge patch of `spec.nodeName`, preconditioned on its
  * resourceVersion, as the pods/binding subresource refuses a pod already bound) and gets
