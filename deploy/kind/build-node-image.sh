@@ -5,7 +5,8 @@
 # Go modules it reuses, Go, the platform, the base image), so a second run with the same
 # inputs only checks that the tag exists.
 #
-#   build-node-image.sh
+#   build-node-image.sh            build if missing, print the tag
+#   build-node-image.sh --bin-dir  print the node binaries' directory (kubectl); exit 3 if not built
 #
 # What it does, each step logged to stderr with elapsed seconds:
 #   1. a Docker engine (deploy/image/ensure-docker.sh) and the Debian base image
@@ -63,7 +64,9 @@ coredns_version="$(required_version "$here/build/coredns/go.mod" github.com/core
 etcd_version="$(required_version "$conformance_build/etcd/go.mod" go.etcd.io/etcd/server/v3)"
 
 # Files hashed: the binaries' inputs (their Go modules, the conformance build they share), and
-# for the image also everything else here.
+# for the image what goes into it (node/, the runc wrapper) and this recipe; not the scripts
+# that only use the image (install-kwok.sh, try-kwok.sh, cluster.yaml), so editing them keeps
+# the tag.
 hash_files() {
   (cd "$root" && find "$@" -type f ! -name '*.md' | LC_ALL=C sort | while read -r f; do printf '%s\n' "$f"; cat "$f"; done)
 }
@@ -74,18 +77,25 @@ binaries_hash="$(
     sha256sum | cut -c1-16
 )"
 inputs_hash="$(
-  { printf '%s base=%s binaries=%s\n' "$platform" "$base_id" "$binaries_hash"; hash_files deploy/kind; } |
+  { printf '%s base=%s binaries=%s\n' "$platform" "$base_id" "$binaries_hash"
+    hash_files deploy/kind/node deploy/kind/runc-drop-withheld-caps deploy/kind/build-node-image.sh; } |
     sha256sum | cut -c1-16
 )"
 tag="nodewright-local/kind-node:$kube_version-${inputs_hash:0:12}"
+cache_dir="${NODEWRIGHT_KIND_CACHE:-${HOME:?HOME is not set}/.cache/nodewright/kind}/node/$binaries_hash"
+bin_dir="$cache_dir/bin"
+if [[ "${1:-}" == --bin-dir ]]; then
+  # The node binaries' directory (kubectl of the node's version), without building anything.
+  [[ -x "$bin_dir/kubectl" ]] || exit 3
+  printf '%s\n' "$bin_dir"
+  exit 0
+fi
 if docker image inspect "$tag" >/dev/null 2>&1; then
   progress "$tag exists"
   printf '%s\n' "$tag"
   exit 0
 fi
 
-cache_dir="${NODEWRIGHT_KIND_CACHE:-${HOME:?HOME is not set}/.cache/nodewright/kind}/node/$binaries_hash"
-bin_dir="$cache_dir/bin"
 mkdir -p "$cache_dir/logs" || die "cannot create $cache_dir"
 lock_cache_dir
 # Another run may have built the image while this one waited for the lock.

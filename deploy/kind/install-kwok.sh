@@ -5,15 +5,16 @@
 # name the manifests use and loaded with `kind load docker-image`; the objects come from
 # kwokInClusterManifests (conformance/cluster/src/kwok-manifests.ts), bundled with the esbuild
 # that vite brings and run with the repository's node. Then creates one Node annotated for kwok
-# and waits until it is Ready.
+# and waits until it is Ready, unless FAKE_NODE_NAME is "" (try-kwok.sh: that Node has no taint,
+# so the controller and the test pods could be scheduled on it).
 #
-#   install-kwok.sh CLUSTER_NAME [FAKE_NODE_NAME]
+#   install-kwok.sh CLUSTER_NAME [FAKE_NODE_NAME]     # default kwok-fake-0
 #
 # Progress to stderr with elapsed seconds. Needs `pnpm install` done (node, esbuild).
 set -euo pipefail
 
 cluster="${1:?usage: install-kwok.sh CLUSTER_NAME [FAKE_NODE_NAME]}"
-fake_node="${2:-kwok-fake-0}"
+fake_node="${2-kwok-fake-0}"
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -74,6 +75,7 @@ apply_phase deployment || die "apply the kwok Deployment"
 "${kubectl_cmd[@]}" -n kube-system rollout status deployment/kwok-controller --timeout=180s >&2 ||
   die "kwok Deployment not available"
 log "kwok Deployment available"
+[[ -n "$fake_node" ]] || exit 0
 
 "${kubectl_cmd[@]}" apply -f - >&2 <<YAML || die "create Node $fake_node"
 apiVersion: v1
