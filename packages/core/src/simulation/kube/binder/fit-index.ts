@@ -1,3 +1,4 @@
+import type { Pod } from '../../../apis/kubernetes/pod.js';
 import { type NodeAffinityMatcher, nodeAffinityMatcher } from './filters.js';
 import type { NodeChanges } from './node-changes.js';
 import type { NodeInfo } from './node-info.js';
@@ -18,17 +19,27 @@ interface NodeVerdict {
   readonly reasons: readonly string[] | undefined;
 }
 
+/** Required pod affinity or anti-affinity: its verdict on a node depends on other nodes' pods. */
+export function hasPodAffinity(pod: Pod): boolean {
+  const a = pod.spec.affinity;
+  return (
+    (a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
+    (a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0
+  );
+}
+
+/** A DoNotSchedule topology spread constraint: its verdict on a node depends on the domains. */
+export function hasSpread(pod: Pod): boolean {
+  return (pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable === 'DoNotSchedule');
+}
+
 /**
  * Whether a pod's verdict on a node depends on that node alone, so a FitIndex may hold it: no
  * DoNotSchedule topology spread and no required pod affinity or anti-affinity of its own.
  * (Bound pods' required anti-affinity must be absent as well; the binder checks that.)
  */
 export function nodeLocal(pod: PodInfo): boolean {
-  return (
-    pod.requiredAffinity.length === 0 &&
-    pod.requiredAntiAffinity.length === 0 &&
-    !(pod.pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable === 'DoNotSchedule')
-  );
+  return !hasPodAffinity(pod.pod) && !hasSpread(pod.pod);
 }
 
 const noTopology = (): undefined => undefined;

@@ -13,7 +13,7 @@ import { type ErrorHandler, rethrowUncaught } from '../../settle/settle.js';
 import { cacheKey, ObjectCache } from '../object-cache.js';
 import { ReconcileQueue } from '../reconcile-queue.js';
 import { DefaultPodInitialBackoffMs, DefaultPodMaxBackoffMs } from './backoff-defaults.js';
-import { type BinderVerdict, FitIndex, nodeLocal } from './fit-index.js';
+import { type BinderVerdict, FitIndex, hasPodAffinity, hasSpread, nodeLocal } from './fit-index.js';
 import type { PlacedPod } from './inter-pod-affinity.js';
 import { NodeChanges } from './node-changes.js';
 import { NodeInfo } from './node-info.js';
@@ -549,16 +549,4 @@ class BinderRun {
 function withCondition(pod: Pod, condition: PodCondition): PodCondition[] {
   const others = (pod.status?.conditions ?? []).filter((c) => c.type !== condition.type) as PodCondition[];
   return [...others, condition];
-}
-
-function hasPodAffinity(pod: Pod): boolean {
-  const a = pod.spec.affinity;
-  return (
-    (a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
-    (a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0
-  );
-}
-
-function hasSpread(pod: Pod): boolean {
-  return (pod.spec.topologySpreadConstraints ?? []).some((c) => c.whenUnsatisfiable === 'DoNotSchedule');
 }
