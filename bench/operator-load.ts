@@ -9,7 +9,10 @@
 //
 //   pnpm bench:operator-load
 //   node bench/operator-load.ts --pods 5000 [--pods-per-node 10] [--keep-fraction 0.2]
-//     [--running-timeout S] [--consolidate-timeout S] [--keep]
+//     [--running-timeout S] [--consolidate-timeout S] [--keep] [--cpu-prof DIR]
+//
+// --cpu-prof DIR profiles the controller (10 ms samples; written when it exits, also on a lost
+// Lease, not when killed); bench/profile-stalls.ts lists what held its event loop longest.
 import type { ControllerProcess } from '../conformance/suite/dist/e2e/controller-process.js';
 import { startE2EEnvironment } from '../conformance/suite/dist/e2e/environment.js';
 import { runOperatorLoad, startLoadController } from '../conformance/suite/dist/e2e/operator-load.js';
@@ -44,7 +47,16 @@ async function main(): Promise<void> {
   });
   let controller: ControllerProcess | undefined;
   try {
-    controller = await startLoadController(env, BinPath);
+    const profileAt = process.argv.indexOf('--cpu-prof');
+    const profileDir = profileAt >= 0 ? process.argv[profileAt + 1] : undefined;
+    if (profileAt >= 0 && (profileDir === undefined || profileDir.startsWith('--'))) {
+      throw new Error('--cpu-prof needs a directory');
+    }
+    const nodeArgs =
+      profileDir === undefined
+        ? []
+        : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '10000'];
+    controller = await startLoadController(env, BinPath, nodeArgs);
     progress(`controller leads (logs ${env.workDir}/controller.log)`);
     const f = await runOperatorLoad(env, controller, {
       pods,

@@ -14,6 +14,8 @@ export interface ControllerSpec {
   readonly subcommand?: string | null;
   /** The Node binary to run it with. Default: the one running this process. */
   readonly nodePath?: string;
+  /** Flags for Node itself, before the script, e.g. `['--cpu-prof', '--cpu-prof-dir', dir]`. */
+  readonly nodeArgs?: readonly string[];
   readonly provider: string;
   readonly kubeconfigPath: string;
   /** `--identity`; also names the process in errors. */
@@ -115,7 +117,7 @@ export class ControllerProcess {
     // the post-mortem copy, not the test process: unhandled, the stream's error would crash it.
     this.#log?.on('error', (err) => this.#onText(`[log file ${spec.logFile} not written: ${err.message}]`));
     const node = spec.nodePath ?? process.execPath;
-    this.#child = spawn(node, [spec.binPath, ...controllerArgs(spec)], {
+    this.#child = spawn(node, [...(spec.nodeArgs ?? []), spec.binPath, ...controllerArgs(spec)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_OPTIONS: '', ...controllerEnvironment(spec) },
     });

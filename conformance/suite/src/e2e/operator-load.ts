@@ -57,9 +57,14 @@ export const LoadLeaseName = 'nodewright-operator-load';
  * Starts the built controller (`binPath`, KWOK provider) as the load run's only replica, its log
  * in the environment's work directory, and resolves once it leads.
  */
-export async function startLoadController(env: E2EEnvironment, binPath: string): Promise<ControllerProcess> {
+export async function startLoadController(
+  env: E2EEnvironment,
+  binPath: string,
+  nodeArgs: readonly string[] = [],
+): Promise<ControllerProcess> {
   const controller = ControllerProcess.start({
     binPath,
+    nodeArgs,
     provider: 'kwok',
     kubeconfigPath: env.kubeconfigPath,
     identity: 'operator-load',

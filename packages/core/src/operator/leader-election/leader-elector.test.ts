@@ -14,22 +14,46 @@ const LEASE = { namespace: 'kube-system', name: 'nodewright-leader-election' };
 
 /**
  * A port whose requests can be cut off, as a network partition of one replica would: they fail
- * (`true`) or never answer (`'hang'`).
+ * (`true`) or never answer (`'hang'`); or slowed, as a loaded apiserver answers: each request
+ * takes effect at once and its answer arrives later, by the given delays in turn (cycling).
+ * `calls` counts requests by method.
  */
-function partitionable(cluster: ClusterPort): { port: ClusterPort; cut: (on: boolean | 'hang') => void } {
+function partitionable(
+  cluster: ClusterPort,
+  timers: ManualTimers,
+): {
+  port: ClusterPort;
+  cut: (on: boolean | 'hang') => void;
+  slow: (...ms: number[]) => void;
+  calls: Map<string, number>;
+} {
   let cut: boolean | 'hang' = false;
+  let delays: number[] = [];
+  let sent = 0;
+  const calls = new Map<string, number>();
   const port = new Proxy(cluster, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
+        calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
         if (cut === 'hang') return new Promise(() => {});
         if (cut) return Promise.reject(new UnreachableError('partitioned', undefined));
-        return value.apply(target, args);
+        const answer = value.apply(target, args) as Promise<unknown>;
+        if (delays.length === 0) return answer;
+        const delay = delays[sent++ % delays.length]!;
+        return answer.then(
+          (result) => new Promise((resolve) => timers.after(delay, () => resolve(result))),
+          (err: unknown) => new Promise((_, reject) => timers.after(delay, () => reject(err))),
+        );
       };
     },
   });
-  return { port, cut: (on) => (cut = on) };
+  const slow = (...ms: number[]) => {
+    delays = ms;
+    sent = 0;
+  };
+  return { port, cut: (on) => (cut = on), slow, calls };
 }
 
 async function setup() {
@@ -42,13 +66,19 @@ async function setup() {
   const timeline: { at: number; who: string; event: 'started' | 'stopped' }[] = [];
   const logger = pino({ level: 'silent' });
   const candidate = (identity: string) => {
-    const link = partitionable(cluster);
+    const link = partitionable(cluster, timers);
     const elector = new LeaderElector({ cluster: link.port, clock, timers, logger }, { ...LEASE, identity });
     const handlers = {
       onStartedLeading: () => timeline.push({ at: clock.now(), who: identity, event: 'started' }),
       onStoppedLeading: () => timeline.push({ at: clock.now(), who: identity, event: 'stopped' }),
     };
-    return { elector, cut: link.cut, start: () => elector.start(handlers) };
+    return {
+      elector,
+      cut: link.cut,
+      slow: link.slow,
+      calls: link.calls,
+      start: () => elector.start(handlers),
+    };
   };
   const settle = async () => {
     await cluster.settled();
@@ -65,7 +95,17 @@ async function setup() {
       );
     }
   };
-  return { clock, timers, cluster, timeline, candidate, settle, run };
+  /** `a` leading, `b` started 3 s ago and waiting. */
+  const leaderAndStandby = async () => {
+    const a = candidate('a');
+    a.start();
+    await settle();
+    const b = candidate('b');
+    b.start();
+    await run(3_000, [a.elector, b.elector]);
+    return { a, b };
+  };
+  return { clock, timers, cluster, timeline, candidate, settle, run, leaderAndStandby };
 }
 
 describe('LeaderElector', () => {
@@ -202,5 +242,64 @@ describe('LeaderElector', () => {
     void b.elector.stop().then(() => (stopped = true));
     await run(5_100, [a.elector, b.elector]);
     expect(stopped).toBe(true);
+  });
+
+  it('renews with one update of the lease it wrote, and reads again only when that update fails', async () => {
+    const { cluster, candidate, settle, run } = await setup();
+    const a = candidate('a');
+    a.start();
+    await settle();
+    expect(a.elector.isLeader()).toBe(true);
+    a.calls.clear();
+    await run(20_000, [a.elector]);
+    // Ten renewals every 2 s, none of them read first.
+    expect(a.calls.get('update')).toBe(10);
+    expect(a.calls.get('get') ?? 0).toBe(0);
+    // Someone else touches the lease (a label): the blind update conflicts, the round reads the
+    // lease and renews it, and the leader keeps leading.
+    const lease = await cluster.get(Leases, LEASE);
+    await cluster.update(Leases, { ...lease, metadata: { ...lease.metadata, labels: { touched: 'yes' } } });
+    a.calls.clear();
+    await run(2_000, [a.elector]);
+    expect(a.calls.get('get')).toBe(1);
+    expect(a.calls.get('update')).toBe(2);
+    expect(a.elector.isLeader()).toBe(true);
+    const renewed = await cluster.get(Leases, LEASE);
+    expect(renewed.metadata?.labels).toEqual({ touched: 'yes' });
+    expect(Date.parse(renewed.spec!.renewTime!)).toBeGreaterThan(Date.parse(lease.spec!.renewTime!));
+  });
+
+  it('a leader keeps leading while its apiserver answers within renewDeadline / 2, and not longer', async () => {
+    const { run, timeline, leaderAndStandby } = await setup();
+    const { a, b } = await leaderAndStandby();
+    // 4 s an answer: a read and a write (8 s) would not fit the 5 s request timeout.
+    a.slow(4_000);
+    await run(60_000, [a.elector, b.elector]);
+    expect(a.elector.isLeader()).toBe(true);
+    // 5 s: every answer arrives exactly as the renew deadline (10 s after the renewal before)
+    // fires, as an answer waiting in the socket does when the event loop was held past it.
+    a.slow(5_000);
+    await run(60_000, [a.elector, b.elector]);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(a.elector.writeRefusal()).toBeUndefined();
+    expect(b.elector.holder()).toBe('a');
+    expect(timeline.filter((e) => e.event === 'stopped')).toEqual([]);
+    // 6 s: the renewal sent after an answer comes back past the deadline of the one before.
+    a.slow(6_000);
+    await run(30_000, [a.elector, b.elector]);
+    expect(a.elector.isLeader()).toBe(false);
+    expect(b.elector.isLeader()).toBe(true);
+  });
+
+  it('a leader waits for a slow renewal until its deadline, not just the 5 s request timeout', async () => {
+    const { run, timeline, leaderAndStandby } = await setup();
+    const { a, b } = await leaderAndStandby();
+    // 6 s then 4 s in turn: each 6 s answer comes past the request timeout but before the renew
+    // deadline; abandoned at 5 s, the retry's answer would come after the deadline.
+    a.slow(6_000, 4_000);
+    await run(60_000, [a.elector, b.elector]);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(b.elector.holder()).toBe('a');
+    expect(timeline.filter((e) => e.event === 'stopped')).toEqual([]);
   });
 });

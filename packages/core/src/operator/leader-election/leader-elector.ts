@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock/clock.js';
 import { withDeadline } from '../../clock/deadline.js';
+import { afterAnIoTurn } from '../../clock/io-turn.js';
 import type { Cancel, Timers } from '../../clock/timers.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../kube/errors.js';
 import type { ClusterPort } from '../../kube/port.js';
@@ -56,6 +57,13 @@ export const DefaultRetryPeriodMs = 2_000;
  * resourceVersion), so two candidates never both win one round. `stop()` releases a held lease
  * so a standby takes over at its next retry. Once leadership is lost the elector is done (as
  * client-go's Run returns); build a new one to contend again.
+ *
+ * A leader renews as client-go does since 1.30: one update of the lease it last wrote, without
+ * reading it first, falling back to read-then-write when that update fails. Its rounds start
+ * retryPeriod apart (at once after a slow one), a renewal may take until the renew deadline,
+ * and timeouts give pending I/O one turn of the event loop first, so an answer that arrived
+ * while the loop was held is not counted as lost. A leader so keeps its lease while the
+ * apiserver answers a renewal within renewDeadline / 2 (5 s by default).
  */
 export class LeaderElector {
   readonly #deps: LeaderElectorDependencies;
@@ -71,6 +79,10 @@ export class LeaderElector {
   /** When the last renewal stops vouching for this replica's lead (renewedAt + renewDeadline). */
   #leadingUntilMs: number | undefined;
   #led = false;
+  /** The lease as this replica last wrote it while leading: the fast path renews it blindly. */
+  #held: Lease | undefined;
+  /** Timeouts that let I/O already waiting be handled first (see afterAnIoTurn). */
+  readonly #lenientTimers: Timers;
 
   constructor(deps: LeaderElectorDependencies, config: LeaderElectionConfig) {
     const resolved = {
@@ -93,6 +105,7 @@ export class LeaderElector {
     this.#deps = deps;
     this.#config = resolved;
     this.#logger = deps.logger.child({ component: 'leader-election' });
+    this.#lenientTimers = afterAnIoTurn(deps.timers);
   }
 
   /** This replica's identity. */
@@ -163,23 +176,42 @@ export class LeaderElector {
     // A request that hangs must not stall the loop: like controller-runtime's lease client
     // (timeout renewDeadline/2), give up waiting and try again. A late answer is harmless:
     // its write was optimistic, and a late success only records what the server holds.
-    this.#attempt = this.#bounded(() => this.#tryAcquireOrRenew())
+    const startedAt = this.#deps.clock.now();
+    this.#attempt = this.#bounded(() => this.#tryAcquireOrRenew(), this.#roundTimeoutMs())
       .catch((err: unknown) => {
         this.#logger.warn({ err }, 'lease round failed; retrying');
       })
       .finally(() => {
         this.#attempt = undefined;
         if (this.#state === 'candidate' || this.#state === 'leading') {
-          this.#tick = this.#deps.timers.after(this.#config.retryPeriodMs, () => this.#run());
+          // A leader's rounds are retryPeriod apart start to start: after a slow answer the
+          // next renewal goes out at once, since the deadline counts from the last one sent.
+          const elapsed = this.#deps.clock.now() - startedAt;
+          const wait =
+            this.#state === 'leading'
+              ? Math.max(0, this.#config.retryPeriodMs - elapsed)
+              : this.#config.retryPeriodMs;
+          this.#tick = this.#deps.timers.after(wait, () => this.#run());
         }
       });
   }
 
-  /** `work` under the lease client's request timeout (renewDeadline / 2, as controller-runtime's). */
-  #bounded(work: () => Promise<void>): Promise<void> {
-    const timeoutMs = this.#config.renewDeadlineMs / 2;
+  /**
+   * How long one round may wait for the server. A candidate: the lease client's request timeout
+   * (renewDeadline / 2, as controller-runtime's), so a hung request is retried. A leader: until
+   * its renew deadline, at least that much. Retrying after 5 s of a slow apiserver would leave
+   * the retry a second before the deadline, so waiting longer keeps more leaders than it loses.
+   */
+  #roundTimeoutMs(): number {
+    const request = this.#config.renewDeadlineMs / 2;
+    if (this.#state !== 'leading' || this.#leadingUntilMs === undefined) return request;
+    return Math.max(request, this.#leadingUntilMs - this.#deps.clock.now());
+  }
+
+  /** `work` given up after `timeoutMs` (by default the lease client's request timeout). */
+  #bounded(work: () => Promise<void>, timeoutMs = this.#config.renewDeadlineMs / 2): Promise<void> {
     return withDeadline(
-      this.#deps.timers,
+      this.#lenientTimers,
       timeoutMs,
       undefined,
       () => new Error(`lease request timed out after ${timeoutMs} ms`),
@@ -188,6 +220,7 @@ export class LeaderElector {
   }
 
   async #tryAcquireOrRenew(): Promise<void> {
+    if (this.#state === 'leading' && this.#held !== undefined && (await this.#renewHeld())) return;
     const { cluster, clock } = this.#deps;
     const key = { namespace: this.#config.namespace, name: this.#config.name };
     let lease: Lease | undefined;
@@ -248,8 +281,7 @@ export class LeaderElector {
       return;
     }
     if (this.#isStopped()) return;
-    this.#observed = { spec: written.spec, at: now };
-    this.#armDeadline(now);
+    this.#recordWritten(written, now);
     if (this.#state === 'candidate') {
       this.#state = 'leading';
       this.#led = true;
@@ -269,13 +301,56 @@ export class LeaderElector {
     }
   }
 
-  /** Gives up renewDeadline after `renewedAt` unless a later renewal re-arms it. */
+  /**
+   * client-go's fast path: update the lease this replica last wrote, with its resourceVersion,
+   * so a renewal costs one request. False when that fails (someone else wrote it, or the server
+   * did not take it): the caller reads and decides as a candidate would.
+   */
+  async #renewHeld(): Promise<boolean> {
+    const held = this.#held;
+    if (held === undefined) return false;
+    const now = this.#deps.clock.now();
+    const decision = decideLease({
+      current: held.spec ?? {},
+      observedAt: now,
+      now,
+      identity: this.#config.identity,
+      leaseDurationMs: this.#config.leaseDurationMs,
+      formatTime: microTime,
+    });
+    if (decision.action !== 'renew') return false;
+    let written: Lease;
+    try {
+      written = await this.#deps.cluster.update(Leases, { ...held, spec: decision.spec });
+    } catch (err) {
+      this.#held = undefined;
+      this.#logger.debug({ err }, 'optimistic lease renewal failed; reading the lease');
+      return false;
+    }
+    if (this.#isStopped()) return true;
+    this.#recordWritten(written, now);
+    return true;
+  }
+
+  /** A write of ours the server accepted at `writtenAt` (taken before the request was sent). */
+  #recordWritten(written: Lease, writtenAt: number): void {
+    this.#observed = { spec: written.spec, at: writtenAt };
+    this.#held = written;
+    this.#armDeadline(writtenAt);
+  }
+
+  /**
+   * Gives up renewDeadline after `renewedAt` unless a later renewal re-arms it. The check runs
+   * after an I/O turn and reads the deadline again: a renewal answered while the loop was held
+   * still counts.
+   */
   #armDeadline(renewedAt: number): void {
     this.#deadline?.();
     this.#leadingUntilMs = renewedAt + this.#config.renewDeadlineMs;
-    const remaining = renewedAt + this.#config.renewDeadlineMs - this.#deps.clock.now();
-    this.#deadline = this.#deps.timers.after(remaining, () => {
-      if (this.#state === 'leading') {
+    const remaining = this.#leadingUntilMs - this.#deps.clock.now();
+    this.#deadline = this.#lenientTimers.after(remaining, () => {
+      const until = this.#leadingUntilMs ?? Number.NEGATIVE_INFINITY;
+      if (this.#state === 'leading' && this.#deps.clock.now() >= until) {
         this.#lose(`the lease was not renewed within ${this.#config.renewDeadlineMs} ms`);
       }
     });
