@@ -29,7 +29,7 @@ import {
 } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
-import { claimsForProviderID, nodeKeysForClaim } from '../../lifecycle/lookup.js';
+import { listCachedOr, nodeKeysForClaim } from '../../lifecycle/lookup.js';
 import { observeSince } from '../../lifecycle/metrics.js';
 import { asPatch } from '../../lifecycle/patch.js';
 import {
@@ -106,7 +106,10 @@ export class NodeTerminationController implements Controller {
     if (!(node.metadata.finalizers ?? []).includes(Finalizers.Termination)) return undefined;
     const providerID = node.spec.providerID;
 
-    const claims = claimsForProviderID((await cluster.list(NodeClaims)).items, providerID);
+    const claims =
+      providerID === undefined || providerID === ''
+        ? []
+        : await listCachedOr(cluster, context.cache, NodeClaims, (c) => c.status?.providerID === providerID);
     // Several claims for one instance: no single source of truth, so act as if there were none.
     let claim: NodeClaim | undefined = claims.length === 1 ? claims[0] : undefined;
     if (claim !== undefined && claim.metadata.deletionTimestamp === undefined) {

@@ -8,7 +8,7 @@ import { NodeClaims, Nodes } from '../../kube/resource-types.js';
 import { ConditionTypes, getCondition, setCondition } from '../../lifecycle/conditions.js';
 import type { LifecycleDependencies } from '../../lifecycle/dependencies.js';
 import { EventReasons } from '../../lifecycle/events.js';
-import { nodesForProviderID } from '../../lifecycle/lookup.js';
+import { listCachedOr } from '../../lifecycle/lookup.js';
 import { claimLabels, observeSince } from '../../lifecycle/metrics.js';
 import type { ReconcileContext, ReconcileResult } from '../../operator/runtime/controller.js';
 import { objectRef } from '../../operator/runtime/logger.js';
@@ -82,7 +82,11 @@ export class NodeClaimTermination {
       });
     }
 
-    const nodes = nodesForProviderID((await cluster.list(Nodes)).items, claim.status?.providerID);
+    const providerID = claim.status?.providerID;
+    const nodes =
+      providerID === undefined || providerID === ''
+        ? []
+        : await listCachedOr(cluster, context.cache, Nodes, (n) => n.spec.providerID === providerID);
     for (const node of nodes) {
       if (node.metadata.deletionTimestamp !== undefined) continue;
       try {

@@ -6,8 +6,10 @@ import { jsonEqual } from '../../kube/json.js';
 import type { ObjectKey } from '../../kube/object.js';
 import type { ClusterPort } from '../../kube/port.js';
 import { NodeClaims, NodePools } from '../../kube/resource-types.js';
+import { listCachedOr } from '../../lifecycle/lookup.js';
 import {
   type Controller,
+  type ReconcileContext,
   type ReconcileResult,
   watchMapped,
   watchSelf,
@@ -79,7 +81,7 @@ export class NodePoolCounterController implements Controller {
     ];
   }
 
-  async reconcile(key: ObjectKey): Promise<ReconcileResult | undefined> {
+  async reconcile(key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined> {
     let pool: NodePool;
     try {
       pool = await this.#cluster.get(NodePools, key);
@@ -87,8 +89,13 @@ export class NodePoolCounterController implements Controller {
       if (isNotFound(err)) return undefined;
       throw err;
     }
-    const claims = await this.#cluster.list(NodeClaims, { labelSelector: `${Labels.NodePool}=${key.name}` });
-    const usage = nodePoolUsage(claims.items, (capacity) => {
+    const claims = await listCachedOr(
+      this.#cluster,
+      context.cache,
+      NodeClaims,
+      (c) => c.metadata.labels?.[Labels.NodePool] === key.name,
+    );
+    const usage = nodePoolUsage(claims, (capacity) => {
       if (capacity === undefined) return parseResourceList(capacity);
       let parsed = this.#capacities.get(capacity);
       if (parsed === undefined) {
