@@ -11,8 +11,6 @@ export interface ObjectMetrics {
   readonly nodesTotalDaemonRequests: Gauge<NodeLabel>;
   readonly nodesTotalDaemonLimits: Gauge<NodeLabel>;
   readonly nodesSystemOverhead: Gauge<NodeLabel>;
-  /** `{resource_type}`: all pod requests over all allocatable, in percent. */
-  readonly clusterUtilization: Gauge<'resource_type'>;
   /** 1 per pod, labelled with where it runs and its phase. */
   readonly podsState: Gauge<PodLabel>;
   /** Seconds from a pod's creation until it is Ready, for pods seen before they were. */
@@ -70,11 +68,6 @@ export function objectMetrics(registry: Registry): ObjectMetrics {
     nodesSystemOverhead: node(
       MetricNames.NodesSystemOverhead,
       "Node system daemon overhead are the resources reserved for system overhead, the difference between the node's capacity and allocatable values are reported by the status.",
-    ),
-    clusterUtilization: gauge(
-      MetricNames.ClusterUtilization,
-      'Utilization of allocatable resources by pod requests',
-      ['resource_type'],
     ),
     podsState: gauge(
       MetricNames.PodsState,

@@ -8,9 +8,11 @@ import {
   watchMapped,
   watchSelf,
 } from '../../operator/runtime/controller.js';
+import { scrapedGauge } from '../../operator/runtime/metrics.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import { logUnreadable, type MetricsDependencies } from '../dependencies.js';
 import { type ObjectMetrics, objectMetrics } from '../gauges.js';
+import { MetricNames } from '../names.js';
 import { SeriesTracker } from '../series.js';
 import { registerNodeLifetimeGauge } from './node-lifetime-gauge.js';
 import {
@@ -22,15 +24,14 @@ import {
   toNumbers,
 } from './node-metrics.js';
 
-const CLUSTER = '\u0000cluster';
-
 /**
  * `metrics.node`: per Node, `karpenter_nodes_allocatable`, `_total_pod_requests`,
  * `_total_pod_limits`, `_total_daemon_requests`, `_total_daemon_limits` and `_system_overhead`
- * (labels: the well-known node labels, `node_name`, `resource_type`), and across all Nodes
- * `karpenter_cluster_utilization_percent{resource_type}`. Runs for a Node when it or a pod
- * bound to it changes; a Node that is gone loses all its series. Each Node's age,
- * `karpenter_nodes_current_lifetime_seconds`, is computed at scrape time.
+ * (labels: the well-known node labels, `node_name`, `resource_type`). Runs for a Node when it
+ * or a pod bound to it changes; a Node that is gone loses all its series. Computed at scrape
+ * time: each Node's age, `karpenter_nodes_current_lifetime_seconds`, and across all Nodes
+ * `karpenter_cluster_utilization_percent{resource_type}`, which summed on every reconcile would
+ * cost a pass over the fleet per pod bound.
  */
 export class NodeMetricsController implements Controller {
   readonly name = 'metrics.node';
@@ -48,6 +49,15 @@ export class NodeMetricsController implements Controller {
       deps.registry,
       () => deps.state.nodes(),
       () => deps.clock.now(),
+    );
+    scrapedGauge(
+      deps.registry,
+      {
+        name: MetricNames.ClusterUtilization,
+        help: 'Utilization of allocatable resources by pod requests',
+        labelNames: ['resource_type'],
+      },
+      () => clusterUtilization(this.#totals.values()).map((s) => [s.labels, s.value] as const),
     );
     this.watches = [
       watchSelf(Nodes),
@@ -86,11 +96,6 @@ export class NodeMetricsController implements Controller {
         });
       }
     }
-    this.#series.replace(
-      CLUSTER,
-      this.#metrics.clusterUtilization,
-      clusterUtilization(this.#totals.values()),
-    );
     return undefined;
   }
 

@@ -1,3 +1,4 @@
+import type { Node } from '../../apis/kubernetes/node.js';
 import { Labels } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { Clock } from '../../clock/clock.js';
@@ -27,6 +28,23 @@ import {
  * or closing changes its allowed disruptions without any object changing.
  */
 const ScheduledBudgetRefreshMs = 60_000;
+
+/**
+ * Whether a Node's change can move its pool's budget figures: what `budgetNodeOf` reads, and
+ * its deletion. Kubelets (and kwok) rewrite Node status every few seconds; each of those
+ * reconciling the pool is a pass over all its Nodes, per heartbeat.
+ */
+export function budgetRelevantChange(previous: Node, node: Node): boolean {
+  const deleting = (n: Node) => n.metadata.deletionTimestamp !== undefined;
+  const a = budgetNodeOf(previous, deleting(previous));
+  const b = budgetNodeOf(node, deleting(node));
+  return (
+    a.nodePool !== b.nodePool ||
+    a.initialized !== b.initialized ||
+    a.ready !== b.ready ||
+    a.deleting !== b.deleting
+  );
+}
 
 function poolsOf(object: KubeObject, previous: KubeObject | undefined): ObjectKey[] {
   const names = new Set([
@@ -59,8 +77,25 @@ export class NodePoolMetricsController implements Controller {
     registerNodePoolCostGauge(deps.registry, () => deps.state.nodes(), exportedOfferingPrices(deps.registry));
     this.watches = [
       watchSelf(NodePools),
-      watchMapped(Nodes, (node, _cache, event) => poolsOf(node, event.previous)),
-      watchMapped(NodeClaims, (claim: NodeClaim, _cache, event) => poolsOf(claim, event.previous)),
+      watchMapped(Nodes, (node, _cache, event) => {
+        const previous = event.previous as Node | undefined;
+        if (event.type === 'MODIFIED' && previous !== undefined && !budgetRelevantChange(previous, node))
+          return [];
+        return poolsOf(node, previous);
+      }),
+      // A claim counts here only by marking its Node deleting (cluster state's isMarkedForDeletion).
+      watchMapped(NodeClaims, (claim: NodeClaim, _cache, event) => {
+        const previous = event.previous as NodeClaim | undefined;
+        if (
+          event.type === 'MODIFIED' &&
+          previous !== undefined &&
+          (previous.metadata.deletionTimestamp === undefined) ===
+            (claim.metadata.deletionTimestamp === undefined) &&
+          previous.metadata.labels?.[Labels.NodePool] === claim.metadata.labels?.[Labels.NodePool]
+        )
+          return [];
+        return poolsOf(claim, previous);
+      }),
     ];
   }
 

@@ -1,8 +1,8 @@
 import { pino } from 'pino';
-import { Counter, collectDefaultMetrics, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpEndpoint, serveHttp } from './http-server.js';
-import { type CheckResult, healthRoutes, metricsRoutes } from './routes.js';
+import { type CheckResult, healthRoutes, metricsRoutes, metricsText } from './routes.js';
 
 const logger = pino({ level: 'silent' });
 const open: HttpEndpoint[] = [];
@@ -42,6 +42,31 @@ describe('health and metrics servers', () => {
     const body = await res.text();
     expect(body).toContain('karpenter_test_total 3');
     expect(body).toMatch(/^process_resident_memory_bytes \d+/m);
+  });
+
+  it('/metrics text is what registry.metrics() writes, with a turn of the loop before each metric', async () => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const pods = new Gauge({
+      name: 'karpenter_test_pods',
+      help: 'a "help"\\n',
+      labelNames: ['pod'],
+      registers: [registry],
+    });
+    for (let i = 0; i < 50; i++) pods.set({ pod: `p-${i}\n"x"` }, i);
+    let turns = 0;
+    const text = await metricsText(registry, async () => {
+      turns++;
+    });
+    expect(turns).toBe(registry.getMetricsAsArray().length);
+    // Default metrics that read the clock (CPU seconds) differ between two calls; compare the rest.
+    const stable = (body: string) =>
+      body
+        .split('\n')
+        .filter((line) => !line.startsWith('process_') && !line.startsWith('nodejs_'))
+        .join('\n');
+    expect(stable(text)).toBe(stable(await registry.metrics()));
+    expect(text).toContain('karpenter_test_pods{pod="p-7\\n\\"x\\""} 7');
   });
 
   it('a failing handler answers 500, and a taken port is refused naming it', async () => {
