@@ -442,6 +442,8 @@ describe('metrics.nodepool', () => {
       }),
     );
     await env.settle();
+    // A pool's figures are computed at most once a second.
+    await env.advance(1_000);
 
     expect(
       await seriesValue(env, MetricNames.NodePoolsUsage, { nodepool: 'default', resource_type: 'cpu' }),
@@ -476,6 +478,25 @@ describe('metrics.nodepool', () => {
       empty: 1,
       drifted: 1,
     });
+
+    // n1 goes NotReady right after a computation: the figures follow a second later, not at once.
+    await env.cluster.patchStatus(
+      Nodes,
+      { name: 'n1' },
+      {
+        status: {
+          conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+        },
+      },
+    );
+    await env.settle();
+    const allowedNow = async () =>
+      Object.fromEntries(
+        (await series(env, MetricNames.NodePoolsAllowedDisruptions)).map((s) => [s.labels.reason, s.value]),
+      );
+    expect(await allowedNow()).toEqual({ underutilized: 1, empty: 1, drifted: 0 });
+    await env.advance(1_000);
+    expect(await allowedNow()).toEqual({ underutilized: 0, empty: 0, drifted: 0 });
 
     await env.cluster.delete(NodePools, { name: 'default' });
     await env.settle();

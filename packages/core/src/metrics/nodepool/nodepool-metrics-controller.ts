@@ -30,6 +30,13 @@ import {
 const ScheduledBudgetRefreshMs = 60_000;
 
 /**
+ * The least time between two computations of one pool's figures. Each is a pass over the pool's
+ * Nodes, and while a fleet of thousands registers, every Node's changes ask for one: bounded so,
+ * the figures lag by at most this much and cost a pass a second, not a pass per change.
+ */
+const MinPoolRefreshMs = 1_000;
+
+/**
  * Whether a Node's change can move its pool's budget figures: what `budgetNodeOf` reads, and
  * its deletion. Kubelets (and kwok) rewrite Node status every few seconds; each of those
  * reconciling the pool is a pass over all its Nodes, per heartbeat.
@@ -69,6 +76,8 @@ export class NodePoolMetricsController implements Controller {
   readonly #clock: Clock;
   readonly #metrics: ObjectMetrics;
   readonly #series = new SeriesTracker();
+  /** When each pool's figures were last computed. */
+  readonly #computedAt = new Map<string, number>();
 
   constructor(deps: MetricsDependencies) {
     this.#state = deps.state;
@@ -103,8 +112,15 @@ export class NodePoolMetricsController implements Controller {
     const pool = this.#state.nodePool(key.name);
     if (pool === undefined) {
       this.#series.remove(key.name);
+      this.#computedAt.delete(key.name);
       return undefined;
     }
+    const now = this.#clock.now();
+    const last = this.#computedAt.get(key.name);
+    if (last !== undefined && now - last < MinPoolRefreshMs) {
+      return { requeueAfterMs: last + MinPoolRefreshMs - now };
+    }
+    this.#computedAt.set(key.name, now);
     const m = this.#metrics;
     try {
       this.#series.replace(
@@ -121,7 +137,6 @@ export class NodePoolMetricsController implements Controller {
       .nodes()
       .filter((n) => n.metadata.labels?.[Labels.NodePool] === key.name)
       .map((n) => budgetNodeOf(n, this.#state.isMarkedForDeletion(n.metadata.name ?? '')));
-    const now = this.#clock.now();
     this.#series.replace(key.name, m.nodePoolsAllowedDisruptions, allowedDisruptionSeries(pool, nodes, now));
     this.#series.replace(key.name, m.nodePoolsNodesConsumingBudgets, consumingBudgetSeries(pool, nodes, now));
     const scheduled = pool.spec.disruption.budgets.some((b) => b.schedule !== undefined);

@@ -68,10 +68,12 @@ export class NodeHealthController implements Controller {
     if (node === undefined || node.metadata.deletionTimestamp !== undefined) return undefined;
     const policies = this.#deps.cloudProvider.repairPolicies();
     if (policies.length === 0) return undefined;
-    const claim = claimsForProviderID(context.cache.list(NodeClaims), node.spec.providerID)[0];
-    if (claim === undefined || claim.metadata.deletionTimestamp !== undefined) return undefined;
+    // The verdict reads the Node alone; finding its claim is a pass over every claim. Every
+    // kubelet heartbeat brings a healthy Node here, so the cheap question goes first.
     const verdict = repairVerdict(node, policies, this.#deps.clock.now());
     if (verdict.kind === 'healthy') return undefined;
+    const claim = claimsForProviderID(context.cache.list(NodeClaims), node.spec.providerID)[0];
+    if (claim === undefined || claim.metadata.deletionTimestamp !== undefined) return undefined;
     if (verdict.kind === 'tolerated') return { requeueAfterMs: verdict.recheckInMs };
     const pool = node.metadata.labels?.[Labels.NodePool];
     const poolNodes = context.cache.list(Nodes, (n: Node) => n.metadata.labels?.[Labels.NodePool] === pool);
