@@ -1,4 +1,4 @@
-import { Registry as Registries, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { type Defer, deferToEventLoop } from '../../clock/slices.js';
 
 /** An HTTP answer, built without touching node:http so handlers test as plain functions. */

@@ -22,6 +22,7 @@ import {
   narrowClaim,
   spotOnly,
 } from './replacement.js';
+import { secondClaimNeeded } from './second-claim.js';
 
 /**
  * A consolidation command for the candidates, or why there is none; `balanced` is the Balanced
@@ -148,7 +149,9 @@ function* consolidateUnscored(
   solverOptions: SolverOptions | undefined,
 ): Steps<ConsolidationAttempt> {
   if (room !== undefined) {
-    const why = noCheaperHome(candidates, snapshot, room, options.spotToSpotConsolidation);
+    const why =
+      noCheaperHome(candidates, snapshot, room, options.spotToSpotConsolidation) ??
+      secondClaimNeeded(candidates, snapshot, room);
     if (why !== undefined) return { why };
   }
   const sim = yield* simulationSteps(snapshot, new Set(candidates.map((c) => c.name)), solverOptions, due);

@@ -119,6 +119,25 @@ export class NodeRoom {
   }
 
   /**
+   * At most how many pods, each needing at least `smallest` of every resource, the initialized
+   * nodes other than those named in `excluded` could take between them, by requests alone. A
+   * bound, not a packing: per node the least over resources of free / smallest, summed. Sound as
+   * `togetherShortfall` is: a node never takes more such pods than this.
+   */
+  places(smallest: ResourceList, excluded: ReadonlySet<string>): number {
+    const cpu = smallest.get('cpu') ?? Quantity.zero();
+    let total = 0;
+    for (const room of this.#all()) {
+      // Sorted by free CPU: past the first room without the CPU for one pod, none has it.
+      if (room.cpu.cmp(cpu) < 0) break;
+      if (!room.usable || excluded.has(room.name)) continue;
+      total += placesIn(room.free, smallest);
+      if (!Number.isFinite(total)) return total;
+    }
+    return total;
+  }
+
+  /**
    * The provider's types for the NodePool that its requirements admit and that have an offering
    * it could launch, with those requirements: what the solver may choose a new NodeClaim's type
    * from (it narrows them further, never widens them).
@@ -169,6 +188,21 @@ export class NodeRoom {
     }
     return sums;
   }
+}
+
+/**
+ * How many pods each needing at least `smallest` fit in `free` by requests: the least over the
+ * resources they need of free / need, rounded down. Infinite when they need nothing.
+ */
+export function placesIn(free: ResourceList, smallest: ResourceList): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (const [name, need] of smallest) {
+    if (need.nanos <= 0n) continue;
+    const have = free.get(name)?.nanos ?? 0n;
+    const n = have <= 0n ? 0 : Number(have / need.nanos);
+    if (n < least) least = n;
+  }
+  return least;
 }
 
 /** A room's free nanos of a resource as far as `fits` could use them: none when it is unusable. */
