@@ -51,14 +51,16 @@ export const DISRUPTED_POD_TIMEOUT_MS = 2 * 60 * 1000;
  *   fails safe), percentages rounded up, desired = expected - maxUnavailable (not below 0);
  * - healthy = Ready, not deleting, not an eviction approved within the last two minutes;
  * - allowed = healthy - desired, and 0 whenever that is negative or nothing is expected.
+ * `ready` is isPodReady, or a caller's memo of it.
  */
 export function computeDisruptionBudgetStatus(
   pdb: PodDisruptionBudgetLike,
   selectedPods: readonly PodLike[],
   controllerScale: (pod: PodLike) => ControllerScale,
   now: number,
+  ready: (pod: PodLike) => boolean = isPodReady,
 ): DisruptionBudgetStatus {
-  const currentHealthy = countHealthy(selectedPods, pdb.status?.disruptedPods ?? {}, now);
+  const currentHealthy = countHealthy(selectedPods, pdb.status?.disruptedPods ?? {}, now, ready);
   const spec = pdb.spec ?? {};
   let expectedPods: number;
   let desiredHealthy: number;
@@ -95,13 +97,18 @@ export function computeDisruptionBudgetStatus(
   };
 }
 
-function countHealthy(pods: readonly PodLike[], disrupted: Record<string, string>, now: number): number {
+function countHealthy(
+  pods: readonly PodLike[],
+  disrupted: Record<string, string>,
+  now: number,
+  ready: (pod: PodLike) => boolean,
+): number {
   let healthy = 0;
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp !== undefined) continue;
     const approvedAt = disrupted[pod.metadata.name ?? ''];
     if (approvedAt !== undefined && parseTime(approvedAt) + DISRUPTED_POD_TIMEOUT_MS > now) continue;
-    if (isPodReady(pod)) healthy++;
+    if (ready(pod)) healthy++;
   }
   return healthy;
 }

@@ -28,13 +28,12 @@ export const MULTIPLE_PDBS_MESSAGE =
 
 /** The pods of a PDB's namespace its selector matches (a missing selector matches none). */
 export function podsSelectedBy(cluster: ClusterInternals, pdb: PodDisruptionBudgetLike): PodLike[] {
-  return cluster.store
-    .all(POD_KEY)
-    .filter(
-      (pod) =>
-        pod.metadata.namespace === pdb.metadata.namespace &&
-        matchesLabelSelector(pdb.spec?.selector, pod.metadata.labels),
-    ) as PodLike[];
+  const selector = pdb.spec?.selector;
+  const key = JSON.stringify(selector ?? null);
+  const namespace = pdb.metadata.namespace;
+  return (cluster.store.all(POD_KEY) as PodLike[]).filter(
+    (pod) => pod.metadata.namespace === namespace && cluster.podFacts.selects(key, selector, pod),
+  );
 }
 
 /**
@@ -110,15 +109,20 @@ export function disruptionStatusOf(
 ): DisruptionBudgetStatus {
   // Found once per controller, not once per pod: a budget's pods mostly share a few.
   const scales = new Map<string, ControllerScale>();
+  const facts = cluster.podFacts;
   const scaleOf = (pod: PodLike): ControllerScale => {
-    const ref = controllerOf(pod);
-    if (ref === undefined) return controllerScale(cluster, pod);
-    // Joined, not JSON-encoded: this runs for every selected pod on every status sync.
-    const key = `${pod.metadata.namespace ?? ''}\u0000${ref.apiVersion}\u0000${ref.kind}\u0000${ref.name}\u0000${ref.uid ?? ''}`;
+    const key = facts.controllerKey(pod);
+    if (key === undefined) return controllerScale(cluster, pod);
     if (!scales.has(key)) scales.set(key, controllerScale(cluster, pod));
     return scales.get(key);
   };
-  return computeDisruptionBudgetStatus(pdb, podsSelectedBy(cluster, pdb), scaleOf, cluster.clock.now());
+  return computeDisruptionBudgetStatus(
+    pdb,
+    podsSelectedBy(cluster, pdb),
+    scaleOf,
+    cluster.clock.now(),
+    (pod) => facts.ready(pod),
+  );
 }
 
 /**

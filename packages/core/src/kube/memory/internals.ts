@@ -4,6 +4,7 @@ import type { DeleteOptions, DeleteResult } from '../port.js';
 import type { ResourceType } from '../resource-type.js';
 import type { ServedKinds } from './kinds.js';
 import type { ObjectStore } from './object-store.js';
+import type { PodBudgetFacts } from './pod-budget-facts.js';
 
 /**
  * What the emulated control-plane loops (garbage collector, namespace lifecycle, eviction)
@@ -14,6 +15,8 @@ export interface ClusterInternals {
   readonly store: ObjectStore;
   readonly kinds: ServedKinds;
   readonly clock: Clock;
+  /** What budget accounting reads of each stored pod, kept per stored version. */
+  readonly podFacts: PodBudgetFacts;
   /** An update through the API path; the object's resourceVersion is the precondition. */
   update(
     type: ResourceType,

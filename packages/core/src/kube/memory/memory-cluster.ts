@@ -57,6 +57,7 @@ import { type KindPolicy, ServedKinds } from './kinds.js';
 import { ManagedFieldsCodec } from './managed-fields-codec.js';
 import { NAMESPACE_FINALIZER, NamespaceLifecycle } from './namespace-lifecycle.js';
 import { asJson, type Change, ObjectStore, storeKey } from './object-store.js';
+import { PodBudgetFacts } from './pod-budget-facts.js';
 import { checkPreconditions } from './preconditions.js';
 import { compileFilter } from './selectors.js';
 import { WatchHub } from './watch-hub.js';
@@ -164,6 +165,7 @@ export class MemoryCluster implements ClusterPort {
       store: this.#store,
       kinds: this.#kinds,
       clock: this.clock,
+      podFacts: new PodBudgetFacts(),
       update: (type, object, opts) => this.#updateSync(type, object, opts.fieldManager, opts.subresource),
       delete: (type, key, opts) => this.#deleteSync(type, key, opts ?? {}),
     };

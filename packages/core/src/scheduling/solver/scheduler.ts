@@ -246,6 +246,7 @@ export class Scheduler {
       cache.nodePoolDomains(this.pools),
       this.prepared.map((p) => p.topologyNode),
       this.prepared.map((p) => p.counted),
+      cache.groupScans,
     );
     const existing: ExistingTarget[] = [];
     for (const [i, p] of this.prepared.entries()) {

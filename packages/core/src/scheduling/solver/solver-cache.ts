@@ -5,6 +5,7 @@ import type { Due, Steps } from '../../clock/slices.js';
 import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import { PodRequestsMemo } from '../pod/requests-memo.js';
 import type { ResourceSlots } from '../resources/resource-vector.js';
+import { GroupScanMemo } from '../topology/group-scan.js';
 import type { NodePoolDomains } from '../topology/topology.js';
 import type { DaemonPod } from './daemon-overhead.js';
 import { existingOrder, type PreparedExisting, prepareExisting } from './existing.js';
@@ -31,6 +32,8 @@ const NoTypes: readonly InstanceType[] = Object.freeze([]);
 export class SolverCache {
   /** Each pod's requests, for this cache's users and the disruption pass around its solves. */
   readonly requests = new PodRequestsMemo();
+  /** Topology groups' scans of the bound pods, for the next solve over nearly the same nodes. */
+  readonly groupScans = new GroupScanMemo();
   readonly #requestsOf = (pod: Pod) => this.requests.of(pod);
   readonly #types = new WeakMap<
     readonly InstanceType[],

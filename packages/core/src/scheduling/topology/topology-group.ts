@@ -92,6 +92,21 @@ export class TopologyGroup {
     this.#version++;
   }
 
+  /** `pods` more selected pods in the domain: `record` that many times over. */
+  recordMany(domain: number, pods: number): void {
+    if (pods <= 0) return;
+    this.#grow(domain);
+    this.#registered[domain] = 1;
+    if (this.#counts[domain] === 0) this.#nonEmpty.push(domain);
+    this.#counts[domain]! += pods;
+    this.#version++;
+  }
+
+  /** Domains whose count is positive, in the order they became so. */
+  nonEmptyDomains(): readonly number[] {
+    return this.#nonEmpty;
+  }
+
   /** Changes whenever a count or registration does, so callers can cache derived values. */
   get version(): number {
     return this.#version;

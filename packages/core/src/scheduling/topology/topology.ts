@@ -3,6 +3,7 @@ import type { Requirements } from '../requirements/requirements.js';
 import type { TaintLike } from '../taints/tolerations.js';
 import { toleratesAll } from '../taints/tolerations.js';
 import { DomainRegistry } from './domain-registry.js';
+import { type GroupScan, type GroupScanMemo, type NodeContribution, scanGroup } from './group-scan.js';
 import { groupSpecHash } from './group-specs.js';
 import { nodeFilterMatches } from './node-filter.js';
 import { TopologyGroup, type TopologyGroupSpec } from './topology-group.js';
@@ -54,12 +55,19 @@ export class Topology {
   /** The bound pods that count, node by node (each node's list is shared between solves). */
   readonly #pods: readonly (readonly CountedPod[])[];
   readonly #hostnames: number[] = [];
+  readonly #memo: GroupScanMemo | undefined;
 
+  /**
+   * `memo` keeps each group's scan of the nodes for the next Topology over nearly the same
+   * nodes (the same objects but for a few); the groups come out the same with or without it.
+   */
   constructor(
     nodePoolDomains: NodePoolDomains,
     nodes: readonly TopologyNode[],
     pods: readonly (readonly CountedPod[])[],
+    memo?: GroupScanMemo,
   ) {
+    this.#memo = memo;
     this.#nodePoolDomains = nodePoolDomains;
     this.#nodes = nodes;
     this.#pods = pods;
@@ -123,44 +131,61 @@ export class Topology {
     const group = new TopologyGroup(this.#all.length, spec, this.registry(spec.key), hash);
     map.set(hash, group);
     this.#all.push(group);
-    this.#registerDomains(group);
-    if (!inverse) this.#countBound(group);
+    this.#registerPoolDomains(group);
+    const scan = this.#scan(group, inverse);
+    const registry = group.domains;
+    for (const domain of scan.registered) group.register(registry.id(domain));
+    if (group.isHostname) for (const id of this.#hostnames) group.register(id);
+    for (const [domain, pods] of scan.counted) group.recordMany(registry.id(domain), pods);
     return { group, created: true };
   }
 
-  #registerDomains(g: TopologyGroup): void {
+  /** The domains the NodePools can launch into that the group's tolerations allow. */
+  #registerPoolDomains(g: TopologyGroup): void {
     const spec = g.spec;
-    const registry = g.domains;
     const sources = this.#nodePoolDomains.get(spec.key);
-    if (sources !== undefined) {
-      for (const [domain, taintSets] of sources) {
-        const tolerations = spec.filter.tolerations;
-        if (tolerations !== undefined && !taintSets.some((taints) => toleratesAll(taints, tolerations)))
-          continue;
-        g.register(registry.id(domain));
-      }
+    if (sources === undefined) return;
+    for (const [domain, taintSets] of sources) {
+      const tolerations = spec.filter.tolerations;
+      if (tolerations !== undefined && !taintSets.some((taints) => toleratesAll(taints, tolerations)))
+        continue;
+      g.register(g.domains.id(domain));
     }
-    for (const n of this.#nodes) {
-      if (!n.registered) continue;
-      const domain = nodeDomain(n, spec.key);
-      if (domain === undefined) continue;
-      if (!nodeFilterMatches(spec.filter, n.taints, n.requirements, false)) continue;
-      g.register(registry.id(domain));
-    }
-    if (g.isHostname) for (const id of this.#hostnames) g.register(id);
   }
 
-  #countBound(g: TopologyGroup): void {
+  /**
+   * The domains the nodes register for the group (a registered node with the key that passes
+   * its node filter) and, for a forward group, where the bound pods it selects count.
+   */
+  #scan(g: TopologyGroup, inverse: boolean): GroupScan {
     const spec = g.spec;
-    for (const list of this.#pods) {
-      for (const p of list) {
-        if (!g.selects(p.namespace, p.labels)) continue;
-        const domain = this.#boundDomain(p.node, spec.key);
-        if (domain === undefined) continue;
-        if (!nodeFilterMatches(spec.filter, p.node.taints, p.node.requirements, !p.node.registered)) continue;
-        g.record(g.domains.id(domain));
+    const contribution = (i: number): NodeContribution => {
+      const n = this.#nodes[i];
+      let domain: string | undefined;
+      if (n?.registered === true) {
+        const d = nodeDomain(n, spec.key);
+        if (d !== undefined && nodeFilterMatches(spec.filter, n.taints, n.requirements, false)) domain = d;
       }
-    }
+      const counted: string[] = [];
+      if (!inverse) {
+        for (const p of this.#pods[i] ?? []) {
+          if (!g.selects(p.namespace, p.labels)) continue;
+          const d = this.#boundDomain(p.node, spec.key);
+          if (d === undefined) continue;
+          if (!nodeFilterMatches(spec.filter, p.node.taints, p.node.requirements, !p.node.registered))
+            continue;
+          counted.push(d);
+        }
+      }
+      return { domain, counted };
+    };
+    if (this.#memo === undefined) return scanGroup(this.#nodes, this.#pods, contribution);
+    return this.#memo.scan(
+      `${inverse ? 'inverse' : 'forward'}\u0000${g.hash}`,
+      this.#nodes,
+      this.#pods,
+      contribution,
+    );
   }
 
   /** Where a bound pod counts for a key: its node's label, or an in-flight claim's single value. */

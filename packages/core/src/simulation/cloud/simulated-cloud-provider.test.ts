@@ -270,6 +270,23 @@ describe('SimulatedCloudProvider delete, get and list', () => {
     ]);
   });
 
+  it('lists the same frozen view while an instance is unchanged, and a new one once it shuts down', async () => {
+    const { provider, clock } = setup({ terminationLatency: 30_000 });
+    const a = await provider.create(testNodeClaim('a', { types: ['small'] }));
+    await provider.create(testNodeClaim('b', { types: ['small'] }));
+    const [first] = await provider.list();
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first?.metadata)).toBe(true);
+    expect((await provider.list())[0]).toBe(first);
+    clock.step(MIN);
+    await provider.delete(a);
+    const [shutting, other] = await provider.list();
+    expect(shutting).not.toBe(first);
+    expect(shutting?.metadata.deletionTimestamp).toBe('2026-03-01T00:01:00Z');
+    expect(first?.metadata.deletionTimestamp).toBeUndefined();
+    expect(other?.metadata.name).toBe('b');
+  });
+
   it('reports image drift and scripted drift', async () => {
     const { provider } = setup();
     const a = await provider.create(testNodeClaim('a', { types: ['small'] }));

@@ -21,6 +21,7 @@ import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { Offering } from '../../cloudprovider/offering.js';
 import { type OfferingKey, UnavailableOfferingsCache } from '../../cloudprovider/unavailable-offerings.js';
 import { cloneJson } from '../../kube/json.js';
+import { deepFreeze } from '../../kube/memory/frozen.js';
 import { formatTime } from '../../kube/object.js';
 import { RequirementError } from '../../scheduling/requirements/node-selector.js';
 import { Requirements } from '../../scheduling/requirements/requirements.js';
@@ -117,6 +118,17 @@ export class SimulatedCloudProvider implements CloudProvider {
   #imageID: string;
 
   readonly #instances: MutableInstance[] = [];
+  /** The instances not terminated, in launch order: what `list` returns. */
+  readonly #live = new Set<MutableInstance>();
+  /**
+   * Each instance's view as `list` last gave it, frozen and kept while it is the same (until the
+   * instance starts terminating): garbage collection lists every instance every two minutes, and
+   * copying hundreds of claims each time was a measurable part of a long simulation.
+   */
+  readonly #listed = new WeakMap<
+    MutableInstance,
+    { readonly terminatingAt: number | undefined; readonly view: NodeClaim }
+  >();
   readonly #byProviderID = new Map<string, MutableInstance>();
   /** The live (not terminated) instance of each claim name. */
   readonly #byClaim = new Map<string, MutableInstance>();
@@ -226,7 +238,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   }
 
   async list(): Promise<NodeClaim[]> {
-    return this.#instances.filter((i) => i.state !== 'terminated').map((i) => this.#view(i));
+    return Array.from(this.#live, (i) => this.#listedView(i));
   }
 
   async getInstanceTypes(_nodePool: NodePool): Promise<InstanceType[]> {
@@ -388,6 +400,7 @@ export class SimulatedCloudProvider implements CloudProvider {
       timers: [],
     };
     this.#instances.push(instance);
+    this.#live.add(instance);
     this.#byProviderID.set(providerID, instance);
     this.#byClaim.set(instance.nodeClaimName, instance);
     this.ledger.start({
@@ -444,6 +457,14 @@ export class SimulatedCloudProvider implements CloudProvider {
     return claim;
   }
 
+  #listedView(instance: MutableInstance): NodeClaim {
+    const kept = this.#listed.get(instance);
+    if (kept !== undefined && kept.terminatingAt === instance.terminatingAt) return kept.view;
+    const view = deepFreeze(this.#view(instance));
+    this.#listed.set(instance, { terminatingAt: instance.terminatingAt, view });
+    return view;
+  }
+
   #find(nodeClaim: NodeClaim): MutableInstance | undefined {
     const providerID = nodeClaim.status?.providerID;
     if (providerID !== undefined && providerID !== '') return this.#byProviderID.get(providerID);
@@ -493,6 +514,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   #terminate(instance: MutableInstance): void {
     if (instance.state === 'terminated') return;
     instance.state = 'terminated';
+    this.#live.delete(instance);
     instance.terminatedAt = this.#clock.now();
     for (const cancel of instance.timers) cancel();
     instance.timers = [];
