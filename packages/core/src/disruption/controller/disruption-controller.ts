@@ -15,6 +15,8 @@ import { watchMapped } from '../../operator/runtime/controller.js';
 import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
 import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ClusterState } from '../../state/cluster-state.js';
+import { ManagedNodeMemo } from '../decide/candidates/managed-node.js';
+import { NodePriceMemo } from '../decide/candidates/node-price.js';
 import { computeDisruptionInSlices, type DisruptionResult } from '../decide/compute-disruption.js';
 import { nextEligibilityInstant } from '../decide/next-eligibility.js';
 import { SimulationMemo } from '../decide/simulation/simulation-memo.js';
@@ -109,6 +111,8 @@ export class DisruptionController implements Controller {
   /** The fingerprint's part of each object cluster state holds (a new object on every change). */
   readonly #objectParts = new WeakMap<object, string>();
   readonly #solverCache = new SolverCache();
+  readonly #managedNodes = new ManagedNodeMemo();
+  readonly #nodePrices = new NodePriceMemo();
   /** The simulations run over what the last pass saw, while that holds (see #simulationsFor). */
   #simulations:
     | {
@@ -345,6 +349,8 @@ export class DisruptionController implements Controller {
       ...(input.nodePoolUsage === undefined ? {} : { nodePoolUsage: input.nodePoolUsage }),
       ...(input.wellKnownLabels === undefined ? {} : { wellKnownLabels: input.wellKnownLabels }),
       solverCache: this.#solverCache,
+      managedNodes: this.#managedNodes,
+      nodePrices: this.#nodePrices,
     };
   }
 

@@ -103,7 +103,7 @@ export function nextEligibilityInstant(snapshot: DisruptionSnapshot, now: number
     if (t !== undefined && t > now && t < best) best = t;
   };
   const pools = new Map(snapshot.nodePools.map((p) => [p.metadata.name ?? '', p]));
-  for (const node of managedNodes(snapshot.capacity, snapshot.markedForDeletion)) {
+  for (const node of managedNodes(snapshot.capacity, snapshot.markedForDeletion, snapshot.managedNodes)) {
     const pool = pools.get(node.nodePool);
     if (pool === undefined) continue;
     push(consolidatableAt(node, pool));

@@ -10,6 +10,8 @@ import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { ResourceList } from '../../scheduling/resources/resource-list.js';
 import type { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ExistingCapacity, SolverInput, SolverOptions } from '../../scheduling/solver/types.js';
+import type { ManagedNodeMemo } from './candidates/managed-node.js';
+import type { NodePriceMemo } from './candidates/node-price.js';
 import {
   MultiNodeConsolidationTimeoutMs,
   SingleNodeConsolidationTimeoutMs,
@@ -60,6 +62,10 @@ export interface DisruptionSnapshot {
    * candidates' taints lifted for re-validation.
    */
   readonly simulations?: SimulationMemo;
+  /** Managed nodes kept between passes (see ManagedNodeMemo); results are the same without. */
+  readonly managedNodes?: ManagedNodeMemo;
+  /** Node prices kept between passes (see NodePriceMemo); results are the same without. */
+  readonly nodePrices?: NodePriceMemo;
 }
 
 /**

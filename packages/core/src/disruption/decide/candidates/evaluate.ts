@@ -135,7 +135,8 @@ function evaluate(
   if (podBlock !== undefined && !driftIgnoresPods) return { node, candidate: undefined, blockedBy: podBlock };
 
   const empty = node.reschedulable.length === 0;
-  const price = nodePrice(node, snapshot.instanceTypes);
+  const price =
+    snapshot.nodePrices?.price(node, snapshot.instanceTypes) ?? nodePrice(node, snapshot.instanceTypes);
   const consolidation = podBlock ?? consolidationBlock(pool) ?? consolidationWait(node, pool, now);
   const policy = pool.spec.disruption.consolidationPolicy;
   let underutilized: Eligibility = true;
@@ -196,7 +197,7 @@ export function* evaluationSteps(
     return basis;
   };
   const out: NodeEvaluation[] = [];
-  for (const node of managedNodes(snapshot.capacity, snapshot.markedForDeletion)) {
+  for (const node of managedNodes(snapshot.capacity, snapshot.markedForDeletion, snapshot.managedNodes)) {
     if (due?.() === true) yield;
     const pool = pools.get(node.nodePool);
     const blocked = nodeLevelBlock(node, pool);

@@ -64,3 +64,26 @@ export function nodePrice(
     };
   return { known: true, instanceType: type, capacityType, zone, price };
 }
+
+/**
+ * Node prices kept per ManagedNode object (see ManagedNodeMemo) while its NodePool's instance
+ * type list is the same array (providers hand out a new one when an offering changes). Only a
+ * price found in the node's own NodePool's list is kept: one found in another pool's depends on
+ * that list too.
+ */
+export class NodePriceMemo {
+  readonly #prices = new WeakMap<
+    ManagedNode,
+    { readonly types: readonly InstanceType[]; readonly price: NodePrice }
+  >();
+
+  price(node: ManagedNode, instanceTypes: ReadonlyMap<string, readonly InstanceType[]>): NodePrice {
+    const types = instanceTypes.get(node.nodePool);
+    const kept = this.#prices.get(node);
+    if (kept !== undefined && kept.types === types) return kept.price;
+    const price = nodePrice(node, instanceTypes);
+    if (types !== undefined && price.instanceType !== undefined && types.includes(price.instanceType))
+      this.#prices.set(node, { types, price });
+    return price;
+  }
+}
