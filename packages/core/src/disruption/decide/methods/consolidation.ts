@@ -78,6 +78,10 @@ export function* consolidationSteps(
   context: MethodContext,
 ): Steps<ConsolidationAttempt> {
   const { options } = context;
+  // Asked once, not once per attempt: neither the Balanced gate on deleting outright nor the
+  // screen reads the solver options, so the attempt without preferences would be refused alike.
+  const refused = refusedUnsimulated(candidates, context);
+  if (refused !== undefined) return refused;
   const strict = yield* consolidateWith(method, candidates, context, options.solverOptions);
   if ('command' in strict || options.consolidationPreferences === 'Respect') return strict;
   if (options.solverOptions?.ignorePreferences === true) return strict;
@@ -100,10 +104,35 @@ function scored(c: Candidate): ScoredCandidate {
 }
 
 /**
- * `consolidateUnscored`, then the Balanced policy's gate (Karpenter v1.14): a move that takes
- * nodes of a Balanced NodePool must save at least half as large a share of the pool's cost as
- * the share of its disruption it causes. Deleting the candidates outright is the best any move
- * can score, so candidates that fail even that are turned away before any simulation.
+ * Why the candidates are turned away before any simulation, or undefined. First the Balanced
+ * policy's gate (Karpenter v1.14): a move that takes nodes of a Balanced NodePool must save at
+ * least half as large a share of the pool's cost as the share of its disruption it causes, and
+ * deleting the candidates outright is the best any move can score. Then the screens, which know
+ * without simulating that no command can come of it (noCheaperHome, secondClaimNeeded).
+ */
+function refusedUnsimulated(
+  candidates: readonly Candidate[],
+  { snapshot, options, room, poolTotals }: MethodContext,
+): ConsolidationAttempt | undefined {
+  if (poolTotals !== undefined) {
+    const best = balancedVerdict(
+      candidates.map(scored),
+      candidates.reduce((s, c) => s + priceOf(c), 0),
+      poolTotals,
+    );
+    if (best !== undefined && !best.approved)
+      return { why: `even deleting it scores too low: ${describeRejection(best.scores)}` };
+  }
+  if (room === undefined) return undefined;
+  const why =
+    noCheaperHome(candidates, snapshot, room, options.spotToSpotConsolidation) ??
+    secondClaimNeeded(candidates, snapshot, room);
+  return why === undefined ? undefined : { why };
+}
+
+/**
+ * `consolidateUnscored`, then the Balanced policy's gate on the command found (see
+ * refusedUnsimulated, which the caller has asked first).
  */
 function* consolidateWith(
   method: 'multi-node-consolidation' | 'single-node-consolidation',
@@ -113,15 +142,6 @@ function* consolidateWith(
 ): Steps<ConsolidationAttempt> {
   const totals = context.poolTotals;
   const asScored = totals === undefined ? [] : candidates.map(scored);
-  if (totals !== undefined) {
-    const best = balancedVerdict(
-      asScored,
-      candidates.reduce((s, c) => s + priceOf(c), 0),
-      totals,
-    );
-    if (best !== undefined && !best.approved)
-      return { why: `even deleting it scores too low: ${describeRejection(best.scores)}` };
-  }
   const attempt = yield* consolidateUnscored(method, candidates, context, solverOptions);
   if (totals === undefined || !('command' in attempt)) return attempt;
   const verdict = balancedVerdict(asScored, attempt.command.savingsPerHour, totals);
@@ -145,15 +165,9 @@ export function attemptMoves(candidates: readonly Candidate[], attempt: Consolid
 function* consolidateUnscored(
   method: 'multi-node-consolidation' | 'single-node-consolidation',
   candidates: readonly Candidate[],
-  { snapshot, options, due, room }: MethodContext,
+  { snapshot, options, due }: MethodContext,
   solverOptions: SolverOptions | undefined,
 ): Steps<ConsolidationAttempt> {
-  if (room !== undefined) {
-    const why =
-      noCheaperHome(candidates, snapshot, room, options.spotToSpotConsolidation) ??
-      secondClaimNeeded(candidates, snapshot, room);
-    if (why !== undefined) return { why };
-  }
   const sim = yield* simulationSteps(snapshot, new Set(candidates.map((c) => c.name)), solverOptions, due);
   if (sim.failures.length > 0)
     return { why: `its pods would not all reschedule: ${describeFailures(sim.failures)}` };
