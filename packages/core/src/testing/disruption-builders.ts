@@ -249,6 +249,22 @@ export function cluster(o: ClusterOptions): DisruptionSnapshot {
   };
 }
 
+/**
+ * Pods bound to `nodeName` (a `small` or `medium` node) requesting the CPUs given and 256Mi each,
+ * keeping only those that fit with 100m to spare, in order: how property tests fill random
+ * nodes without overcommitting them.
+ */
+export function podsThatFit(nodeName: string, type: 'small' | 'medium', cpus: readonly string[]): Pod[] {
+  const size = type === 'small' ? 2000 : 4000;
+  let used = 0;
+  return cpus.flatMap((cpu, j) => {
+    const m = cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000;
+    if (used + m > size - 100) return [];
+    used += m;
+    return [boundPod(`${nodeName}-p${j}`, nodeName, { cpu, memory: '256Mi' })];
+  });
+}
+
 /** `count` medium nodes `<prefix>-0`... each with `podsEach` bound pods requesting `cpu`. */
 export function nodesWithPods(
   prefix: string,

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NodePool } from '../../../apis/v1/nodepool.js';
 import { parseResourceList } from '../../../scheduling/resources/resource-list.js';
-import { boundPod, cluster, managedNode, T0, type TestNode } from '../../../testing/disruption-builders.js';
+import {
+  boundPod,
+  cluster,
+  managedNode,
+  podsThatFit,
+  T0,
+  type TestNode,
+} from '../../../testing/disruption-builders.js';
 import { aNodePool } from '../../../testing/nodepool-builder.js';
 import type { BudgetLedger } from '../budgets/budget-mapping.js';
 import { type Candidate, evaluateNodes } from '../candidates/evaluate.js';
@@ -204,14 +211,7 @@ describe('noCheaperHome', () => {
       fc.property(scenario, ({ nodes, capacityTypes, spotToSpot }) => {
         const testNodes: TestNode[] = nodes.map((n, i) => {
           const name = `node-${i}`;
-          const size = n.type === 'small' ? 2000 : 4000;
-          let used = 0;
-          const pods = n.pods.flatMap((cpu, j) => {
-            const m = cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000;
-            if (used + m > size - 100) return [];
-            used += m;
-            return [boundPod(`${name}-p${j}`, name, { cpu, memory: '256Mi' })];
-          });
+          const pods = podsThatFit(name, n.type, n.pods);
           return {
             node: managedNode(name, { type: n.type, capacityType: n.spot ? 'spot' : 'on-demand' }),
             pods,

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseResourceList } from '../../../scheduling/resources/resource-list.js';
 import { standardTypes } from '../../../scheduling/solver/testing/builders.js';
-import { boundPod, cluster, managedNode, T0, type TestNode } from '../../../testing/disruption-builders.js';
+import {
+  boundPod,
+  cluster,
+  managedNode,
+  podsThatFit,
+  T0,
+  type TestNode,
+} from '../../../testing/disruption-builders.js';
 import type { BudgetLedger } from '../budgets/budget-mapping.js';
 import { type Candidate, evaluateNodes } from '../candidates/evaluate.js';
 import { type DisruptionSnapshot, resolveDisruptionOptions } from '../snapshot.js';
@@ -119,14 +126,7 @@ describe('secondClaimNeeded', () => {
       fc.property(scenario, ({ nodes, largest }) => {
         const testNodes: TestNode[] = nodes.map((n, i) => {
           const name = `node-${i}`;
-          const size = n.type === 'small' ? 2000 : 4000;
-          let used = 0;
-          const pods = n.pods.flatMap((cpu, j) => {
-            const m = cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000;
-            if (used + m > size - 100) return [];
-            used += m;
-            return [boundPod(`${name}-p${j}`, name, { cpu, memory: '256Mi' })];
-          });
+          const pods = podsThatFit(name, n.type, n.pods);
           return { node: managedNode(name, { type: n.type }), pods, initialized: n.initialized };
         });
         const snapshot = cluster({ nodes: testNodes, types: typesUpTo(largest) });
