@@ -60,23 +60,42 @@ export function computeDisruptionBudgetStatus(
   now: number,
   ready: (pod: PodLike) => boolean = isPodReady,
 ): DisruptionBudgetStatus {
-  const currentHealthy = countHealthy(selectedPods, pdb.status?.disruptedPods ?? {}, now, ready);
+  return budgetStatusFromCounts(
+    pdb,
+    selectedPods.length,
+    countHealthy(selectedPods, pdb.status?.disruptedPods ?? {}, now, ready),
+    () => expectedScale(selectedPods, controllerScale),
+  );
+}
+
+/**
+ * The status arithmetic of computeDisruptionBudgetStatus from counts already made: how many pods
+ * the budget selects, how many of them are healthy, and the sum of their controllers' replicas
+ * (asked only when the spec needs it; it throws, naming a pod, when a controller cannot be found,
+ * and the budget then fails safe).
+ */
+export function budgetStatusFromCounts(
+  pdb: PodDisruptionBudgetLike,
+  selected: number,
+  currentHealthy: number,
+  controllersScale: () => number,
+): DisruptionBudgetStatus {
   const spec = pdb.spec ?? {};
   let expectedPods: number;
   let desiredHealthy: number;
   try {
     if (spec.maxUnavailable !== undefined) {
-      expectedPods = expectedScale(selectedPods, controllerScale);
+      expectedPods = controllersScale();
       desiredHealthy = Math.max(0, expectedPods - scaledValue(spec.maxUnavailable, expectedPods, true));
     } else if (typeof spec.minAvailable === 'number') {
-      expectedPods = selectedPods.length;
+      expectedPods = selected;
       desiredHealthy = spec.minAvailable;
     } else if (typeof spec.minAvailable === 'string') {
-      expectedPods = expectedScale(selectedPods, controllerScale);
+      expectedPods = controllersScale();
       desiredHealthy = scaledValue(spec.minAvailable, expectedPods, true);
     } else {
       // Neither set: validation forbids this; a budget that demands nothing.
-      expectedPods = selectedPods.length;
+      expectedPods = selected;
       desiredHealthy = 0;
     }
   } catch (err) {
@@ -97,6 +116,11 @@ export function computeDisruptionBudgetStatus(
   };
 }
 
+/** Whether an eviction approved at `approvedAt` (RFC 3339) still keeps its pod out of the healthy count. */
+export function approvalHolds(approvedAt: string, now: number): boolean {
+  return parseTime(approvedAt) + DISRUPTED_POD_TIMEOUT_MS > now;
+}
+
 function countHealthy(
   pods: readonly PodLike[],
   disrupted: Record<string, string>,
@@ -107,13 +131,20 @@ function countHealthy(
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp !== undefined) continue;
     const approvedAt = disrupted[pod.metadata.name ?? ''];
-    if (approvedAt !== undefined && parseTime(approvedAt) + DISRUPTED_POD_TIMEOUT_MS > now) continue;
+    if (approvedAt !== undefined && approvalHolds(approvedAt, now)) continue;
     if (ready(pod)) healthy++;
   }
   return healthy;
 }
 
-function expectedScale(pods: readonly PodLike[], controllerScale: (pod: PodLike) => ControllerScale): number {
+/**
+ * The sum of the replicas of the controllers of `pods` (each controller once); pods without a
+ * controller count for nothing; throws, naming the first pod whose controller cannot be found.
+ */
+export function expectedScale(
+  pods: Iterable<PodLike>,
+  controllerScale: (pod: PodLike) => ControllerScale,
+): number {
   const byController = new Map<string, number>();
   for (const pod of pods) {
     const scale = controllerScale(pod);

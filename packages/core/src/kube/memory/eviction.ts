@@ -1,8 +1,10 @@
 import { matchesLabelSelector } from '../../apis/kubernetes/label-selector.js';
 import {
+  approvalHolds,
+  budgetStatusFromCounts,
   type ControllerScale,
-  computeDisruptionBudgetStatus,
   type DisruptionBudgetStatus,
+  expectedScale,
   type PodDisruptionBudgetLike,
 } from '../disruption-budget.js';
 import { InternalError, notFound, TooManyRequestsError } from '../errors.js';
@@ -12,6 +14,7 @@ import { isPodReady, isPodTerminal, type PodLike } from '../pod.js';
 import type { DeleteOptions, EvictOptions } from '../port.js';
 import { typeKey } from '../resource-type.js';
 import { Deployments, PodDisruptionBudgets, Pods, ReplicaSets } from '../resource-types.js';
+import type { BudgetSelection } from './budget-selections.js';
 import type { ClusterInternals } from './internals.js';
 import { storeKey } from './object-store.js';
 import { checkPreconditions } from './preconditions.js';
@@ -26,14 +29,14 @@ export const EVICTION_BLOCKED_MESSAGE = "Cannot evict pod as it would violate th
 export const MULTIPLE_PDBS_MESSAGE =
   'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
 
-/** The pods of a PDB's namespace its selector matches (a missing selector matches none). */
+/** The pods of a PDB's namespace its selector matches (a missing selector matches none), in store order. */
 export function podsSelectedBy(cluster: ClusterInternals, pdb: PodDisruptionBudgetLike): PodLike[] {
+  return [...selectionOf(cluster, pdb).pods.values()];
+}
+
+function selectionOf(cluster: ClusterInternals, pdb: PodDisruptionBudgetLike): BudgetSelection {
   const selector = pdb.spec?.selector;
-  const key = JSON.stringify(selector ?? null);
-  const namespace = pdb.metadata.namespace;
-  return (cluster.store.all(POD_KEY) as PodLike[]).filter(
-    (pod) => pod.metadata.namespace === namespace && cluster.podFacts.selects(key, selector, pod),
-  );
+  return cluster.budgetSelections.of(pdb.metadata.namespace, JSON.stringify(selector ?? null), selector);
 }
 
 /**
@@ -102,27 +105,44 @@ function hasReplicasField(obj: KubeObject): boolean {
   return ['ReplicaSet', 'StatefulSet', 'ReplicationController', 'Deployment'].includes(kind);
 }
 
-/** A PDB's status computed now from the stored pods, as an instantly reacting disruption controller would. */
+/**
+ * A PDB's status computed now from the stored pods, as an instantly reacting disruption
+ * controller would, from the counts its selection keeps: the work is per controller and per
+ * approved eviction, not per pod.
+ */
 export function disruptionStatusOf(
   cluster: ClusterInternals,
   pdb: PodDisruptionBudgetLike,
 ): DisruptionBudgetStatus {
+  const selection = selectionOf(cluster, pdb);
+  const facts = cluster.podFacts;
+  const now = cluster.clock.now();
+  let healthy = selection.readyLive;
+  for (const [name, at] of Object.entries(pdb.status?.disruptedPods ?? {})) {
+    const pod = selection.pods.get(name);
+    if (pod === undefined || pod.metadata.deletionTimestamp !== undefined) continue;
+    if (approvalHolds(at, now) && facts.ready(pod)) healthy--;
+  }
   // Found once per controller, not once per pod: a budget's pods mostly share a few.
   const scales = new Map<string, ControllerScale>();
-  const facts = cluster.podFacts;
   const scaleOf = (pod: PodLike): ControllerScale => {
     const key = facts.controllerKey(pod);
     if (key === undefined) return controllerScale(cluster, pod);
     if (!scales.has(key)) scales.set(key, controllerScale(cluster, pod));
     return scales.get(key);
   };
-  return computeDisruptionBudgetStatus(
-    pdb,
-    podsSelectedBy(cluster, pdb),
-    scaleOf,
-    cluster.clock.now(),
-    (pod) => facts.ready(pod),
-  );
+  const controllersScale = (): number => {
+    try {
+      return expectedScale(
+        [...selection.controllers.values()].map((share) => share.pod),
+        scaleOf,
+      );
+    } catch {
+      // The error names the first pod, in store order, whose controller is missing.
+      return expectedScale(selection.pods.values(), scaleOf);
+    }
+  };
+  return budgetStatusFromCounts(pdb, selection.pods.size, healthy, controllersScale);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { KubeObject, ObjectKey } from '../object.js';
 import type { DeleteOptions, DeleteResult } from '../port.js';
 import type { ResourceType } from '../resource-type.js';
+import type { BudgetSelections } from './budget-selections.js';
 import type { ServedKinds } from './kinds.js';
 import type { ObjectStore } from './object-store.js';
 import type { PodBudgetFacts } from './pod-budget-facts.js';
@@ -17,6 +18,8 @@ export interface ClusterInternals {
   readonly clock: Clock;
   /** What budget accounting reads of each stored pod, kept per stored version. */
   readonly podFacts: PodBudgetFacts;
+  /** Each budget selector's pods and counts, kept current from the store's changes. */
+  readonly budgetSelections: BudgetSelections;
   /** An update through the API path; the object's resourceVersion is the precondition. */
   update(
     type: ResourceType,

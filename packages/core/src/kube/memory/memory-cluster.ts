@@ -47,7 +47,8 @@ import { Events, Namespaces, Pods } from '../resource-types.js';
 import { applyConfiguration, type ManagerContext, recordUpdate } from '../server-side-apply.js';
 import { TimeFormatter } from '../time-formatter.js';
 import type { Watch, WatchHandler, WatchOptions } from '../watch.js';
-import { disruptionStatusOf, evictPod } from './eviction.js';
+import { BudgetSelections } from './budget-selections.js';
+import { disruptionStatusOf, evictPod, podsSelectedBy } from './eviction.js';
 import type { AdmissionHook, AdmissionRequest, MemoryClusterPlugin } from './extensions.js';
 import { ManagedFieldsFreeViews } from './frozen.js';
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER } from './garbage-collector.js';
@@ -161,11 +162,13 @@ export class MemoryCluster implements ClusterPort {
       (change) => this.#onChange(change),
       [{ typeKey: typeKey(Pods), field: 'spec.nodeName', valueOf: (pod) => nodeNameOf(asJson(pod)) }],
     );
+    const podFacts = new PodBudgetFacts();
     this.#internals = {
       store: this.#store,
       kinds: this.#kinds,
       clock: this.clock,
-      podFacts: new PodBudgetFacts(),
+      podFacts,
+      budgetSelections: new BudgetSelections(this.#store, typeKey(Pods), podFacts),
       update: (type, object, opts) => this.#updateSync(type, object, opts.fieldManager, opts.subresource),
       delete: (type, key, opts) => this.#deleteSync(type, key, opts ?? {}),
     };
@@ -234,6 +237,11 @@ export class MemoryCluster implements ClusterPort {
   /** A PDB's status as the Eviction API computes it at this moment. */
   disruptionStatus(pdb: PodDisruptionBudgetLike): DisruptionBudgetStatus {
     return disruptionStatusOf(this.#internals, pdb);
+  }
+
+  /** The stored pods a PDB selects, in the order a list returns them: what its status counts. */
+  selectedPods(pdb: PodDisruptionBudgetLike): readonly PodLike[] {
+    return podsSelectedBy(this.#internals, pdb);
   }
 
   // ClusterPort
@@ -447,6 +455,8 @@ export class MemoryCluster implements ClusterPort {
   // Internals
 
   #onChange(change: Change): void {
+    // Before the watch fan-out, whose handlers may read a budget's status.
+    this.#internals.budgetSelections.observe(change);
     this.#hub.publish(change);
     this.#gc.observe(change);
     this.#namespaces.observe(change);

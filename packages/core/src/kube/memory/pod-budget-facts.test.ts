@@ -1,29 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PodLike } from '../pod.js';
 import { PodBudgetFacts } from './pod-budget-facts.js';
+import { budgetPod } from './test-fixtures.js';
 
 function pod(labels: Record<string, string>, ready: boolean, owner?: string): PodLike {
-  return Object.freeze({
-    metadata: {
-      name: 'p',
-      namespace: 'ns',
-      labels,
-      ...(owner === undefined
-        ? {}
-        : {
-            ownerReferences: [
-              {
-                apiVersion: 'apps/v1',
-                kind: 'ReplicaSet',
-                name: owner,
-                uid: `${owner}-uid`,
-                controller: true,
-              },
-            ],
-          }),
-    },
-    status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
-  });
+  return Object.freeze(budgetPod({ labels, ready, owner }));
 }
 
 describe('PodBudgetFacts', () => {

@@ -1,5 +1,6 @@
 import { FakeClock } from '../../clock/clock.js';
 import type { KubeObject } from '../object.js';
+import type { PodLike } from '../pod.js';
 import { resourceType } from '../resource-type.js';
 import { MemoryCluster, type MemoryClusterOptions } from './memory-cluster.js';
 
@@ -77,5 +78,44 @@ export function podObject(
         ? {}
         : { terminationGracePeriodSeconds: options.terminationGracePeriodSeconds }),
     },
+  };
+}
+
+/**
+ * A pod with only what budget accounting reads: labels, readiness, a ReplicaSet controller
+ * named `owner` (uid `<owner>-uid`), and optionally a deletionTimestamp.
+ */
+export function budgetPod(options: {
+  name?: string;
+  namespace?: string;
+  labels: Record<string, string>;
+  ready: boolean;
+  owner?: string | undefined;
+  deleting?: boolean;
+}): PodLike {
+  const { owner } = options;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: options.name ?? 'p',
+      namespace: options.namespace ?? 'ns',
+      labels: options.labels,
+      ...(options.deleting ? { deletionTimestamp: '2026-03-01T12:00:00Z' } : {}),
+      ...(owner === undefined
+        ? {}
+        : {
+            ownerReferences: [
+              {
+                apiVersion: 'apps/v1',
+                kind: 'ReplicaSet',
+                name: owner,
+                uid: `${owner}-uid`,
+                controller: true,
+              },
+            ],
+          }),
+    },
+    status: { conditions: [{ type: 'Ready', status: options.ready ? 'True' : 'False' }] },
   };
 }
