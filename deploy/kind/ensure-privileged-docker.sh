@@ -57,7 +57,7 @@ else
   kill -HUP "$pid"
 fi
 for _ in $(seq 1 30); do
-  if docker info --format '{{.DefaultRuntime}}' 2>/dev/null | grep -qx "$RUNTIME"; then break; fi
+  if [[ "$(docker info --format '{{.DefaultRuntime}}' 2>/dev/null)" == "$RUNTIME" ]]; then break; fi
   sleep 1
 done
 privileged_runs "$err" || die "privileged containers still fail: $(tr '\n' ' ' <"$err" | cut -c1-300)"

@@ -78,7 +78,10 @@ kubectl() { "$kubectl_bin" "$@"; }
 node_container="$cluster-control-plane"
 
 begin cluster "kind cluster $cluster"
-if "$kind" get clusters 2>/dev/null | grep -qx "$cluster"; then
+# Lists are read whole before grep looks at them: under pipefail, a grep that stops at its first
+# match can make the writer die of SIGPIPE (exit 141) and the whole test fail or go wrong.
+node_images() { docker exec "$node_container" ctr -n k8s.io images ls -q; }
+if grep -qx "$cluster" <<<"$("$kind" get clusters 2>/dev/null)"; then
   log "cluster $cluster exists; kubeconfig refreshed"
   "$kind" get kubeconfig --name "$cluster" >"$KUBECONFIG"
 else
@@ -97,7 +100,7 @@ fi
 begin image "kind load docker-image $controller_image"
 # kind's own presence check says "not yet present" on this node image even when it is (and
 # spends 7 s loading again), so ask containerd.
-if docker exec "$node_container" ctr -n k8s.io images ls -q | grep -qx "docker.io/library/$controller_image"; then
+if grep -qx "docker.io/library/$controller_image" <<<"$(node_images)"; then
   log "already in the node"
 else
   "$kind" load docker-image --name "$cluster" "$controller_image" >&2
@@ -135,7 +138,7 @@ wait_until 90 "$pod holds Lease nodewright/nodewright-leader-election" lease_hol
 
 begin workload "KWOKNodeClass, NodePool, Deployment inflate (5 x cpu=1)"
 # An image the node has (imported from the node image), should a pod ever land on it.
-pause_image="$(docker exec "$node_container" ctr -n k8s.io images ls -q | grep -m1 '^registry.k8s.io/pause:')"
+pause_image="$(grep -m1 '^registry.k8s.io/pause:' <<<"$(node_images)")"
 kubectl apply -f - >&2 <<YAML
 apiVersion: karpenter.kwok.sh/v1alpha1
 kind: KWOKNodeClass
