@@ -4,6 +4,9 @@
  * - NODEWRIGHT_KUBECONFIG set: that cluster is used as is; nothing is built or started.
  * - NODEWRIGHT_CLUSTER=k3s: startK3sCluster() runs k3s in a container through testcontainers
  *   and installs kwok into it; fails at once when no Docker engine is reachable.
+ * - NODEWRIGHT_CLUSTER=kind: startKindCluster() builds kind and its node image locally
+ *   (deploy/kind, cached; starts Docker where none runs), creates a one-node cluster, taints
+ *   its node and installs kwok; teardown deletes the cluster.
  * - Otherwise (NODEWRIGHT_CLUSTER unset or `binary`): build/build.sh builds the binaries if the
  *   cache lacks them (minutes, once), then startCluster() runs etcd, kube-apiserver,
  *   kube-controller-manager, kube-scheduler and kwok on loopback, and teardown stops them.

@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectKwokNodeReady, expectPodRunsOn } from './kwok-checks.js';
+import {
+  expectKwokInstalled,
+  expectKwokNodeReady,
+  expectPodRunsOn,
+  expectPodStaysPending,
+} from './kwok-checks.js';
 import { missingLocalImages, probeDockerEngine } from './src/docker-probe.js';
 import { K3S_IMAGE, K3S_SERVER_TAINT, type K3sClusterHandle, startK3sCluster } from './src/k3s-cluster.js';
 import { KubeHttpClient } from './src/kube-http.js';
 import { KWOK_IMAGE } from './src/kwok-manifests.js';
-import { DEFAULT_STAGE_OPTIONS, KWOK_NODE_ANNOTATION, kwokStages } from './src/kwok-stages.js';
+import { KWOK_NODE_ANNOTATION } from './src/kwok-stages.js';
 import { loadKubeconfig } from './src/load-kubeconfig.js';
 
 // The k3s target starts a container, so it can only be exercised where a Docker engine answers
@@ -35,14 +40,6 @@ interface NodeObject {
   spec?: { taints?: { key: string; value?: string; effect: string }[] };
   status?: { conditions?: Condition[] };
 }
-interface PodObject {
-  spec: { nodeName?: string };
-  status?: { phase?: string; podIP?: string; conditions?: Condition[] };
-}
-
-const condition = (conditions: Condition[] | undefined, type: string): Condition | undefined =>
-  conditions?.find((c) => c.type === type);
-const poll = { timeout: 90_000, interval: 500 };
 
 describe.runIf(runnable)('the k3s cluster (testcontainers)', () => {
   const suffix = randomUUID().slice(0, 8);
@@ -69,18 +66,7 @@ describe.runIf(runnable)('the k3s cluster (testcontainers)', () => {
   });
 
   it('has the binary cluster stages installed as Stage objects and kwok running', async () => {
-    const stages = await client.get<{ items: { metadata: { name: string } }[] }>(
-      '/apis/kwok.x-k8s.io/v1alpha1/stages',
-    );
-    expect(stages.status).toBe(200);
-    const expected = kwokStages({ ...DEFAULT_STAGE_OPTIONS, kubeletVersion: 'x' }).map(
-      (s) => s.metadata.name,
-    );
-    expect(stages.body.items.map((s) => s.metadata.name).sort()).toEqual([...expected].sort());
-    const deployment = await client.get<{ status?: { availableReplicas?: number } }>(
-      '/apis/apps/v1/namespaces/kube-system/deployments/kwok-controller',
-    );
-    expect(deployment.body.status?.availableReplicas).toBe(1);
+    await expectKwokInstalled(client);
   });
 
   it('taints its own node, so a pod without a matching toleration stays Pending for the autoscaler', async () => {
@@ -90,22 +76,7 @@ describe.runIf(runnable)('the k3s cluster (testcontainers)', () => {
     );
     expect(server).toHaveLength(1);
     expect(server[0]!.spec?.taints).toContainEqual({ ...K3S_SERVER_TAINT });
-
-    const path = `/api/v1/namespaces/default/pods/pending-${suffix}`;
-    const created = await client.post('/api/v1/namespaces/default/pods', {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: `pending-${suffix}` },
-      spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] },
-    });
-    expect(created.status).toBe(201);
-    await expect
-      .poll(
-        async () => condition((await client.get<PodObject>(path)).body.status?.conditions, 'PodScheduled'),
-        poll,
-      )
-      .toMatchObject({ status: 'False', reason: 'Unschedulable' });
-    await client.delete(path);
+    await expectPodStaysPending(client, `pending-${suffix}`);
   });
 
   it('turns an annotated Node Ready with a Lease and runs a pod bound to it', async () => {

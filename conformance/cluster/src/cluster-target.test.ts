@@ -12,6 +12,10 @@ describe('selectClusterTarget', () => {
   it('takes the target NODEWRIGHT_CLUSTER names', () => {
     expect(selectClusterTarget({ NODEWRIGHT_CLUSTER: 'binary' }).kind).toBe('binary');
     expect(selectClusterTarget({ NODEWRIGHT_CLUSTER: 'k3s' }).kind).toBe('k3s');
+    expect(selectClusterTarget({ NODEWRIGHT_CLUSTER: 'kind' })).toEqual({
+      kind: 'kind',
+      reason: expect.stringContaining('locally built node image'),
+    });
   });
 
   it('uses NODEWRIGHT_KUBECONFIG over any NODEWRIGHT_CLUSTER, saying which request it ignored', () => {
@@ -30,14 +34,14 @@ describe('selectClusterTarget', () => {
   });
 
   it('rejects an unknown target, naming the variable and the allowed values', () => {
-    for (const value of ['kind', 'K3S', 'k3d', 'binary,k3s']) {
+    for (const value of ['KIND', 'K3S', 'k3d', 'binary,k3s']) {
       expect(() => selectClusterTarget({ NODEWRIGHT_CLUSTER: value })).toThrow(
-        `NODEWRIGHT_CLUSTER=${JSON.stringify(value)} is not a cluster target; allowed values: binary, k3s`,
+        `NODEWRIGHT_CLUSTER=${JSON.stringify(value)} is not a cluster target; allowed values: binary, k3s, kind`,
       );
     }
     // Also when a kubeconfig would win: the typo is reported, not hidden.
-    expect(() => selectClusterTarget({ NODEWRIGHT_CLUSTER: 'kind', NODEWRIGHT_KUBECONFIG: '/k' })).toThrow(
-      /NODEWRIGHT_CLUSTER="kind" is not a cluster target.*NODEWRIGHT_KUBECONFIG/,
+    expect(() => selectClusterTarget({ NODEWRIGHT_CLUSTER: 'k3d', NODEWRIGHT_KUBECONFIG: '/k' })).toThrow(
+      /NODEWRIGHT_CLUSTER="k3d" is not a cluster target.*NODEWRIGHT_KUBECONFIG/,
     );
   });
 });

@@ -1,5 +1,5 @@
 /** The clusters the integration suite can start itself; an existing one comes through a kubeconfig. */
-export const CLUSTER_TARGETS = ['binary', 'k3s'] as const;
+export const CLUSTER_TARGETS = ['binary', 'k3s', 'kind'] as const;
 export type StartedClusterTarget = (typeof CLUSTER_TARGETS)[number];
 
 /** The variable naming which cluster to start. */
@@ -47,6 +47,12 @@ export function selectClusterTarget(env: Readonly<Record<string, string | undefi
   }
   if (requested === 'k3s') {
     return { kind: 'k3s', reason: `${CLUSTER_TARGET_VARIABLE}=k3s: a k3s container through testcontainers` };
+  }
+  if (requested === 'kind') {
+    return {
+      kind: 'kind',
+      reason: `${CLUSTER_TARGET_VARIABLE}=kind: a kind cluster from the locally built node image (deploy/kind)`,
+    };
   }
   return {
     kind: 'binary',

@@ -20,6 +20,12 @@ export {
   type StartK3sClusterOptions,
   startK3sCluster,
 } from './k3s-cluster.js';
+export {
+  KIND_NODE_TAINT,
+  type KindClusterHandle,
+  type StartKindClusterOptions,
+  startKindCluster,
+} from './kind-cluster.js';
 export { KubeHttpClient, type KubeResponse, type RequestOptions } from './kube-http.js';
 export {
   type ClusterConnection,

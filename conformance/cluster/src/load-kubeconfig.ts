@@ -5,6 +5,11 @@ import { type ClusterConnection, connectionFromKubeconfig, kubeconfigBaseDir } f
 
 const run = promisify(execFile);
 
+/** kubectl's arguments that print a kubeconfig's current context as self-contained JSON. */
+export function configViewArgs(path: string): string[] {
+  return ['config', 'view', '--raw', '--minify', '-o', 'json', '--kubeconfig', path];
+}
+
 /**
  * Reads a kubeconfig file into a connection. JSON files (what startCluster writes) are
  * parsed directly; YAML ones are converted with `kubectl config view --raw -o json`, as this
@@ -17,16 +22,7 @@ export async function loadKubeconfig(path: string): Promise<ClusterConnection> {
     config = JSON.parse(text);
   } catch {
     try {
-      const { stdout } = await run('kubectl', [
-        'config',
-        'view',
-        '--raw',
-        '--minify',
-        '-o',
-        'json',
-        '--kubeconfig',
-        path,
-      ]);
+      const { stdout } = await run('kubectl', configViewArgs(path));
       config = JSON.parse(stdout);
     } catch (error) {
       throw new Error(`${path} is not JSON and kubectl could not convert it: ${(error as Error).message}`, {

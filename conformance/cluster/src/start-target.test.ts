@@ -19,6 +19,10 @@ function recordingStarters() {
       calls.push({ target: 'k3s', options });
       return launched('k3s');
     },
+    kind: async (options) => {
+      calls.push({ target: 'kind', options });
+      return launched('kind');
+    },
   };
   return { calls, starters };
 }
@@ -36,5 +40,12 @@ describe('startClusterTarget', () => {
     const cluster = await startClusterTarget('k3s', { keepDir: true }, starters);
     expect(cluster.kubeconfigPath).toBe('/tmp/k3s/kubeconfig');
     expect(calls).toEqual([{ target: 'k3s', options: { keepDir: true } }]);
+  });
+
+  it('starts kind for the kind target, and nothing else', async () => {
+    const { calls, starters } = recordingStarters();
+    const cluster = await startClusterTarget('kind', {}, starters);
+    expect(cluster.kubeconfigPath).toBe('/tmp/kind/kubeconfig');
+    expect(calls).toEqual([{ target: 'kind', options: {} }]);
   });
 });

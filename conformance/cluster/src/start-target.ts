@@ -1,6 +1,7 @@
 import { type StartClusterOptions, startCluster } from './cluster.js';
 import type { StartedClusterTarget } from './cluster-target.js';
 import { type LaunchedCluster, type StartK3sClusterOptions, startK3sCluster } from './k3s-cluster.js';
+import { type StartKindClusterOptions, startKindCluster } from './kind-cluster.js';
 
 /** What every target's start takes. */
 export interface StartTargetOptions {
@@ -12,9 +13,14 @@ export interface StartTargetOptions {
 export interface TargetStarters {
   readonly binary: (options: StartClusterOptions) => Promise<LaunchedCluster>;
   readonly k3s: (options: StartK3sClusterOptions) => Promise<LaunchedCluster>;
+  readonly kind: (options: StartKindClusterOptions) => Promise<LaunchedCluster>;
 }
 
-const DefaultStarters: TargetStarters = { binary: startCluster, k3s: startK3sCluster };
+const DefaultStarters: TargetStarters = {
+  binary: startCluster,
+  k3s: startK3sCluster,
+  kind: (options) => startKindCluster(options),
+};
 
 /**
  * Starts the cluster a selected target names (see selectClusterTarget), with the settings both
@@ -27,5 +33,7 @@ export function startClusterTarget(
   starters: TargetStarters = DefaultStarters,
 ): Promise<LaunchedCluster> {
   const keep = options.keepDir ? { keepDir: true } : {};
-  return kind === 'k3s' ? starters.k3s(keep) : starters.binary({ kwokManages: 'annotated', ...keep });
+  if (kind === 'k3s') return starters.k3s(keep);
+  if (kind === 'kind') return starters.kind(keep);
+  return starters.binary({ kwokManages: 'annotated', ...keep });
 }
