@@ -7,8 +7,9 @@ describe('e2eClusterTarget', () => {
     expect(e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'binary' }).kind).toBe('binary');
   });
 
-  it('starts k3s when NODEWRIGHT_CLUSTER=k3s, as the globalSetup does', () => {
+  it('starts k3s or kind when NODEWRIGHT_CLUSTER names it, as the globalSetup does', () => {
     expect(e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'k3s' })).toMatchObject({ kind: 'k3s' });
+    expect(e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'kind' })).toMatchObject({ kind: 'kind' });
   });
 
   it('uses the supplied cluster over NODEWRIGHT_CLUSTER, saying so', () => {
@@ -24,11 +25,11 @@ describe('e2eClusterTarget', () => {
   });
 
   it('refuses an unknown NODEWRIGHT_CLUSTER, even with a supplied cluster', () => {
-    expect(() => e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'kind' })).toThrow(
-      /NODEWRIGHT_CLUSTER="kind"/,
+    expect(() => e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'k3d' })).toThrow(
+      /NODEWRIGHT_CLUSTER="k3d"/,
     );
-    expect(() => e2eClusterTarget('/k', { NODEWRIGHT_CLUSTER: 'kind' })).toThrow(
-      /allowed values: binary, k3s/,
+    expect(() => e2eClusterTarget('/k', { NODEWRIGHT_CLUSTER: 'k3d' })).toThrow(
+      /allowed values: binary, k3s, kind/,
     );
   });
 });
