@@ -2,8 +2,6 @@
  * Vitest globalSetup: gives the test run one real control plane, chosen by selectClusterTarget.
  *
  * - NODEWRIGHT_KUBECONFIG set: that cluster is used as is; nothing is built or started.
- * - NODEWRIGHT_CLUSTER=k3s: startK3sCluster() runs k3s in a container through testcontainers
- *   and installs kwok into it; fails at once when no Docker engine is reachable.
  * - NODEWRIGHT_CLUSTER=kind: startKindCluster() builds kind and its node image locally
  *   (deploy/kind, cached; starts Docker where none runs), creates a one-node cluster, taints
  *   its node and installs kwok; teardown deletes the cluster.
@@ -13,7 +11,7 @@
  *
  * Tests read the cluster with `inject('nodewrightCluster')`; NODEWRIGHT_KUBECONFIG is also
  * set for the workers and anything they spawn. NODEWRIGHT_CLUSTER_KEEP=1 keeps the cluster
- * directory (logs, certs; for k3s the kubeconfig) after the run.
+ * directory (logs, certs; for kind the kubeconfigs) after the run.
  */
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';

@@ -14,7 +14,7 @@ import { loadKubeconfig } from './src/load-kubeconfig.js';
 
 // The kind target (NODEWRIGHT_CLUSTER=kind) started as the globalSetup starts it: kind and its
 // node image built locally, one node tainted, kwok installed. The same contract as the binary
-// and k3s targets: a JSON kubeconfig, kwok playing annotated Nodes, pods Pending until a node
+// target: a JSON kubeconfig, kwok playing annotated Nodes, pods Pending until a node
 // for them exists.
 
 interface NodeObject {

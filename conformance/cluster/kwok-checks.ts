@@ -1,6 +1,6 @@
 /**
  * Expectations shared by the integration tests that prove a kwok controller plays Nodes and
- * Pods (the k3s target, and kwok configured from the in-cluster manifests). Call them inside
+ * Pods (the kind target, and kwok configured from the in-cluster manifests). Call them inside
  * a test: they use expect.poll.
  */
 import { expect } from 'vitest';

@@ -15,12 +15,13 @@ import { DEFAULT_STAGE_OPTIONS, kwokStages } from './src/kwok-stages.js';
 import { freePorts } from './src/ports.js';
 import { serviceAccountKubeconfig } from './src/service-account-kubeconfig.js';
 
-// The k3s target runs kwok v0.8.0 in a Pod, configured only by the objects from
+// The kind target runs kwok v0.8.0 in a Pod, configured only by the objects from
 // kwokInClusterManifests. Without Docker, this runs the same kwok release as a process with
 // the Deployment's own flags, authenticated as the kwok-controller ServiceAccount, against a
 // binary cluster of its own (whose built-in kwok is pointed at an annotation nobody uses):
 // it proves the flags, the Stage objects read through --enable-crds and the RBAC suffice.
-// What it cannot prove: the image, the Pod (probes, $(POD_IP)) and k3s itself.
+// What it cannot prove: the image, the Pod (probes, $(POD_IP)) and kind itself
+// (kind-cluster.integration.test.ts covers those).
 
 interface Condition {
   type: string;

@@ -1,18 +1,20 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { applyManifest } from './src/apply.js';
+import { KIND_NODE_TAINT } from './src/kind-cluster.js';
 import { KubeHttpClient } from './src/kube-http.js';
 import { kwokInClusterManifests } from './src/kwok-manifests.js';
 import { DEFAULT_STAGE_OPTIONS, kwokStages } from './src/kwok-stages.js';
 import { loadKubeconfig } from './src/load-kubeconfig.js';
 
-// The objects the k3s target installs, checked against a real API server without Docker: the
-// Stage CRD is applied for real (and removed again if this test created it), everything else
-// is applied with dryRun=All, so the server validates and admits it but nothing runs.
+// The objects the kind target installs (deploy/kind/install-kwok.sh), checked against a real
+// API server without Docker: the Stage CRD is applied for real (and removed again if this test
+// created it), everything else is applied with dryRun=All, so the server validates and admits
+// it but nothing runs.
 
 const cluster = inject('nodewrightCluster');
 const manifests = kwokInClusterManifests({
   stages: kwokStages({ ...DEFAULT_STAGE_OPTIONS, kubeletVersion: 'v1.36.5' }),
-  tolerateTaintKeys: ['CriticalAddonsOnly'],
+  tolerateTaintKeys: [KIND_NODE_TAINT.key],
 });
 const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${manifests.crd.metadata.name}`;
 const poll = { timeout: 60_000, interval: 250 };
@@ -22,7 +24,7 @@ let crdExisted = true;
 
 beforeAll(async () => {
   client = new KubeHttpClient(await loadKubeconfig(cluster.kubeconfigPath));
-  // On a cluster that runs kwok from these objects (the k3s target) the CRD stays.
+  // On a cluster that runs kwok from these objects (the kind target) the CRD stays.
   crdExisted = (await client.get(crdPath)).status === 200;
 });
 

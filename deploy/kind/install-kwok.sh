@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Installs kwok into a running kind cluster made from the local node image, as the k3s target
-# does (conformance/cluster/src/k3s-cluster.ts), with nothing pulled: the kwok image is built
-# locally (FROM the local base, the binary conformance/cluster/build/build.sh builds) under the
-# name the manifests use and loaded with `kind load docker-image`; the objects come from
+# Installs kwok into a running kind cluster made from the local node image, with nothing
+# pulled: the kwok image is built locally (FROM the local base, the binary
+# conformance/cluster/build/build.sh builds) under the name the manifests use and loaded with `kind load docker-image`; the objects come from
 # kwokInClusterManifests (conformance/cluster/src/kwok-manifests.ts), bundled with the esbuild
 # that vite brings and run with the repository's node. Then creates one Node annotated for kwok
 # and waits until it is Ready, unless FAKE_NODE_NAME is "" (try-kwok.sh: that Node has no taint,

@@ -11,7 +11,6 @@ describe('selectClusterTarget', () => {
 
   it('takes the target NODEWRIGHT_CLUSTER names', () => {
     expect(selectClusterTarget({ NODEWRIGHT_CLUSTER: 'binary' }).kind).toBe('binary');
-    expect(selectClusterTarget({ NODEWRIGHT_CLUSTER: 'k3s' }).kind).toBe('k3s');
     expect(selectClusterTarget({ NODEWRIGHT_CLUSTER: 'kind' })).toEqual({
       kind: 'kind',
       reason: expect.stringContaining('locally built node image'),
@@ -24,19 +23,19 @@ describe('selectClusterTarget', () => {
       kubeconfigPath: '/k',
       reason: expect.stringContaining('NODEWRIGHT_KUBECONFIG is set'),
     });
-    const overridden = selectClusterTarget({ NODEWRIGHT_KUBECONFIG: '/k', NODEWRIGHT_CLUSTER: 'k3s' });
+    const overridden = selectClusterTarget({ NODEWRIGHT_KUBECONFIG: '/k', NODEWRIGHT_CLUSTER: 'kind' });
     expect(overridden.kind).toBe('external');
-    expect(overridden.reason).toContain('NODEWRIGHT_CLUSTER=k3s is ignored');
+    expect(overridden.reason).toContain('NODEWRIGHT_CLUSTER=kind is ignored');
   });
 
   it('treats an empty NODEWRIGHT_KUBECONFIG as unset', () => {
-    expect(selectClusterTarget({ NODEWRIGHT_KUBECONFIG: '', NODEWRIGHT_CLUSTER: 'k3s' }).kind).toBe('k3s');
+    expect(selectClusterTarget({ NODEWRIGHT_KUBECONFIG: '', NODEWRIGHT_CLUSTER: 'kind' }).kind).toBe('kind');
   });
 
   it('rejects an unknown target, naming the variable and the allowed values', () => {
-    for (const value of ['KIND', 'K3S', 'k3d', 'binary,k3s']) {
+    for (const value of ['KIND', 'Binary', 'k3d', 'binary,kind']) {
       expect(() => selectClusterTarget({ NODEWRIGHT_CLUSTER: value })).toThrow(
-        `NODEWRIGHT_CLUSTER=${JSON.stringify(value)} is not a cluster target; allowed values: binary, k3s, kind`,
+        `NODEWRIGHT_CLUSTER=${JSON.stringify(value)} is not a cluster target; allowed values: binary, kind (default binary)`,
       );
     }
     // Also when a kubeconfig would win: the typo is reported, not hidden.

@@ -1,5 +1,5 @@
 /** The clusters the integration suite can start itself; an existing one comes through a kubeconfig. */
-export const CLUSTER_TARGETS = ['binary', 'k3s', 'kind'] as const;
+export const CLUSTER_TARGETS = ['binary', 'kind'] as const;
 export type StartedClusterTarget = (typeof CLUSTER_TARGETS)[number];
 
 /** The variable naming which cluster to start. */
@@ -44,9 +44,6 @@ export function selectClusterTarget(env: Readonly<Record<string, string | undefi
           : `${KUBECONFIG_VARIABLE} is set, so ${CLUSTER_TARGET_VARIABLE}=${requested} is ignored: ` +
             'using that cluster as is',
     };
-  }
-  if (requested === 'k3s') {
-    return { kind: 'k3s', reason: `${CLUSTER_TARGET_VARIABLE}=k3s: a k3s container through testcontainers` };
   }
   if (requested === 'kind') {
     return {

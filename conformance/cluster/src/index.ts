@@ -10,16 +10,7 @@ export {
   selectClusterTarget,
 } from './cluster-target.js';
 export { COMPONENTS, type ComponentName } from './components.js';
-export { type DockerVerdict, probeDockerEngine } from './docker-probe.js';
 export { killOnProcessEnd, type ProcessEvents } from './exit-hooks.js';
-export {
-  K3S_IMAGE,
-  K3S_SERVER_TAINT,
-  type K3sClusterHandle,
-  type LaunchedCluster,
-  type StartK3sClusterOptions,
-  startK3sCluster,
-} from './k3s-cluster.js';
 export {
   KIND_NODE_TAINT,
   type KindClusterHandle,
@@ -35,6 +26,7 @@ export {
 } from './kubeconfig.js';
 export { KWOK_IMAGE, type KwokInClusterManifests, kwokInClusterManifests } from './kwok-manifests.js';
 export { DEFAULT_NODE_CAPACITY, KWOK_NODE_ANNOTATION, KWOK_NODE_ANNOTATION_VALUE } from './kwok-stages.js';
+export type { LaunchedCluster } from './launched-cluster.js';
 export { loadKubeconfig } from './load-kubeconfig.js';
 export type { PidRecord, ProcessProbe, RecordedProcess } from './pid-record.js';
 export { PidRecordFile, type ProcessRegistry } from './pid-record-file.js';

@@ -5,8 +5,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LaunchedCluster } from './k3s-cluster.js';
 import { connectionFromKubeconfig, renderKubeconfig } from './kubeconfig.js';
+import type { LaunchedCluster } from './launched-cluster.js';
 import { configViewArgs } from './load-kubeconfig.js';
 
 /** The repository root, found from the sources (src/) or the compiled files (dist/src/). */
@@ -20,7 +20,7 @@ function repoRoot(): string {
 /**
  * The taint put back on kind's only node. kind removes it from a single-node cluster so that
  * workloads run there; the suite needs the opposite, pods that stay Pending for the autoscaler,
- * as on the binary cluster (no schedulable node) and k3s (its server taint). CoreDNS and the
+ * as on the binary cluster (no schedulable node). CoreDNS and the
  * kwok Deployment tolerate it.
  */
 export const KIND_NODE_TAINT = {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { objectPath } from './apply.js';
 import { type ControlPlaneLayout, componentPlans } from './components.js';
+import { KIND_NODE_TAINT } from './kind-cluster.js';
 import { type KubeManifest, KWOK_IMAGE, KWOK_PORT, kwokInClusterManifests } from './kwok-manifests.js';
 import { DEFAULT_STAGE_OPTIONS, kwokStages } from './kwok-stages.js';
 
-const stages = kwokStages({ ...DEFAULT_STAGE_OPTIONS, kubeletVersion: 'v1.36.5+k3s1' });
-const manifests = kwokInClusterManifests({ stages, tolerateTaintKeys: ['CriticalAddonsOnly'] });
+const stages = kwokStages({ ...DEFAULT_STAGE_OPTIONS, kubeletVersion: 'v1.36.5' });
+const manifests = kwokInClusterManifests({ stages, tolerateTaintKeys: [KIND_NODE_TAINT.key] });
 
 interface Rule {
   apiGroups: string[];
@@ -144,7 +145,7 @@ describe('kwokInClusterManifests', () => {
     expect(sa.metadata.namespace).toBe('kube-system');
   });
 
-  it('runs one kwok v0.8.0 replica that tolerates the server taint and is probed on its server port', () => {
+  it('runs one kwok v0.8.0 replica that tolerates the kind node taint and is probed on its server port', () => {
     expect(deploymentSpec.replicas).toBe(1);
     expect(container.image).toBe(KWOK_IMAGE);
     expect(KWOK_IMAGE).toBe('registry.k8s.io/kwok/kwok:v0.8.0');
@@ -152,7 +153,7 @@ describe('kwokInClusterManifests', () => {
     for (const [key, value] of Object.entries(deploymentSpec.selector.matchLabels))
       expect(labels[key]).toBe(value);
     expect(deploymentSpec.template.spec.tolerations).toEqual([
-      { key: 'CriticalAddonsOnly', operator: 'Exists' },
+      { key: KIND_NODE_TAINT.key, operator: 'Exists' },
     ]);
     expect(container.args).toContain(`--server-address=0.0.0.0:${KWOK_PORT}`);
     expect(container.readinessProbe.httpGet).toMatchObject({ path: '/healthz', port: KWOK_PORT });

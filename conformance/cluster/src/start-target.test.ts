@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LaunchedCluster } from './k3s-cluster.js';
+import type { LaunchedCluster } from './launched-cluster.js';
 import { startClusterTarget, type TargetStarters } from './start-target.js';
 
 function recordingStarters() {
@@ -14,10 +14,6 @@ function recordingStarters() {
     binary: async (options) => {
       calls.push({ target: 'binary', options });
       return launched('binary');
-    },
-    k3s: async (options) => {
-      calls.push({ target: 'k3s', options });
-      return launched('k3s');
     },
     kind: async (options) => {
       calls.push({ target: 'kind', options });
@@ -35,11 +31,14 @@ describe('startClusterTarget', () => {
     expect(calls).toEqual([{ target: 'binary', options: { kwokManages: 'annotated' } }]);
   });
 
-  it('starts k3s for the k3s target, passing keepDir on', async () => {
+  it('passes keepDir on to the started cluster', async () => {
     const { calls, starters } = recordingStarters();
-    const cluster = await startClusterTarget('k3s', { keepDir: true }, starters);
-    expect(cluster.kubeconfigPath).toBe('/tmp/k3s/kubeconfig');
-    expect(calls).toEqual([{ target: 'k3s', options: { keepDir: true } }]);
+    await startClusterTarget('kind', { keepDir: true }, starters);
+    await startClusterTarget('binary', { keepDir: true }, starters);
+    expect(calls).toEqual([
+      { target: 'kind', options: { keepDir: true } },
+      { target: 'binary', options: { kwokManages: 'annotated', keepDir: true } },
+    ]);
   });
 
   it('starts kind for the kind target, and nothing else', async () => {

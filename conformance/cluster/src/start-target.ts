@@ -1,31 +1,29 @@
 import { type StartClusterOptions, startCluster } from './cluster.js';
 import type { StartedClusterTarget } from './cluster-target.js';
-import { type LaunchedCluster, type StartK3sClusterOptions, startK3sCluster } from './k3s-cluster.js';
 import { type StartKindClusterOptions, startKindCluster } from './kind-cluster.js';
+import type { LaunchedCluster } from './launched-cluster.js';
 
 /** What every target's start takes. */
 export interface StartTargetOptions {
-  /** Keep the cluster's directory (logs, certs; for k3s the kubeconfig) after stop(). */
+  /** Keep the cluster's directory (logs, certs; for kind the kubeconfigs) after stop(). */
   readonly keepDir?: boolean;
 }
 
 /** The launchers behind each target; tests inject their own. */
 export interface TargetStarters {
   readonly binary: (options: StartClusterOptions) => Promise<LaunchedCluster>;
-  readonly k3s: (options: StartK3sClusterOptions) => Promise<LaunchedCluster>;
   readonly kind: (options: StartKindClusterOptions) => Promise<LaunchedCluster>;
 }
 
 const DefaultStarters: TargetStarters = {
   binary: startCluster,
-  k3s: startK3sCluster,
   kind: (options) => startKindCluster(options),
 };
 
 /**
  * Starts the cluster a selected target names (see selectClusterTarget), with the settings both
  * the globalSetup and the e2e files use: kwok manages only Nodes annotated
- * `kwok.x-k8s.io/node=fake`, as the k3s target's kwok Deployment does.
+ * `kwok.x-k8s.io/node=fake`, as the kind target's kwok Deployment does.
  */
 export function startClusterTarget(
   kind: StartedClusterTarget,
@@ -33,7 +31,6 @@ export function startClusterTarget(
   starters: TargetStarters = DefaultStarters,
 ): Promise<LaunchedCluster> {
   const keep = options.keepDir ? { keepDir: true } : {};
-  if (kind === 'k3s') return starters.k3s(keep);
   if (kind === 'kind') return starters.kind(keep);
   return starters.binary({ kwokManages: 'annotated', ...keep });
 }

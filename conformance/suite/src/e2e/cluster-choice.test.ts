@@ -7,20 +7,19 @@ describe('e2eClusterTarget', () => {
     expect(e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'binary' }).kind).toBe('binary');
   });
 
-  it('starts k3s or kind when NODEWRIGHT_CLUSTER names it, as the globalSetup does', () => {
-    expect(e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'k3s' })).toMatchObject({ kind: 'k3s' });
+  it('starts kind when NODEWRIGHT_CLUSTER names it, as the globalSetup does', () => {
     expect(e2eClusterTarget(undefined, { NODEWRIGHT_CLUSTER: 'kind' })).toMatchObject({ kind: 'kind' });
   });
 
   it('uses the supplied cluster over NODEWRIGHT_CLUSTER, saying so', () => {
-    const target = e2eClusterTarget('/home/me/kubeconfig', { NODEWRIGHT_CLUSTER: 'k3s' });
+    const target = e2eClusterTarget('/home/me/kubeconfig', { NODEWRIGHT_CLUSTER: 'kind' });
     expect(target).toMatchObject({ kind: 'external', kubeconfigPath: '/home/me/kubeconfig' });
-    expect(target.reason).toContain('NODEWRIGHT_CLUSTER=k3s is ignored');
+    expect(target.reason).toContain('NODEWRIGHT_CLUSTER=kind is ignored');
   });
 
   it("ignores the worker's NODEWRIGHT_KUBECONFIG (the globalSetup's shared cluster)", () => {
-    const env = { NODEWRIGHT_KUBECONFIG: '/tmp/nodewright-cluster-x/kubeconfig', NODEWRIGHT_CLUSTER: 'k3s' };
-    expect(e2eClusterTarget(undefined, env).kind).toBe('k3s');
+    const env = { NODEWRIGHT_KUBECONFIG: '/tmp/nodewright-cluster-x/kubeconfig', NODEWRIGHT_CLUSTER: 'kind' };
+    expect(e2eClusterTarget(undefined, env).kind).toBe('kind');
     expect(e2eClusterTarget(undefined, { NODEWRIGHT_KUBECONFIG: '/tmp/shared' }).kind).toBe('binary');
   });
 
@@ -29,7 +28,7 @@ describe('e2eClusterTarget', () => {
       /NODEWRIGHT_CLUSTER="k3d"/,
     );
     expect(() => e2eClusterTarget('/k', { NODEWRIGHT_CLUSTER: 'k3d' })).toThrow(
-      /allowed values: binary, k3s, kind/,
+      /allowed values: binary, kind \(default binary\)/,
     );
   });
 });

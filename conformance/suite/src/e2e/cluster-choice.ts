@@ -8,7 +8,7 @@ import {
 /**
  * The cluster one e2e file runs on, chosen as the globalSetup chooses its own
  * (selectClusterTarget): the user's cluster when one is supplied, else a fresh one of the
- * NODEWRIGHT_CLUSTER target (`binary` by default, or `k3s`). Pure.
+ * NODEWRIGHT_CLUSTER target (`binary` by default, or `kind`). Pure.
  *
  * The supplied cluster is `externalKubeconfig`, never `env.NODEWRIGHT_KUBECONFIG`: inside a
  * test worker that variable names the globalSetup's shared cluster (it sets it for the

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { StartedClusterTarget } from '@nodewright/conformance/cluster';
 import { KubeletHarness } from '@nodewright/conformance/harness';
 import { generateCrd, type KindDefinition, nodeClaimKind, nodePoolKind } from '@nodewright/core/apis';
 import { SystemTimers } from '@nodewright/core/clock';
@@ -115,8 +116,8 @@ export interface ClusterE2EOptions {
    * the target's own (`singleType`). This repository passes its examples (readExampleNodePools).
    */
   readonly exampleNodePools?: () => Promise<readonly ExampleNodePool[]>;
-  /** `binary` (default) or `k3s`: the cluster started when no `externalKubeconfig` is given. */
-  readonly clusterTarget?: 'binary' | 'k3s';
+  /** `binary` (default) or `kind`: the cluster started when no `externalKubeconfig` is given. */
+  readonly clusterTarget?: StartedClusterTarget;
   /** Write `cluster-e2e-<name>.json` / `.md` (which clauses passed) here after the run. */
   readonly report?: ReportOptions;
   /** Keep controller logs and the cluster directory after the run. */

@@ -1,0 +1,11 @@
+import type { ClusterConnection } from './kubeconfig.js';
+
+/** What a test run needs from any launcher; startCluster's handle has these fields too. */
+export interface LaunchedCluster {
+  /** A self-contained JSON kubeconfig with admin credentials. */
+  kubeconfigPath: string;
+  server: string;
+  connection: ClusterConnection;
+  /** Stop exactly once; later calls return the same promise. */
+  stop(): Promise<void>;
+}
