@@ -27,10 +27,14 @@ COPY tsconfig.base.json ./
 COPY packages packages
 COPY providers providers
 # tsc -b of the CLI builds the packages it references (core and the providers), not the
-# conformance suite. `pnpm deploy` then copies the CLI with its production dependencies (the
-# workspace packages included, built) into one self-contained directory. Type declarations
-# and source maps are never loaded at run time: about half of that directory.
-RUN pnpm exec tsc -b packages/cli && pnpm --filter @nodewright/cli deploy --prod /out && \
+# conformance suite. `pnpm deploy` then copies the CLI with its dependencies (the workspace
+# packages included, built) into one self-contained directory. Not with --prod: the cloud
+# providers are the CLI's optional peers, installed through its devDependencies, and an image
+# without them could only run KWOK. The one other devDependency, esbuild (the CLI's bundler),
+# is removed. Type declarations and source maps are never loaded at run time either.
+RUN pnpm exec tsc -b packages/cli && pnpm --filter @nodewright/cli deploy /out && \
+    find /out/node_modules -depth -maxdepth 3 \( -name esbuild -o -name '@esbuild' -o -name 'esbuild@*' -o -name '@esbuild+*' \) \
+      -exec rm -rf {} + && \
     find /out -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete
 
 FROM ${BASE_IMAGE}

@@ -81,6 +81,22 @@ describe('the controller image, built from the Dockerfile', () => {
     );
   }, 120_000);
 
+  it('carries every built-in provider, so the chart runs it on EKS, AKS and GKE as well as with KWOK', async () => {
+    // The usage line names the providers that loaded; a provider package missing from the
+    // image is left out of it (and `--provider aws` would be refused as not installed).
+    const help = await new LockedDownContainer(image)
+      .withCommand(['controller', '--help'])
+      .withWaitStrategy(Wait.forOneShotStartup())
+      .start();
+    try {
+      expect(await containerOutput(help)).toMatch(
+        /usage: nodewright controller --provider aws\|azure\|gcp\|kwok /,
+      );
+    } finally {
+      await help.stop();
+    }
+  }, 120_000);
+
   it('runs the controller in a container against a real control plane: it leads, answers its probes and provisions a KWOK node for a pod', async () => {
     env = await startE2EEnvironment({ name: 'image' });
     const cluster = env.cluster;

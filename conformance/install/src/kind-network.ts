@@ -1,0 +1,23 @@
+/**
+ * The host's address on the Docker network kind puts its nodes on, from
+ * `docker network inspect kind --format '{{json .IPAM.Config}}'`. A server the host binds
+ * there is reachable from pods (kindnet masquerades their traffic out of the node), which is
+ * how a mock cloud started by a test serves a controller running in the cluster. Pure; throws
+ * naming what it read when the network has no IPv4 gateway.
+ */
+export function kindHostAddress(ipamConfigJson: string): string {
+  let configs: unknown;
+  try {
+    configs = JSON.parse(ipamConfigJson);
+  } catch {
+    throw new Error(`docker network inspect kind: not JSON: ${ipamConfigJson.slice(0, 200)}`);
+  }
+  const gateways = (Array.isArray(configs) ? configs : [])
+    .map((c) => (c as { Gateway?: unknown }).Gateway)
+    .filter((g): g is string => typeof g === 'string');
+  const ipv4 = gateways.find((g) => /^\d{1,3}(\.\d{1,3}){3}$/.test(g));
+  if (ipv4 === undefined) {
+    throw new Error(`docker network kind has no IPv4 gateway (IPAM config ${ipamConfigJson.trim()})`);
+  }
+  return ipv4;
+}
