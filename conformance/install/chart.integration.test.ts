@@ -40,6 +40,7 @@ interface Container {
   readinessProbe: { httpGet: { path: string; port: string } };
   resources: { requests: Record<string, string>; limits: Record<string, string> };
   securityContext: Record<string, unknown>;
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
 }
 interface PodSpec {
   serviceAccountName: string;
@@ -51,6 +52,7 @@ interface PodSpec {
   }[];
   affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: unknown[] } };
   securityContext: Record<string, unknown>;
+  volumes?: { name: string; configMap?: { name: string } }[];
 }
 interface Deployment {
   spec: {
@@ -335,6 +337,30 @@ describe('credentials', () => {
       secretKeyRef: { name: 'aws-mock', key: 'id' },
     });
     expect(container.args.join(' ')).not.toContain('AWS_ACCESS_KEY_ID');
+  });
+
+  it('mounts extraVolumes where extraVolumeMounts say, for a CA file the provider trusts; none by default', async () => {
+    const plain = await renderChart(helm, home, Charts.controller, { values: [providerValues('azure')] });
+    const plainSpec = (one(plain, 'Deployment') as unknown as Deployment).spec.template.spec;
+    expect(plainSpec.volumes).toBeUndefined();
+    expect(plainSpec.containers[0]!.volumeMounts).toBeUndefined();
+    const objects = await renderChart(helm, home, Charts.controller, {
+      values: [providerValues('azure')],
+      set: [
+        'extraVolumes[0].name=proxy-ca',
+        'extraVolumes[0].configMap.name=proxy-ca',
+        'extraVolumeMounts[0].name=proxy-ca',
+        'extraVolumeMounts[0].mountPath=/etc/nodewright/ca',
+        'extraVolumeMounts[0].readOnly=true',
+        'providerSettings.caFile=/etc/nodewright/ca/ca.crt',
+      ],
+    });
+    const spec = (one(objects, 'Deployment') as unknown as Deployment).spec.template.spec;
+    expect(spec.volumes).toEqual([{ name: 'proxy-ca', configMap: { name: 'proxy-ca' } }]);
+    expect(spec.containers[0]!.volumeMounts).toEqual([
+      { name: 'proxy-ca', mountPath: '/etc/nodewright/ca', readOnly: true },
+    ]);
+    expect(spec.containers[0]!.securityContext.readOnlyRootFilesystem).toBe(true);
   });
 });
 

@@ -1,26 +1,30 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import awsProviderPlugin from '@nodewright/aws';
-import { KubeletHarness } from '@nodewright/conformance/harness';
+import azureProviderPlugin from '@nodewright/azure';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
+import { type AzureMock, startAzureMock } from '@nodewright/conformance/mocks/azure';
+import { type GcpMock, startGcpMock } from '@nodewright/conformance/mocks/gcp';
 import { waitUntil } from '@nodewright/conformance/suite';
-import { SystemClock, SystemTimers } from '@nodewright/core/clock';
-import { ClientNodeCluster, kubeConfigFromFile, silentLogger } from '@nodewright/core/kube';
+import type { ProviderPlugin } from '@nodewright/core/operator';
+import gcpProviderPlugin from '@nodewright/gcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockAwsSettings, mockEC2NodeClass } from '../suite/src/providers/aws-harness.js';
+import { mockAKSNodeClass } from '../suite/src/providers/azure-e2e-target.js';
+import { mockAzureSettings } from '../suite/src/providers/azure-harness.js';
+import { mockGCENodeClass, mockGcpSettings } from '../suite/src/providers/gcp-harness.js';
 import { ensureControllerImage } from './src/controller-image.js';
+import { type CommandResult, repoRoot, runCommand } from './src/helm.js';
 import {
-  Charts,
-  type CommandResult,
-  ensureHelm,
-  providerValues,
-  repoRoot,
-  runCommand,
-  runHelm,
-} from './src/helm.js';
+  applyObjects,
+  type KindSession,
+  poolWorkload,
+  startKindKubelets,
+  swapControllerRelease,
+} from './src/in-cluster-release.js';
 import { kindHostAddress } from './src/kind-network.js';
-import { credentialsSecret, mockCloudReleaseValues } from './src/mock-cloud-release.js';
+import type { MockCloudRelease } from './src/mock-cloud-release.js';
 import { parseTryKwokSteps, TRY_KWOK_STEPS } from './src/try-kwok-log.js';
 
 // The install guide's "try it on kind with KWOK" as the test command runs it on a machine with
@@ -29,7 +33,12 @@ import { parseTryKwokSteps, TRY_KWOK_STEPS } from './src/try-kwok-log.js';
 // the chart's Deployment under its ServiceAccount. deploy/kind/try-kwok.sh does the install and
 // its own checks (pods bound only to kwok nodes nodewright launched, the nodes gone after the
 // scale-down); this test then fails the leader over by deleting its pod, as an operator would
-// meet it, and has the next leader provision again.
+// meet it, and has the next leader provision again. Then the KWOK release makes way for the AWS
+// one, that for the GCP one and that for the Azure one (src/in-cluster-release.ts): the controller, still a Pod of the
+// chart's Deployment from the same image, talks to a mock cloud this test serves on the kind
+// network's host address, launches instances for pods, replaces a node the cloud takes away (an
+// SQS interruption message; a spot preemption or eviction), and leaves no instance running once its
+// NodePool is gone. The test plays kubelet for the mocks' instances, as the e2e suite does.
 
 const Cluster = `nw-test-${process.pid}`;
 const Minute = 60_000;
@@ -171,111 +180,168 @@ interface KubeObject {
   status?: { phase?: string; providerID?: string; nodeName?: string };
 }
 
+const session: KindSession = {
+  get kubeconfig() {
+    return kubeconfig;
+  },
+  get work() {
+    return work;
+  },
+  kubectl,
+};
+
+/** The address pods reach the host at: mocks listen there, and the URLs they hand out name it. */
+const kindHost = async () =>
+  kindHostAddress(
+    await output('docker', ['network', 'inspect', 'kind', '--format', '{{json .IPAM.Config}}']),
+  );
+
+/** The release of `provider` against a mock: this test's image and cluster name, a Lease of its own. */
+const mockRelease = async (
+  provider: string,
+  plugin: ProviderPlugin,
+  settings: Record<string, string>,
+): Promise<MockCloudRelease> => ({
+  image: await ensureControllerImage(),
+  settings,
+  secretSettings: plugin.secretSettings ?? [],
+  secretName: `${provider}-mock-credentials`,
+  clusterName: Cluster,
+  leaderElectionId: `nodewright-${provider}-leader-election`,
+});
+
+const liveClaims = async (pool: string) =>
+  (await kubectlJson<Listed<KubeObject>>('get', 'nodeclaims', '-l', `karpenter.sh/nodepool=${pool}`)).items;
+const runningPods = async (app: string) =>
+  (
+    await kubectlJson<Listed<KubeObject>>(
+      'get',
+      'pods',
+      '-l',
+      `app=${app}`,
+      '--field-selector=status.phase=Running',
+    )
+  ).items;
+const nodeOf = (pod: KubeObject) => kubectlJson<KubeObject>('get', 'node', String(pod.spec?.nodeName));
+const lastSegment = (providerID: string) => providerID.slice(providerID.lastIndexOf('/') + 1);
+
+/** Waits for the NodeClass's Ready condition, as a user would before creating pods. */
+async function nodeClassReady(resource: string, name: string): Promise<void> {
+  await waitUntil(
+    () => kubectl('get', resource, name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'),
+    (ready) => ready === 'True',
+    { what: `${resource} ${name} Ready`, timeoutMs: 2 * Minute, intervalMs: 2000 },
+  );
+}
+
+/** Waits until `count` pods of the app run. */
+const podsRunning = (app: string, count: number) =>
+  waitUntil(
+    () => runningPods(app),
+    (p) => p.length === count,
+    { what: `${count} ${app} pods Running`, timeoutMs: 4 * Minute, intervalMs: 2000 },
+  );
+
+/**
+ * Waits until the cloud's taking `claim`'s instance away (`cause`) has removed the NodeClaim
+ * and the app's pods run again, none on its old node; resolves to those pods.
+ */
+async function replacedAfter(
+  pool: string,
+  app: string,
+  claim: KubeObject,
+  cause: string,
+): Promise<KubeObject[]> {
+  await waitUntil(
+    () => liveClaims(pool),
+    (cs) => cs.every((c) => c.metadata.name !== claim.metadata.name),
+    {
+      what: `NodeClaim ${claim.metadata.name} to go after the ${cause}`,
+      timeoutMs: 3 * Minute,
+      intervalMs: 2000,
+    },
+  );
+  const oldNode = String(claim.status?.nodeName);
+  return waitUntil(
+    () => runningPods(app),
+    (p) => p.length === 2 && p.every((pod) => pod.spec?.nodeName !== oldNode),
+    { what: `2 ${app} pods Running, none on ${oldNode}`, timeoutMs: 4 * Minute, intervalMs: 2000 },
+  );
+}
+
+/**
+ * Applies the NodeClass and a spot NodePool over it with 2 pods of `app`, waits until its
+ * NodeClass is Ready and the pods run, checks each runs on a spot node of the pool, and
+ * resolves to those nodes' providerIDs.
+ */
+async function spotPodsRunning(
+  pool: string,
+  app: string,
+  nodeClass: Record<string, unknown>,
+  nodeClassRef: { group: string; kind: string; name: string },
+): Promise<string[]> {
+  await applyObjects(session, `${pool}-workload`, [
+    nodeClass,
+    ...poolWorkload({
+      pool,
+      app,
+      nodeClassRef,
+      requirements: [
+        { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['spot'] },
+        { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+      ],
+      replicas: 2,
+    }),
+  ]);
+  await nodeClassReady(nodeClassRef.kind.toLowerCase(), nodeClassRef.name);
+  const providerIDs: string[] = [];
+  for (const pod of await podsRunning(app, 2)) {
+    const node = await nodeOf(pod);
+    expect(node.metadata.labels?.['karpenter.sh/nodepool']).toBe(pool);
+    expect(node.metadata.labels?.['karpenter.sh/capacity-type']).toBe('spot');
+    providerIDs.push(String(node.spec?.providerID));
+  }
+  return providerIDs;
+}
+
+/** Deletes the workload and its NodePool, and waits until the NodeClaims went with it. */
+async function removePool(pool: string, app: string): Promise<void> {
+  await kubectl('delete', 'deployment', app, '--ignore-not-found');
+  await kubectl('delete', 'nodepool', pool, '--ignore-not-found', '--wait=false');
+  await waitUntil(
+    () => liveClaims(pool),
+    (claims) => claims.length === 0,
+    { what: `the ${pool} NodeClaims to go with their NodePool`, timeoutMs: 3 * Minute, intervalMs: 2000 },
+  );
+}
+
 const AwsPool = 'aws-kind';
 const AwsApp = 'aws-inflate';
-const AwsLease = 'nodewright-aws-leader-election';
 
 describe('the AWS provider in the cluster, against the EC2/Pricing/SQS mock on the kind network', () => {
   let mock: AwsMock | undefined;
-  let cluster: ClientNodeCluster | undefined;
-  let harness: KubeletHarness | undefined;
+  let kubelets: { stop(): void } | undefined;
   let controllerPod = '';
-
-  const instanceOf = (providerID: string) => providerID.slice(providerID.lastIndexOf('/') + 1);
-  const liveClaims = async () =>
-    (await kubectlJson<Listed<KubeObject>>('get', 'nodeclaims', '-l', `karpenter.sh/nodepool=${AwsPool}`))
-      .items;
-  const runningPods = async () =>
-    (
-      await kubectlJson<Listed<KubeObject>>(
-        'get',
-        'pods',
-        '-l',
-        `app=${AwsApp}`,
-        '--field-selector=status.phase=Running',
-      )
-    ).items;
 
   beforeAll(async () => {
     if (install.code !== 0) throw new Error('try-kwok.sh failed (see the first test): no cluster to use');
-    // The KWOK release's NodePool goes first, while its controller still runs to finalise the
-    // NodeClaims (they are owned by the NodePool, so they go with it).
-    await kubectl('delete', 'deployment', 'inflate', '--ignore-not-found');
-    await kubectl('delete', 'nodepool', 'default', '--ignore-not-found', '--wait=false');
-    await waitUntil(
-      () => kubectl('get', 'nodeclaims', '-o', 'name'),
-      (names) => names === '',
-      { what: 'the KWOK NodeClaims to go with their NodePool', timeoutMs: 3 * Minute, intervalMs: 2000 },
+    // The KWOK NodePool goes while its controller still runs to finalise the NodeClaims.
+    await removePool('default', 'inflate');
+    mock = await startAwsMock({ host: await kindHost(), cluster: Cluster });
+    controllerPod = await swapControllerRelease(
+      session,
+      'aws',
+      await mockRelease(
+        'aws',
+        awsProviderPlugin,
+        mockAwsSettings(mock, { interruptionQueue: mock.interruptionQueue.name }),
+      ),
     );
-    const helm = await ensureHelm();
-    const helmHome = join(work, 'helm');
-    const helmRun = async (args: string[]) => {
-      const result = await runHelm(helm, [...args, '--kubeconfig', kubeconfig], helmHome);
-      if (result.code !== 0) throw new Error(`helm ${args.join(' ')} failed: ${result.stderr}`);
-    };
-    await helmRun(['uninstall', 'nodewright', '--namespace', 'nodewright', '--wait']);
-
-    // Served where the pod reaches it; the SQS queue URL the mock hands out names this address too.
-    const host = kindHostAddress(
-      await output('docker', ['network', 'inspect', 'kind', '--format', '{{json .IPAM.Config}}']),
-    );
-    mock = await startAwsMock({ host, cluster: Cluster });
-    const release = {
-      image: await ensureControllerImage(),
-      settings: mockAwsSettings(mock, { interruptionQueue: mock.interruptionQueue.name }),
-      secretSettings: awsProviderPlugin.secretSettings ?? [],
-      secretName: 'aws-mock-credentials',
-      clusterName: Cluster,
-      leaderElectionId: AwsLease,
-    };
-    const secretFile = join(work, 'aws-secret.json');
-    await writeFile(secretFile, JSON.stringify(credentialsSecret(release, 'nodewright')));
-    await kubectl('apply', '-f', secretFile);
-    const valuesFile = join(work, 'aws-values.json');
-    await writeFile(valuesFile, JSON.stringify(mockCloudReleaseValues(release)));
-    await helmRun([
-      'upgrade',
-      '--install',
-      'nodewright',
-      Charts.controller,
-      '--namespace',
-      'nodewright',
-      '-f',
-      providerValues('aws'),
-      '-f',
-      valuesFile,
-    ]);
-    await kubectl('-n', 'nodewright', 'rollout', 'status', 'deployment/nodewright', '--timeout=180s');
-    controllerPod = await waitUntil(
-      () => kubectl('-n', 'nodewright', 'get', 'lease', AwsLease, '-o', 'jsonpath={.spec.holderIdentity}'),
-      (holder) => holder.startsWith('nodewright-'),
-      { what: `a controller pod to hold Lease ${AwsLease}`, timeoutMs: 2 * Minute, intervalMs: 2000 },
-    ).catch(async (error: unknown) => {
-      throw new Error(
-        `${(error as Error).message}\ncontroller log:\n${await kubectl('-n', 'nodewright', 'logs', 'deployment/nodewright', '--tail=40').catch(() => '?')}`,
-      );
-    });
-
-    // Plays kubelet for the mock's instances: each running one registers as a kwok-managed Node.
-    cluster = new ClientNodeCluster({
-      kubeConfig: await kubeConfigFromFile(kubeconfig),
-      fieldManager: 'nodewright-kubelet-harness',
-      logger: silentLogger,
-      clock: new SystemClock(),
-      timers: new SystemTimers(),
-    });
-    harness = new KubeletHarness({
-      cluster,
-      source: mock.instances,
-      timers: new SystemTimers(),
-      bootDelayMs: 1000,
-    });
-    await harness.start();
+    kubelets = await startKindKubelets(kubeconfig, mock.instances);
   }, 15 * Minute);
 
   afterAll(async () => {
-    harness?.stop();
-    cluster?.close();
+    kubelets?.stop();
     await mock?.close();
   });
 
@@ -289,136 +355,184 @@ describe('the AWS provider in the cluster, against the EC2/Pricing/SQS mock on t
     // The key is in the Secret, not the pod spec.
     expect(env.find((e) => e.name === 'NODEWRIGHT_SETTING_ACCESS_KEY_ID')?.value).toBeUndefined();
 
-    const manifests = join(work, 'aws-workload.json');
-    const nodeClass = mockEC2NodeClass('default', Cluster);
-    await writeFile(
-      manifests,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'List',
-        items: [
-          nodeClass,
-          {
-            apiVersion: 'karpenter.sh/v1',
-            kind: 'NodePool',
-            metadata: { name: AwsPool },
-            spec: {
-              template: {
-                spec: {
-                  nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
-                  requirements: [
-                    { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
-                    { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['c', 'm'] },
-                    { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
-                  ],
-                },
-              },
-              disruption: { consolidationPolicy: 'WhenEmpty', consolidateAfter: '30s' },
-            },
-          },
-          {
-            apiVersion: 'apps/v1',
-            kind: 'Deployment',
-            metadata: { name: AwsApp, namespace: 'default' },
-            spec: {
-              replicas: 2,
-              selector: { matchLabels: { app: AwsApp } },
-              template: {
-                metadata: { labels: { app: AwsApp } },
-                spec: {
-                  nodeSelector: { 'karpenter.sh/nodepool': AwsPool },
-                  terminationGracePeriodSeconds: 0,
-                  // One pod per node, so an interrupted node leaves the other pod where it is.
-                  affinity: {
-                    podAntiAffinity: {
-                      requiredDuringSchedulingIgnoredDuringExecution: [
-                        {
-                          topologyKey: 'kubernetes.io/hostname',
-                          labelSelector: { matchLabels: { app: AwsApp } },
-                        },
-                      ],
-                    },
-                  },
-                  containers: [
-                    {
-                      name: 'inflate',
-                      image: 'registry.k8s.io/pause:3.10.2',
-                      resources: { requests: { cpu: '1', memory: '1Gi' } },
-                    },
-                  ],
-                },
-              },
-            },
-          },
+    await applyObjects(session, 'aws-workload', [
+      mockEC2NodeClass('default', Cluster) as unknown as Record<string, unknown>,
+      ...poolWorkload({
+        pool: AwsPool,
+        app: AwsApp,
+        nodeClassRef: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'default' },
+        requirements: [
+          { key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] },
+          { key: 'karpenter.k8s.aws/instance-category', operator: 'In', values: ['c', 'm'] },
+          { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
         ],
+        replicas: 2,
       }),
-    );
-    await kubectl('apply', '-f', manifests);
-    await waitUntil(
-      () =>
-        kubectl(
-          'get',
-          'ec2nodeclass',
-          'default',
-          '-o',
-          'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
-        ),
-      (ready) => ready === 'True',
-      { what: 'EC2NodeClass default Ready', timeoutMs: 2 * Minute, intervalMs: 2000 },
-    );
-    const pods = await waitUntil(runningPods, (p) => p.length === 2, {
-      what: `2 ${AwsApp} pods Running`,
-      timeoutMs: 4 * Minute,
-      intervalMs: 2000,
-    });
-    const claims = await liveClaims();
+    ]);
+    await nodeClassReady('ec2nodeclass', 'default');
+    const pods = await podsRunning(AwsApp, 2);
+    const claims = await liveClaims(AwsPool);
     for (const p of pods) {
-      const node = await kubectlJson<KubeObject>('get', 'node', String(p.spec?.nodeName));
+      const node = await nodeOf(p);
       expect(node.metadata.labels?.['karpenter.sh/nodepool']).toBe(AwsPool);
       const providerID = String(node.spec?.providerID);
       expect(providerID).toMatch(/^aws:\/\/\/[a-z0-9-]+\/i-[0-9a-f]+$/);
-      expect(mock!.ec2.instances.get(instanceOf(providerID))?.state).toBe('running');
+      expect(mock!.ec2.instances.get(lastSegment(providerID))?.state).toBe('running');
       expect(claims.map((c) => c.status?.providerID)).toContain(providerID);
       expect(['c', 'm']).toContain(node.metadata.labels?.['karpenter.k8s.aws/instance-category']);
     }
   });
 
   it('drains and replaces a node when the SQS queue says its instance is stopping', async () => {
-    const before = await liveClaims();
+    const before = await liveClaims(AwsPool);
     const claim = before[0]!;
-    const instanceId = instanceOf(String(claim.status?.providerID));
+    const instanceId = lastSegment(String(claim.status?.providerID));
     const oldNode = String(claim.status?.nodeName);
     mock!.pushInterruption(mock!.events.stateChange(instanceId, 'stopping'));
-    await waitUntil(liveClaims, (cs) => cs.every((c) => c.metadata.name !== claim.metadata.name), {
-      what: `NodeClaim ${claim.metadata.name} to go after the interruption message`,
-      timeoutMs: 3 * Minute,
-      intervalMs: 2000,
-    });
-    const pods = await waitUntil(
-      runningPods,
-      (p) => p.length === 2 && p.every((pod) => pod.spec?.nodeName !== oldNode),
-      { what: `2 ${AwsApp} pods Running, none on ${oldNode}`, timeoutMs: 4 * Minute, intervalMs: 2000 },
-    );
+    const pods = await replacedAfter(AwsPool, AwsApp, claim, 'interruption message');
     expect(mock!.ec2.instances.get(instanceId)?.state).toMatch(/shutting-down|terminated/);
-    const after = await liveClaims();
+    const after = await liveClaims(AwsPool);
     expect(after.some((c) => !before.some((b) => b.metadata.name === c.metadata.name))).toBe(true);
     expect(pods.map((p) => p.spec?.nodeName)).not.toContain(oldNode);
   });
 
   it('terminates every instance it launched once the NodePool is deleted', async () => {
-    await kubectl('delete', 'deployment', AwsApp);
-    await kubectl('delete', 'nodepool', AwsPool, '--wait=false');
-    await waitUntil(liveClaims, (cs) => cs.length === 0, {
-      what: `the ${AwsPool} NodeClaims to go with their NodePool`,
-      timeoutMs: 3 * Minute,
-      intervalMs: 2000,
-    });
+    await removePool(AwsPool, AwsApp);
     const launched = [...mock!.ec2.instances.values()];
     expect(launched.length).toBeGreaterThanOrEqual(3);
     expect(launched.filter((i) => i.state === 'pending' || i.state === 'running').map((i) => i.id)).toEqual(
       [],
     );
-    const nodes = await kubectl('get', 'nodes', '-l', `karpenter.sh/nodepool=${AwsPool}`, '-o', 'name');
-    expect(nodes).toBe('');
+    expect(await kubectl('get', 'nodes', '-l', `karpenter.sh/nodepool=${AwsPool}`, '-o', 'name')).toBe('');
+  });
+});
+
+const GcpPool = 'gcp-kind';
+const GcpApp = 'gcp-inflate';
+
+describe('the GCP provider in the cluster, against the Compute Engine mock on the kind network', () => {
+  let mock: GcpMock | undefined;
+  let kubelets: { stop(): void } | undefined;
+
+  /** The mock's VM behind a `gce://project/zone/name` providerID, while it is listed. */
+  const vmOf = (providerID: string) => {
+    const [zone, name] = providerID.replace(/^gce:\/\/[^/]+\//, '').split('/');
+    return mock!.compute.instances(zone).find((i) => i.name === name);
+  };
+
+  beforeAll(async () => {
+    if (install.code !== 0) throw new Error('try-kwok.sh failed (see the first test): no cluster to use');
+    await removePool(AwsPool, AwsApp);
+    mock = await startGcpMock({ host: await kindHost(), project: 'kind-project' });
+    await swapControllerRelease(
+      session,
+      'gcp',
+      await mockRelease('gcp', gcpProviderPlugin, mockGcpSettings(mock)),
+    );
+    kubelets = await startKindKubelets(kubeconfig, mock.instances);
+  }, 15 * Minute);
+
+  afterAll(async () => {
+    kubelets?.stop();
+    await mock?.close();
+  });
+
+  it('launches VMs for pods, and a preempted spot VM is replaced', async () => {
+    const nodeClassRef = { group: 'karpenter.k8s.gcp', kind: 'GCENodeClass', name: 'default' };
+    const gceNodeClass = mockGCENodeClass('default') as unknown as Record<string, unknown>;
+    for (const providerID of await spotPodsRunning(GcpPool, GcpApp, gceNodeClass, nodeClassRef)) {
+      expect(providerID).toMatch(/^gce:\/\/kind-project\/[a-z0-9-]+\/[a-z0-9-]+$/);
+      expect(vmOf(providerID)?.stoppingAt).toBeUndefined();
+    }
+
+    const [claim] = await liveClaims(GcpPool);
+    const providerID = String(claim!.status?.providerID);
+    const vm = vmOf(providerID)!;
+    mock!.compute.preempt(vm.zone, vm.name);
+    await replacedAfter(GcpPool, GcpApp, claim!, 'preemption');
+  });
+
+  it('deletes every VM it launched once the NodePool is deleted', async () => {
+    await removePool(GcpPool, GcpApp);
+    await waitUntil(
+      async () => mock!.compute.instances().filter((i) => i.stoppingAt === undefined),
+      (running) => running.length === 0,
+      { what: 'no VM left running', timeoutMs: Minute, intervalMs: 1000 },
+    );
+    expect(await kubectl('get', 'nodes', '-l', `karpenter.sh/nodepool=${GcpPool}`, '-o', 'name')).toBe('');
+  });
+});
+
+const AzurePool = 'azure-kind';
+const AzureApp = 'azure-inflate';
+/** Where the controller container reads the mock's CA: a ConfigMap, the root stays read-only. */
+const AzureCaDir = '/etc/nodewright/mock-ca';
+
+describe('the Azure provider in the cluster, against the ARM mock (TLS, its own CA) on the kind network', () => {
+  let mock: AzureMock | undefined;
+  let kubelets: { stop(): void } | undefined;
+
+  const vmExists = (name: string) =>
+    mock!.state.vms.has(`${mock!.resourceGroup.toLowerCase()}/${name.toLowerCase()}`);
+
+  beforeAll(async () => {
+    if (install.code !== 0) throw new Error('try-kwok.sh failed (see the first test): no cluster to use');
+    await removePool(GcpPool, GcpApp);
+    // Its serving certificate names the kind host address, signed by a CA made for this run.
+    mock = await startAzureMock({ host: await kindHost() });
+    await applyObjects(session, 'azure-ca', [
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'azure-mock-ca', namespace: 'nodewright' },
+        data: { 'ca.crt': mock.caPem },
+      },
+    ]);
+    const release = await mockRelease(
+      'azure',
+      azureProviderPlugin,
+      mockAzureSettings(mock, { caFile: `${AzureCaDir}/ca.crt`, pollInterval: '200ms' }),
+    );
+    await swapControllerRelease(session, 'azure', {
+      ...release,
+      extraValues: {
+        extraVolumes: [{ name: 'mock-ca', configMap: { name: 'azure-mock-ca' } }],
+        extraVolumeMounts: [{ name: 'mock-ca', mountPath: AzureCaDir, readOnly: true }],
+      },
+    });
+    kubelets = await startKindKubelets(kubeconfig, mock.instances);
+  }, 15 * Minute);
+
+  afterAll(async () => {
+    kubelets?.stop();
+    await mock?.close();
+  });
+
+  it('launches VMs for pods over TLS it trusts through caFile, and an evicted spot VM is replaced', async () => {
+    const nodeClassRef = { group: 'karpenter.azure.com', kind: 'AKSNodeClass', name: 'default' };
+    const aksNodeClass = mockAKSNodeClass('default') as unknown as Record<string, unknown>;
+    for (const providerID of await spotPodsRunning(AzurePool, AzureApp, aksNodeClass, nodeClassRef)) {
+      expect(providerID).toMatch(
+        /^azure:\/\/\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/Microsoft\.Compute\/virtualMachines\/[^/]+$/i,
+      );
+      expect(vmExists(lastSegment(providerID))).toBe(true);
+    }
+
+    const [claim] = await liveClaims(AzurePool);
+    const name = lastSegment(String(claim!.status?.providerID));
+    mock!.evict(name);
+    expect(mock!.state.evicted).toContain(name);
+    await replacedAfter(AzurePool, AzureApp, claim!, 'eviction');
+    expect(vmExists(name)).toBe(false);
+  });
+
+  it('deletes every VM it launched once the NodePool is deleted', async () => {
+    await removePool(AzurePool, AzureApp);
+    await waitUntil(
+      async () => [...mock!.state.vms.keys()],
+      (vms) => vms.length === 0,
+      { what: 'no VM left', timeoutMs: Minute, intervalMs: 1000 },
+    );
+    expect(await kubectl('get', 'nodes', '-l', `karpenter.sh/nodepool=${AzurePool}`, '-o', 'name')).toBe('');
   });
 });

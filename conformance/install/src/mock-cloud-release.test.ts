@@ -42,8 +42,19 @@ describe('mockCloudReleaseValues', () => {
       replicas: 1,
       image: { repository: 'nodewright', tag: 'src-0123abcd', pullPolicy: 'Never' },
       settings: { clusterName: 'nw-kind', leaderElectionId: 'nodewright-aws' },
-      workloadIdentity: { aws: { roleArn: '' } },
+      workloadIdentity: {
+        aws: { roleArn: '' },
+        azure: { clientId: '', tenantId: '' },
+        gcp: { serviceAccount: '' },
+      },
     });
+  });
+
+  it('adds extra values at the top level, beside the ones it sets', () => {
+    const extraVolumes = [{ name: 'ca', configMap: { name: 'mock-ca' } }];
+    const values = mockCloudReleaseValues({ ...release, extraValues: { extraVolumes } });
+    expect(values.extraVolumes).toEqual(extraVolumes);
+    expect(values.replicas).toBe(1);
   });
 
   it('splits a registry with a port at the tag, not at the port', () => {

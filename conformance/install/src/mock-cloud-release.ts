@@ -17,6 +17,8 @@ export interface MockCloudRelease {
   readonly clusterName: string;
   /** A Lease of its own, so a release of another provider before it cannot hold this one up. */
   readonly leaderElectionId: string;
+  /** More top-level chart values, e.g. `extraVolumes` for a CA file the provider trusts. */
+  readonly extraValues?: Readonly<Record<string, unknown>>;
 }
 
 /** One environment variable of the chart's `extraEnv`, read from a Secret. */
@@ -28,8 +30,9 @@ interface SecretEnv {
 /**
  * Values for `helm install -f`, on top of the provider's values file: one replica (a kind
  * cluster has one node and the chart keeps replicas apart), the loaded image never pulled, no
- * workload identity (the mock takes static keys), every setting that is not a secret under
- * `providerSettings` and each secret one as an `extraEnv` variable from the Secret. Pure.
+ * workload identity for any cloud (a mock takes static keys or none), every setting that is
+ * not a secret under `providerSettings`, and each secret one as an `extraEnv` variable from
+ * the Secret. Pure.
  */
 export function mockCloudReleaseValues(release: MockCloudRelease): Record<string, unknown> {
   const colon = release.image.lastIndexOf(':');
@@ -53,9 +56,14 @@ export function mockCloudReleaseValues(release: MockCloudRelease): Record<string
       pullPolicy: 'Never',
     },
     settings: { clusterName: release.clusterName, leaderElectionId: release.leaderElectionId },
-    workloadIdentity: { aws: { roleArn: '' } },
+    workloadIdentity: {
+      aws: { roleArn: '' },
+      azure: { clientId: '', tenantId: '' },
+      gcp: { serviceAccount: '' },
+    },
     providerSettings,
     extraEnv,
+    ...release.extraValues,
   };
 }
 

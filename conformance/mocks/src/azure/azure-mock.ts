@@ -32,11 +32,16 @@ export interface AzureMockOptions {
   readonly galleryPageSize?: number;
   /** Paces the instance source's polls (default: system timers). */
   readonly timers?: Timers;
+  /**
+   * The IP address to listen on (default 127.0.0.1), e.g. the host's address on kind's Docker
+   * network; the serving certificate names it, and `endpoint` uses it.
+   */
+  readonly host?: string;
 }
 
 /** A running ARM mock on loopback over TLS, with handles to its state and faults. */
 export interface AzureMock {
-  /** `https://127.0.0.1:port`, for the SDK clients' `endpoint` and the Retail Prices base URL. */
+  /** `https://HOST:port`, for the SDK clients' `endpoint` and the Retail Prices base URL. */
   readonly endpoint: string;
   readonly subscriptionId: string;
   readonly resourceGroup: string;
@@ -67,7 +72,7 @@ export interface AzureMock {
   close(): Promise<void>;
 }
 
-/** Starts an ARM mock (Compute, Network, Retail Prices) on an ephemeral loopback port. */
+/** Starts an ARM mock (Compute, Network, Retail Prices) on an ephemeral port of `host` (default loopback). */
 export async function startAzureMock(options: AzureMockOptions = {}): Promise<AzureMock> {
   const subscriptionId = options.subscriptionId ?? '00000000-0000-0000-0000-000000000000';
   const location = options.location ?? 'eastus';
@@ -84,7 +89,8 @@ export async function startAzureMock(options: AzureMockOptions = {}): Promise<Az
     ),
   );
   const galleryImages = seedGalleryImages();
-  const certificates = await createMockCertificates();
+  const host = options.host ?? '127.0.0.1';
+  const certificates = await createMockCertificates([host]);
   const state = new ArmState();
   const faults = new AzureFaults();
   const pollsPerOperation = options.pollsPerOperation ?? 1;
@@ -104,9 +110,12 @@ export async function startAzureMock(options: AzureMockOptions = {}): Promise<Az
     galleryPageSize: options.galleryPageSize ?? 2,
   };
   const server = createArmServer(ctx, certificates);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
-  ctx.origin = `https://127.0.0.1:${port}`;
+  ctx.origin = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const agent = new Agent({ ca: certificates.caPem, keepAlive: true });
   return {
     endpoint: ctx.origin,

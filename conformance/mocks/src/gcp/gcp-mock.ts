@@ -18,6 +18,11 @@ export interface GcpMockOptions {
   readonly timers?: Timers;
   readonly machineTypes?: readonly MachineTypeFacts[];
   readonly skus?: readonly BillingSku[];
+  /**
+   * The address to listen on (default 127.0.0.1), e.g. the host's address on kind's Docker
+   * network so a controller in the cluster reaches the mock; `baseUrl` names it.
+   */
+  readonly host?: string;
 }
 
 /**
@@ -54,12 +59,12 @@ export interface GcpMock {
   readonly instances: MockInstanceSource;
   /** For `new InstancesClient(mock.clientOptions)` and the other Compute clients. */
   readonly clientOptions: GceClientOptions;
-  /** `http://127.0.0.1:PORT`: the billing catalog is at `${baseUrl}/v1/services/6F81-5844-456A/skus`. */
+  /** `http://HOST:PORT`: the billing catalog is at `${baseUrl}/v1/services/6F81-5844-456A/skus`. */
   readonly baseUrl: string;
   close(): Promise<void>;
 }
 
-/** Starts the mock on 127.0.0.1 at a free port, seeded with real machine types, SKUs and images. */
+/** Starts the mock on `host` (default 127.0.0.1) at a free port, seeded with real machine types, SKUs and images. */
 export async function startGcpMock(options: GcpMockOptions = {}): Promise<GcpMock> {
   const project = options.project ?? 'my-project';
   const clock = options.clock ?? new SystemClock();
@@ -76,16 +81,20 @@ export async function startGcpMock(options: GcpMockOptions = {}): Promise<GcpMoc
   for (const image of SeedImages) compute.addImage(image.project, image);
   const skus = options.skus ?? seedSkus(Object.keys(SeedZones));
   const server = createGceServer({ compute, faults, timers, skus: () => skus });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
   const port = (server.address() as AddressInfo).port;
   return {
     project,
     compute,
     faults,
     instances: gceMockInstanceSource({ state: compute, timers }),
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://${host}:${port}`,
     clientOptions: {
-      apiEndpoint: '127.0.0.1',
+      apiEndpoint: host,
       port,
       protocol: 'http',
       projectId: project,

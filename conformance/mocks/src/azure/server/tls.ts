@@ -7,13 +7,26 @@ import type { ServingCertificate } from './https.js';
 
 const run = promisify(execFile);
 
-/** A CA made for one mock, and a serving certificate for localhost/127.0.0.1 it signed. */
+/** A CA made for one mock, and a serving certificate for localhost/127.0.0.1 (and more) it signed. */
 export interface MockCertificates extends ServingCertificate {
   readonly caPem: string;
 }
 
-/** Makes a fresh CA and serving certificate with the `openssl` CLI, in a directory it removes. */
-export async function createMockCertificates(): Promise<MockCertificates> {
+/**
+ * Makes a fresh CA and serving certificate with the `openssl` CLI, in a directory it removes.
+ * The certificate names localhost, 127.0.0.1 and each of `ipAddresses` (e.g. the address a
+ * controller in a kind cluster reaches the mock at).
+ */
+export async function createMockCertificates(ipAddresses: readonly string[] = []): Promise<MockCertificates> {
+  for (const ip of ipAddresses) {
+    if (!/^[0-9a-fA-F:.]+$/.test(ip))
+      throw new Error(`mock certificate: ${JSON.stringify(ip)} is not an IP address`);
+  }
+  const altNames = [
+    'DNS:localhost',
+    'IP:127.0.0.1',
+    ...ipAddresses.filter((ip) => ip !== '127.0.0.1').map((ip) => `IP:${ip}`),
+  ];
   const dir = await mkdtemp(join(tmpdir(), 'nodewright-azure-mock-'));
   const openssl = (line: string) => run('openssl', line.split(' '), { cwd: dir });
   try {
@@ -27,7 +40,7 @@ export async function createMockCertificates(): Promise<MockCertificates> {
     await writeFile(
       join(dir, 'server.ext'),
       'basicConstraints = critical, CA:FALSE\nkeyUsage = critical, digitalSignature, keyEncipherment\n' +
-        'extendedKeyUsage = serverAuth\nsubjectAltName = DNS:localhost, IP:127.0.0.1\n',
+        `extendedKeyUsage = serverAuth\nsubjectAltName = ${altNames.join(', ')}\n`,
     );
     await openssl(
       'x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -sha256 -days 2 -extfile server.ext -out server.crt',
