@@ -347,13 +347,26 @@ describe('the AWS provider in the cluster, against the EC2/Pricing/SQS mock on t
 
   it('runs as the chart Deployment, reads the mock credentials from the Secret, and launches instances for pods', async () => {
     const pod = await kubectlJson<{
-      spec: { serviceAccountName: string; containers: { env?: { name: string; value?: string }[] }[] };
+      spec: {
+        serviceAccountName: string;
+        containers: { args: string[]; env?: { name: string; value?: string; valueFrom?: unknown }[] }[];
+      };
     }>('-n', 'nodewright', 'get', 'pod', controllerPod);
     expect(pod.spec.serviceAccountName).toBe('nodewright');
-    const env = pod.spec.containers[0]?.env ?? [];
+    const container = pod.spec.containers[0]!;
+    const env = container.env ?? [];
     expect(env.find((e) => e.name === 'NODEWRIGHT_SETTING_ENDPOINT')?.value).toBe(mock!.endpoint);
-    // The key is in the Secret, not the pod spec.
-    expect(env.find((e) => e.name === 'NODEWRIGHT_SETTING_ACCESS_KEY_ID')?.value).toBeUndefined();
+    // The keys are in the Secret, not the pod spec or the command line. The mock takes any key,
+    // but the SDK signs nothing without one: instances launched below prove they were read.
+    for (const [name, key] of [
+      ['NODEWRIGHT_SETTING_ACCESS_KEY_ID', 'accessKeyId'],
+      ['NODEWRIGHT_SETTING_SECRET_ACCESS_KEY', 'secretAccessKey'],
+    ] as const) {
+      const variable = env.find((e) => e.name === name);
+      expect(variable?.value, name).toBeUndefined();
+      expect(variable?.valueFrom, name).toEqual({ secretKeyRef: { name: 'aws-mock-credentials', key } });
+    }
+    expect(container.args.join(' ')).not.toMatch(/AKIAMOCK|mock-secret|accessKeyId|secretAccessKey/);
 
     await applyObjects(session, 'aws-workload', [
       mockEC2NodeClass('default', Cluster) as unknown as Record<string, unknown>,

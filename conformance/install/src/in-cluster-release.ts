@@ -42,8 +42,8 @@ export async function swapControllerRelease(
     );
     if (result.code !== 0) throw new Error(`helm ${args.join(' ')} failed: ${result.stderr}`);
   };
-  const releases = await session.kubectl('-n', Release, 'get', 'deployment', '-o', 'name');
-  if (releases.includes(`deployment.apps/${Release}`)) {
+  const deployments = await session.kubectl('-n', Release, 'get', 'deployment', '-o', 'name');
+  if (deployments.split('\n').includes(`deployment.apps/${Release}`)) {
     await helmRun(['uninstall', Release, '--namespace', Release, '--wait']);
   }
   if (release.secretSettings.some((key) => release.settings[key] !== undefined)) {
