@@ -450,7 +450,14 @@ describe('faults survived (kwok, real kube-apiserver)', () => {
         (p) => p.length === 2 && p.every(isRunningPod),
       );
       const recoveredAt = Date.now();
-      const claims = (await claimsOf(pool)).filter(isLive);
+      // KWOK's Node exists as soon as the launch does, so pods can run on it before the
+      // controller has written the NodeClaim's providerID: wait for every claim to carry one.
+      const claims = await wait(
+        'every NodeClaim of the pool launched (providerID set)',
+        60_000,
+        async () => (await claimsOf(pool)).filter(isLive),
+        (cs) => cs.length >= 4 && cs.every((c) => String(c.status?.providerID ?? '') !== ''),
+      );
       const nodes = (await nodesOf(pool)).filter(isLive);
       // No NodeClaim lost, and exactly one launch per node that was needed.
       expect(claims.map(nameOf)).toEqual(expect.arrayContaining(claimsBefore));
