@@ -23,7 +23,7 @@ import {
   startKindKubelets,
   swapControllerRelease,
 } from './src/in-cluster-release.js';
-import { kindHostAddress } from './src/kind-network.js';
+import { kindNetworkHost } from './src/kind-network.js';
 import type { MockCloudRelease } from './src/mock-cloud-release.js';
 import { parseTryKwokSteps, TRY_KWOK_STEPS } from './src/try-kwok-log.js';
 
@@ -191,10 +191,7 @@ const session: KindSession = {
 };
 
 /** The address pods reach the host at: mocks listen there, and the URLs they hand out name it. */
-const kindHost = async () =>
-  kindHostAddress(
-    await output('docker', ['network', 'inspect', 'kind', '--format', '{{json .IPAM.Config}}']),
-  );
+const kindHost = kindNetworkHost;
 
 /** The release of `provider` against a mock: this test's image and cluster name, a Lease of its own. */
 const mockRelease = async (

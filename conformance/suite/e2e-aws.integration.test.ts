@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EC2NodeClasses } from '@nodewright/aws';
+import awsProviderPlugin, { EC2NodeClasses } from '@nodewright/aws';
 import { type AwsMock, startAwsMock } from '@nodewright/conformance/mocks/aws';
 import { Deployments, type ResourceType, type UntypedObject } from '@nodewright/core/kube';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { inClusterLauncher } from '../install/src/in-cluster-launcher.js';
+import { kindNetworkHost } from '../install/src/kind-network.js';
 import {
   conditionIsTrue,
   describeClusterE2E,
@@ -20,8 +22,11 @@ import { awsE2ETarget, awsMockCloud } from './src/providers/aws-e2e-target.js';
 import { clusterE2EOptions } from './src/providers/report-dir.js';
 
 // The cluster end-to-end suite for the AWS provider against the EC2/Pricing/SQS mock started in
-// this process: the built `nodewright controller --provider aws --set endpoint=<mock> ...` talks
-// to it with the real SDK, and the kubelet harness registers a Node for each running instance.
+// this process: the controller, installed with the charts on a kind cluster of its own and run
+// as Pods of the chart's Deployment (install/src/in-cluster-launcher.ts), talks to it with the
+// real SDK at the host's address on the kind network, its static keys read from a Secret; the
+// kubelet harness registers a Node for each running instance. (On a cluster the run was given,
+// NODEWRIGHT_KUBECONFIG, the controller runs as processes of the built CLI beside a local mock.)
 // Then, on a second control plane of its own, the example NodePools and EC2NodeClasses of
 // examples/nodepools/aws launch on a mock seeded for their `my-cluster` discovery tags (gpu.yaml's
 // pool once the kubelet harness, playing its GPU driver DaemonSet, lifts the startup taint), and
@@ -29,7 +34,16 @@ import { clusterE2EOptions } from './src/providers/report-dir.js';
 const provided = inject('nodewrightCluster');
 const RepoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-describeClusterE2E(awsE2ETarget(), clusterE2EOptions(provided));
+describeClusterE2E(
+  provided.external ? awsE2ETarget() : awsE2ETarget({}, kindNetworkHost),
+  provided.external
+    ? clusterE2EOptions(provided)
+    : {
+        ...clusterE2EOptions(provided),
+        clusterTarget: 'kind',
+        launcher: inClusterLauncher({ secretSettings: awsProviderPlugin.secretSettings ?? [] }),
+      },
+);
 
 /**
  * The example files launched here: the mock's seed satisfies each one's EC2NodeClass (its AMI

@@ -180,6 +180,7 @@ export async function startKindCluster(
     let stopped: Promise<void> | undefined;
     return {
       name,
+      kindName: name,
       dir,
       kubeconfigPath,
       server: connection.server,

@@ -6,6 +6,8 @@ export interface LaunchedCluster {
   kubeconfigPath: string;
   server: string;
   connection: ClusterConnection;
+  /** The kind cluster's name (`kind load docker-image --name`), on the kind target only. */
+  readonly kindName?: string;
   /** Stop exactly once; later calls return the same promise. */
   stop(): Promise<void>;
 }

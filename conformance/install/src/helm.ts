@@ -57,6 +57,29 @@ export async function ensureHelm(): Promise<string> {
   return `${binDir}/helm`;
 }
 
+/**
+ * `helm upgrade --install` of the controller chart as `release` in the namespace of the same
+ * name, with the provider's values file and then `valuesFile` on top. Pure.
+ */
+export function controllerInstallArgs(
+  release: string,
+  provider: ChartProvider,
+  valuesFile: string,
+): string[] {
+  return [
+    'upgrade',
+    '--install',
+    release,
+    Charts.controller,
+    '--namespace',
+    release,
+    '-f',
+    providerValues(provider),
+    '-f',
+    valuesFile,
+  ];
+}
+
 /** Runs helm with a throwaway home, so no user's repositories or plugins take part. */
 export function runHelm(helm: string, args: readonly string[], home: string): Promise<CommandResult> {
   return runCommand(helm, args, {

@@ -4,7 +4,7 @@ import { KubeletHarness, type MockInstanceSource } from '@nodewright/conformance
 import { waitUntil } from '@nodewright/conformance/suite';
 import { SystemClock, SystemTimers } from '@nodewright/core/clock';
 import { ClientNodeCluster, kubeConfigFromFile, silentLogger } from '@nodewright/core/kube';
-import { type ChartProvider, Charts, ensureHelm, providerValues, runHelm } from './helm.js';
+import { type ChartProvider, controllerInstallArgs, ensureHelm, runHelm } from './helm.js';
 import { credentialsSecret, type MockCloudRelease, mockCloudReleaseValues } from './mock-cloud-release.js';
 
 const Minute = 60_000;
@@ -53,18 +53,7 @@ export async function swapControllerRelease(
   }
   const valuesFile = join(session.work, `${provider}-values.json`);
   await writeFile(valuesFile, JSON.stringify(mockCloudReleaseValues(release)));
-  await helmRun([
-    'upgrade',
-    '--install',
-    Release,
-    Charts.controller,
-    '--namespace',
-    Release,
-    '-f',
-    providerValues(provider),
-    '-f',
-    valuesFile,
-  ]);
+  await helmRun(controllerInstallArgs(Release, provider, valuesFile));
   await session.kubectl('-n', Release, 'rollout', 'status', `deployment/${Release}`, '--timeout=180s');
   const holder = () =>
     session.kubectl(

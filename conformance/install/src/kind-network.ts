@@ -1,3 +1,5 @@
+import { runCommand } from './helm.js';
+
 /**
  * The host's address on the Docker network kind puts its nodes on, from
  * `docker network inspect kind --format '{{json .IPAM.Config}}'`. A server the host binds
@@ -20,4 +22,22 @@ export function kindHostAddress(ipamConfigJson: string): string {
     throw new Error(`docker network kind has no IPv4 gateway (IPAM config ${ipamConfigJson.trim()})`);
   }
   return ipv4;
+}
+
+/**
+ * Asks the local Docker engine for the `kind` network (which kind creates with its first
+ * cluster and keeps) and resolves to the host's address on it (kindHostAddress).
+ */
+export async function kindNetworkHost(): Promise<string> {
+  const result = await runCommand('docker', [
+    'network',
+    'inspect',
+    'kind',
+    '--format',
+    '{{json .IPAM.Config}}',
+  ]);
+  if (result.code !== 0) {
+    throw new Error(`docker network inspect kind failed (exit ${result.code}): ${result.stderr.trim()}`);
+  }
+  return kindHostAddress(result.stdout);
 }

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { killOnProcessEnd, type ProcessEvents, type ProcessRegistry } from '@nodewright/conformance/cluster';
 import { settingVariable } from '@nodewright/core/operator';
 import { JsonLineSplitter, type LogEntry } from './json-lines.js';
+import { LogWatch } from './log-watch.js';
 import { type ProcessMemory, parseProcStatCpuSeconds, parseProcStatus } from './proc-status.js';
 
 /** How to start one `nodewright controller` process. */
@@ -102,7 +103,7 @@ export class ControllerProcess {
   readonly #child: ChildProcess;
   readonly #entries: LogEntry[] = [];
   readonly #stderr: string[] = [];
-  readonly #waiters = new Set<() => void>();
+  readonly #watch: LogWatch;
   readonly #log: WriteStream | undefined;
   readonly #keep: number;
   #exit: ControllerExit | undefined;
@@ -112,6 +113,12 @@ export class ControllerProcess {
   private constructor(spec: ControllerSpec) {
     this.spec = spec;
     this.#keep = spec.keepEntries ?? 20_000;
+    this.#watch = new LogWatch({
+      name: `controller ${spec.identity}`,
+      entries: () => this.#entries,
+      ended: () => (this.#exit ? `exited (${describeExit(this.#exit)})` : undefined),
+      tail: () => this.#tail(),
+    });
     this.#log = spec.logFile ? createWriteStream(spec.logFile, { flags: 'a' }) : undefined;
     // A log file that cannot be written (its directory removed under a running suite) costs
     // the post-mortem copy, not the test process: unhandled, the stream's error would crash it.
@@ -162,6 +169,11 @@ export class ControllerProcess {
     return new ControllerProcess(spec);
   }
 
+  /** The leader-election identity it was started with. */
+  get identity(): string {
+    return this.spec.identity;
+  }
+
   get pid(): number {
     const pid = this.#child.pid;
     if (pid === undefined) throw new Error(`controller ${this.spec.identity} has no pid (spawn failed)`);
@@ -188,40 +200,7 @@ export class ControllerProcess {
    * @throws when the process exits first or after `timeoutMs`, quoting its last output.
    */
   waitForLog(match: (entry: LogEntry) => boolean, what: string, timeoutMs: number): Promise<LogEntry> {
-    return new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        const found = this.#entries.find(match);
-        if (found) {
-          done();
-          resolve(found);
-          return true;
-        }
-        if (this.#exit) {
-          done();
-          reject(
-            new Error(
-              `controller ${this.spec.identity} exited (${describeExit(this.#exit)}) before ${what}${this.#tail()}`,
-            ),
-          );
-          return true;
-        }
-        return false;
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(
-          new Error(`controller ${this.spec.identity}: no ${what} within ${timeoutMs} ms${this.#tail()}`),
-        );
-      }, timeoutMs);
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#waiters.delete(waiter);
-      };
-      const waiter = (): void => {
-        check();
-      };
-      if (!check()) this.#waiters.add(waiter);
-    });
+    return this.#watch.waitFor(match, what, timeoutMs);
   }
 
   /** The port a "serving <what>" line reported. */
@@ -283,7 +262,7 @@ export class ControllerProcess {
   }
 
   #wake(): void {
-    for (const waiter of [...this.#waiters]) waiter();
+    this.#watch.wake();
   }
 
   #tail(): string {

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { StartedClusterTarget } from '@nodewright/conformance/cluster';
 import { KubeletHarness } from '@nodewright/conformance/harness';
 import { generateCrd, type KindDefinition, nodeClaimKind, nodePoolKind } from '@nodewright/core/apis';
@@ -22,7 +21,11 @@ import { type Rejection, rejectionOf } from '../server-rejection.js';
 import { waitUntil } from '../wait-until.js';
 import { formatClaimTrail, type TrailSubject } from './claim-trail.js';
 import { resolveCliBin } from './cli-bin.js';
-import { ControllerProcess } from './controller-process.js';
+import type {
+  ControllerLauncher,
+  ControllerLauncherFactory,
+  LaunchedController,
+} from './controller-launcher.js';
 import { type E2EEnvironment, startE2EEnvironment } from './environment.js';
 import type { ExampleNodePool } from './example-nodepools.js';
 import {
@@ -49,6 +52,7 @@ import {
   isUnschedulablePod,
   type Observed,
 } from './observe.js';
+import { processLauncher } from './process-launcher.js';
 import type { ClusterE2ETarget, MockCloud } from './target.js';
 
 /**
@@ -122,6 +126,12 @@ export interface ClusterE2EOptions {
   readonly report?: ReportOptions;
   /** Keep controller logs and the cluster directory after the run. */
   readonly keep?: boolean;
+  /**
+   * Runs the controller replicas; default child processes of the CLI (`binPath`,
+   * `controllerSubcommand`, `providerModules`). conformance/install's in-cluster launcher runs
+   * them as Pods of the installed chart on the kind target.
+   */
+  readonly launcher?: ControllerLauncherFactory;
 }
 
 const CrdType = resourceType({
@@ -152,7 +162,8 @@ const LeaseRequestAllowanceMs = 1_000;
 
 /**
  * The cluster end-to-end suite for one provider: on a real control plane (its own, unless
- * `externalKubeconfig`), with the built `nodewright controller` as child processes, it proves
+ * `externalKubeconfig`), with the built `nodewright controller` as child processes (or Pods of
+ * the installed chart, through `options.launcher`), it proves
  * the CRDs apply, the example NodePools are accepted and broken ones refused readably, and that
  * provisioning, consolidation under a PDB, drift within a budget, expiration, do-not-disrupt,
  * NodePool deletion and leader failover behave as Karpenter's do. Tests run in order and build
@@ -169,31 +180,22 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         },
       ]);
     const clause = clauseRecorder('cluster-e2e', target.name, ClusterE2EClauses, options.report);
-    const binPath = options.binPath ?? resolveCliBin(process.cwd());
     const leaseId = `nodewright-e2e-${target.provider}`;
     const podCpu = `${Math.floor(target.singleType.allocatableMilliCpu * 0.4)}m`;
-    const controllers: ControllerProcess[] = [];
+    const controllers: LaunchedController[] = [];
     let env: E2EEnvironment;
+    let launcher: ControllerLauncher | undefined;
     let mock: MockCloud | undefined;
     let harness: KubeletHarness | undefined;
-    let leader: ControllerProcess | undefined;
+    let leader: LaunchedController | undefined;
 
-    const startController = (identity: string): ControllerProcess => {
-      const controller = ControllerProcess.start({
-        binPath,
-        provider: target.provider,
-        kubeconfigPath: env.kubeconfigPath,
-        identity,
-        leaderElectionId: leaseId,
-        settings: { ...target.settings, ...mock?.settings },
-        ...(options.controllerSubcommand === undefined ? {} : { subcommand: options.controllerSubcommand }),
-        extraArgs: (options.providerModules ?? []).flatMap((m) => ['--provider-module', m]),
-        logFile: join(env.workDir, `${identity}.log`),
-        registry: env.processes,
-      });
+    const startController = async (identity: string): Promise<LaunchedController> => {
+      if (!launcher) throw new Error('the controller launcher did not start (see beforeAll)');
+      const controller = await launcher.start(identity);
       controllers.push(controller);
       return controller;
     };
+    const leaseNamespace = () => launcher?.leaseNamespace ?? 'kube-system';
     const poolOptions = (name: string, extra: Partial<NodePoolOptions> = {}): NodePoolOptions => ({
       name,
       nodeClassRef: target.nodeClassRef('e2e'),
@@ -236,8 +238,8 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
      */
     const leaseTakeover = async (from: string, to: string): Promise<Takeover> => {
       const read = async () =>
-        ((await env.cluster.get<UntypedObject>(Leases, { namespace: 'kube-system', name: leaseId })).spec ??
-          {}) as LeaseTimes;
+        ((await env.cluster.get<UntypedObject>(Leases, { namespace: leaseNamespace(), name: leaseId }))
+          .spec ?? {}) as LeaseTimes;
       let before: LeaseTimes | undefined;
       const deadline = Date.now() + 60_000;
       for (;;) {
@@ -262,7 +264,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
      */
     const trailOf = (subject: TrailSubject): string =>
       formatClaimTrail(
-        controllers.map((c) => ({ identity: c.spec.identity, entries: c.entries() })),
+        controllers.map((c) => ({ identity: c.identity, entries: c.entries() })),
         subject,
       );
     const deleteQuietly = async (type: ResourceType, name: string, namespace?: string) => {
@@ -296,12 +298,25 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         });
         await harness.start();
       }
+      const launch =
+        options.launcher ??
+        processLauncher({
+          binPath: options.binPath ?? resolveCliBin(process.cwd()),
+          ...(options.controllerSubcommand === undefined ? {} : { subcommand: options.controllerSubcommand }),
+          extraArgs: (options.providerModules ?? []).flatMap((m) => ['--provider-module', m]),
+        });
+      launcher = await launch({
+        env,
+        provider: target.provider,
+        settings: { ...target.settings, ...mock?.settings },
+        leaderElectionId: leaseId,
+      });
     });
 
     afterAll(async () => {
       if (env?.external) {
         // Leave a user's cluster as found: a controller must run to finalise the claims.
-        if (controllers.every((c) => c.exit !== undefined)) startController('e2e-cleanup');
+        if (controllers.every((c) => c.exit !== undefined)) await startController('e2e-cleanup');
         for (const pool of ['e2e-main', 'e2e-expire', 'e2e-hold', 'e2e-failover'])
           await deleteQuietly(NodePoolType, pool);
         await waitUntil(
@@ -315,6 +330,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         );
       }
       await Promise.all(controllers.map((c) => c.stop()));
+      await launcher?.close();
       harness?.stop();
       await mock?.stop();
       await env?.stop();
@@ -388,7 +404,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
     clause(
       'controller-serves',
       async () => {
-        leader = startController('e2e-a');
+        leader = await startController('e2e-a');
         await leader.waitForLog(
           (e) => e.message === 'became leader' && e.identity === 'e2e-a',
           'leadership',
@@ -406,7 +422,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         expect(metrics.body).toMatch(/^process_resident_memory_bytes /m);
         expect(metrics.body).toMatch(/^# TYPE karpenter_\w+ /m);
         const lease = await env.cluster.get<UntypedObject>(Leases, {
-          namespace: 'kube-system',
+          namespace: leaseNamespace(),
           name: leaseId,
         });
         expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe('e2e-a');
@@ -707,7 +723,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
       async () => {
         const first = leader;
         if (!first) throw new Error('no leader from the earlier test');
-        const standby = startController('e2e-b');
+        const standby = await startController('e2e-b');
         await standby.waitForLog(
           (e) => e.message === 'waiting for leadership' && e.identity === 'e2e-b',
           'standing by',
@@ -734,7 +750,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         );
         await first.kill();
         const killedAt = Date.now();
-        const takeover = await leaseTakeover(first.spec.identity, 'e2e-b');
+        const takeover = await leaseTakeover(first.identity, 'e2e-b');
         await standby.waitForLog(
           (e) => e.message === 'became leader' && e.identity === 'e2e-b',
           'takeover',
@@ -784,7 +800,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         const exit = await standby.stop();
         expect(exit).toEqual({ code: 0, signal: null });
         const lease = await env.cluster.get<UntypedObject>(Leases, {
-          namespace: 'kube-system',
+          namespace: leaseNamespace(),
           name: leaseId,
         });
         expect((lease.spec as { holderIdentity?: string }).holderIdentity ?? '').not.toBe('e2e-b');

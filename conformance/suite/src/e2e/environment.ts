@@ -36,6 +36,8 @@ export interface E2EEnvironment {
   readonly workDir: string;
   /** True when the cluster was supplied (`externalKubeconfig`), not started here. */
   readonly external: boolean;
+  /** The kind cluster's name, when this environment started one (the kind target). */
+  readonly kindName?: string;
   /**
    * The work directory's pids.json: give it to every process started for this file
    * (`ControllerSpec.registry`), so a later start stops them if this test process was killed.
@@ -102,6 +104,7 @@ export async function startE2EEnvironment(options: E2EEnvironmentOptions): Promi
     namespace,
     workDir,
     external: handle === undefined,
+    ...(handle?.kindName === undefined ? {} : { kindName: handle.kindName }),
     processes,
     async stop() {
       cluster.close();

@@ -30,7 +30,11 @@ export function awsMockCloud(mock: AwsMock): MockCloud {
  * its `karpenter.sh/discovery` tag, NodePools pinned to on-demand m5.large, and a fresh mock
  * (`startAwsMock(mockOptions)`) per e2e file behind the controller.
  */
-export function awsE2ETarget(mockOptions: AwsMockOptions = {}): ClusterE2ETarget & {
+export function awsE2ETarget(
+  mockOptions: AwsMockOptions = {},
+  /** Where the mock listens, asked when it starts (the kind network's host address). */
+  mockHost?: () => Promise<string>,
+): ClusterE2ETarget & {
   /** The mock of the running file, once `mockCloud` started it. */
   readonly mock: () => AwsMock | undefined;
 } {
@@ -51,7 +55,7 @@ export function awsE2ETarget(mockOptions: AwsMockOptions = {}): ClusterE2ETarget
       allocatableMilliCpu: SingleType.vcpus * 1000 - kubeReservedMilliCpu(SingleType.vcpus),
     },
     mockCloud: async () => {
-      mock = await startAwsMock(mockOptions);
+      mock = await startAwsMock(mockHost ? { ...mockOptions, host: await mockHost() } : mockOptions);
       return awsMockCloud(mock);
     },
     mock: () => mock,
