@@ -19,7 +19,8 @@
 #      kube-proxy from build/kubernetes (same versions as the conformance go.mod); CoreDNS
 #      (build/coredns) and a pause process (build/pause);
 #   3. one image per name `kubeadm config images list` gives, FROM the base with the binary
-#      copied in, saved together into one archive (`docker save`);
+#      copied in, and kwok's image (build-kwok-image.sh), saved together into one archive
+#      (`docker save`), so a new cluster needs no `kind load` for kwok;
 #   4. the node image (node/Dockerfile): Debian's systemd, containerd, runc and CNI plugins,
 #      the node binaries, and the archive, which a oneshot unit imports into containerd's
 #      k8s.io namespace at boot.
@@ -78,7 +79,8 @@ binaries_hash="$(
 )"
 inputs_hash="$(
   { printf '%s base=%s binaries=%s\n' "$platform" "$base_id" "$binaries_hash"
-    hash_files deploy/kind/node deploy/kind/runc-drop-withheld-caps deploy/kind/build-node-image.sh; } |
+    hash_files deploy/kind/node deploy/kind/runc-drop-withheld-caps deploy/kind/build-node-image.sh \
+      deploy/kind/build-kwok-image.sh; } |
     sha256sum | cut -c1-16
 )"
 tag="nodewright-local/kind-node:$kube_version-${inputs_hash:0:12}"
@@ -194,6 +196,8 @@ DOCKERFILE
   progress "image $ref"
 done
 [[ -n "$pause_tag" ]] || die "kubeadm listed no pause image"
+refs+=("$(bash "$here/build-kwok-image.sh")")
+progress "image ${refs[-1]}"
 mkdir -p "$work/node-ctx/images"
 docker save -o "$work/node-ctx/images/kubernetes-images.tar" "${refs[@]}" || die "docker save"
 progress "saved ${#refs[@]} images ($(du -m "$work/node-ctx/images/kubernetes-images.tar" | cut -f1) MB)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs kwok into a running kind cluster made from the local node image, with nothing
-# pulled: the kwok image is built locally (FROM the local base, the binary
-# conformance/cluster/build/build.sh builds) under the name the manifests use and loaded with `kind load docker-image`; the objects come from
+# pulled: the kwok image comes with the node image (build-node-image.sh); a node made from an
+# older one gets it built (build-kwok-image.sh) and loaded with `kind load docker-image`. The
+# objects come from
 # kwokInClusterManifests (conformance/cluster/src/kwok-manifests.ts), bundled with the esbuild
 # that vite brings and run with the repository's node. Then creates one Node annotated for kwok
 # and waits until it is Ready, unless FAKE_NODE_NAME is "" (try-kwok.sh: that Node has no taint,
@@ -25,7 +26,6 @@ node_bin="$(readlink -f "$root/node_modules/.bin/node")" || die "run pnpm instal
 esbuild="$(ls -d "$root"/node_modules/.pnpm/esbuild@*/node_modules/esbuild/bin/esbuild 2>/dev/null | head -n 1)"
 [[ -x "$esbuild" ]] || die "no esbuild under node_modules/.pnpm (run pnpm install)"
 kind_bin="$(bash "$here/build-kind.sh")/kind"
-cp_bin="$(bash "$root/conformance/cluster/build/build.sh")"
 docker inspect "$cluster-control-plane" >/dev/null 2>&1 || die "no node container $cluster-control-plane"
 # The node's own kubectl, with the cluster's admin credentials.
 kubectl_cmd=(docker exec -i "$cluster-control-plane" kubectl --kubeconfig=/etc/kubernetes/admin.conf)
@@ -52,19 +52,16 @@ image="$(grep -o "registry.k8s.io/kwok/kwok:v[0-9.]*" "$work/manifests.mjs" | he
 kube_version="$(docker exec "$cluster-control-plane" cat /kind/version)"
 log "manifests for $image, kubelet version $kube_version"
 
-base="$(bash "$root/deploy/image/local-base.sh")"
-mkdir -p "$work/ctx"
-cp "$cp_bin/kwok" "$work/ctx/kwok"
-docker build -q -t "$image" -f - "$work/ctx" >/dev/null <<DOCKERFILE || die "docker build $image"
-FROM $base
-COPY kwok /usr/local/bin/kwok
-ENV NODE_EXTRA_CA_CERTS=
-ENTRYPOINT ["/usr/local/bin/kwok"]
-CMD []
-DOCKERFILE
-log "built $image"
-"$kind_bin" load docker-image --name "$cluster" "$image" >&2 || die "kind load docker-image $image"
-log "loaded $image into $cluster"
+# Read whole before grep looks at it: a grep that stops early can SIGPIPE the writer.
+node_images="$(docker exec "$cluster-control-plane" ctr -n k8s.io images ls -q)"
+if grep -qx "$image" <<<"$node_images"; then
+  log "$image is in the node image"
+else
+  built="$(bash "$here/build-kwok-image.sh")"
+  [[ "$built" == "$image" ]] || die "build-kwok-image.sh made $built, the manifests use $image"
+  "$kind_bin" load docker-image --name "$cluster" "$image" >&2 || die "kind load docker-image $image"
+  log "built and loaded $image into $cluster"
+fi
 
 apply_phase() { "$node_bin" "$work/manifests.mjs" "$1" "$kube_version" | "${kubectl_cmd[@]}" apply -f - >&2; }
 apply_phase base || die "apply CRD and RBAC"
