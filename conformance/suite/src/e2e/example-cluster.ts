@@ -9,6 +9,7 @@ import { ControllerProcess } from './controller-process.js';
 import { type E2EEnvironment, startE2EEnvironment } from './environment.js';
 import { AppLabel, deploymentManifest } from './manifests.js';
 import type { Observed } from './observe.js';
+import { poolTolerations, type TemplateTaint, templateTaints } from './pool-tolerations.js';
 import type { MockCloud } from './target.js';
 
 /** karpenter.sh/v1 NodePool, as the example files spell it. */
@@ -44,7 +45,7 @@ export interface ExampleClusterOptions {
 
 /** Extra tolerations and resources of an example pool's Deployment. */
 export interface ExampleDeploymentExtra {
-  /** Default: every NoSchedule taint. */
+  /** Default: the pool's template taints (poolTolerations), as applied by applyExample. */
   readonly tolerations?: readonly object[];
   /** Requested and limited alike (an extended resource must be). */
   readonly resources?: Readonly<Record<string, string>>;
@@ -102,6 +103,8 @@ export async function startExampleCluster(options: ExampleClusterOptions): Promi
   });
   const wait = <T>(what: string, timeoutMs: number, probe: () => Promise<T>, done: (value: T) => boolean) =>
     waitUntil(probe, done, { what, timeoutMs, intervalMs: 500 });
+  // Template taints of the NodePools applyExample applied, by name: exampleDeployment tolerates them.
+  const poolTaints = new Map<string, readonly TemplateTaint[]>();
   const list = async (type: ResourceType, selector: string, namespace?: string) =>
     (await env.cluster.list<Observed>(type, { labelSelector: selector, ...(namespace ? { namespace } : {}) }))
       .items;
@@ -122,6 +125,7 @@ export async function startExampleCluster(options: ExampleClusterOptions): Promi
         const isPool = m.kind === 'NodePool';
         const type = isPool ? NodePoolType : nodeClassType;
         const name = (m.object as UntypedObject).metadata?.name;
+        if (isPool && name !== undefined) poolTaints.set(name, templateTaints(m.object));
         if (isPool || (await list(type, '')).every((o) => o.metadata.name !== name)) {
           await env.cluster.apply(type, m.object as UntypedObject, ExampleManager);
         }
@@ -139,7 +143,11 @@ export async function startExampleCluster(options: ExampleClusterOptions): Promi
         spec: { template: { spec: { tolerations?: unknown; containers: { resources: object }[] } } };
       };
       const spec = d.spec.template.spec;
-      spec.tolerations = extra.tolerations ?? [{ operator: 'Exists', effect: 'NoSchedule' }];
+      const taints = poolTaints.get(pool);
+      if (extra.tolerations === undefined && taints === undefined) {
+        throw new Error(`exampleDeployment(${pool}): no NodePool ${pool} applied with applyExample`);
+      }
+      spec.tolerations = extra.tolerations ?? poolTolerations(taints ?? []);
       if (extra.resources !== undefined && Object.keys(extra.resources).length > 0) {
         for (const c of spec.containers) c.resources = { ...c.resources, limits: { ...extra.resources } };
       }
