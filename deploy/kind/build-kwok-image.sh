@@ -11,8 +11,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 die() { printf '[kwok-image] FAILED: %s\n' "$*" >&2; exit 1; }
 
 build_script="$root/conformance/cluster/build/build.sh"
-version="$(sed -n 's/^readonly KWOK_VERSION=\(v[0-9.]*\)$/\1/p' "$build_script")"
-[[ -n "$version" ]] || die "no 'readonly KWOK_VERSION=' line in $build_script"
+version="$(bash "$build_script" --kwok-version)"
 image="registry.k8s.io/kwok/kwok:$version"
 cp_bin="$(bash "$build_script")"
 base="$(bash "$root/deploy/image/local-base.sh")"

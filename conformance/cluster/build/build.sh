@@ -5,6 +5,7 @@
 #
 #   build.sh            build what is missing, then print the bin directory
 #   build.sh --bin-dir  print the bin directory only (exit 3 when a binary is missing)
+#   build.sh --kwok-version  print the kwok version (the image name deploy/kind uses)
 #
 # Environment:
 #   NODEWRIGHT_CLUSTER_CACHE  cache root (default $HOME/.cache/nodewright/cluster); the
@@ -16,6 +17,10 @@ set -euo pipefail
 
 # kwok is installed with `go install`, so its version lives here rather than in a go.mod.
 readonly KWOK_VERSION=v0.8.0
+if [[ "${1:-}" == --kwok-version ]]; then
+  printf '%s\n' "$KWOK_VERSION"
+  exit 0
+fi
 # Bump when the flags below change, so old caches are not reused for a different build.
 readonly BUILD_RECIPE=1
 

@@ -49,12 +49,21 @@ export function runCommand(
  * Builds helm from its Go module into the version-keyed cache unless it is there
  * (conformance/cluster/build/build-helm.sh) and resolves to the binary's path.
  */
-export async function ensureHelm(): Promise<string> {
-  const script = `${repoRoot}conformance/cluster/build/build-helm.sh`;
-  const result = await runCommand('bash', [script]);
+export function ensureHelm(): Promise<string> {
+  return ensureBuilt('conformance/cluster/build/build-helm.sh', 'helm');
+}
+
+/** kind, the same way (deploy/kind/build-kind.sh). */
+export function ensureKind(): Promise<string> {
+  return ensureBuilt('deploy/kind/build-kind.sh', 'kind');
+}
+
+/** Runs a build script that prints its bin directory last, and resolves to `binary` in it. */
+async function ensureBuilt(script: string, binary: string): Promise<string> {
+  const result = await runCommand('bash', [`${repoRoot}${script}`]);
   const binDir = result.stdout.trim().split('\n').at(-1) ?? '';
   if (result.code !== 0 || binDir === '') throw new Error(`${script} failed (exit ${result.code})`);
-  return `${binDir}/helm`;
+  return `${binDir}/${binary}`;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   Charts,
   controllerInstallArgs,
   ensureHelm,
-  repoRoot,
+  ensureKind,
   runCommand,
   runHelm,
 } from './helm.js';
@@ -40,6 +40,7 @@ export function suiteReleaseValues(release: MockCloudRelease): Record<string, un
   return {
     ...values,
     replicas: 0,
+    // Helm replaces a list value whole: the chart's default toleration is repeated here.
     tolerations: [
       { key: 'CriticalAddonsOnly', operator: 'Exists' },
       { key: KIND_NODE_TAINT.key, operator: 'Exists', effect: KIND_NODE_TAINT.effect },
@@ -71,15 +72,11 @@ export function inClusterLauncher(options: InClusterLauncherOptions = {}): Contr
     }
     const work = join(env.workDir, 'in-cluster');
     await mkdir(work, { recursive: true });
-    const run = async (what: string, command: string, args: readonly string[]) => {
-      const result = await runCommand(command, args);
-      if (result.code !== 0)
-        throw new Error(`${what} failed (exit ${result.code}): ${result.stderr.slice(-1500)}`);
-      return result.stdout.trim();
-    };
     const image = await ensureControllerImage();
-    const kind = `${(await run('building kind', 'bash', [`${repoRoot}deploy/kind/build-kind.sh`])).split('\n').at(-1)}/kind`;
-    await run('kind load docker-image', kind, ['load', 'docker-image', '--name', kindName, image]);
+    const load = await runCommand(await ensureKind(), ['load', 'docker-image', '--name', kindName, image]);
+    if (load.code !== 0) {
+      throw new Error(`kind load docker-image failed (exit ${load.code}): ${load.stderr.slice(-1500)}`);
+    }
 
     const helm = await ensureHelm();
     const helmRun = (args: string[]) =>

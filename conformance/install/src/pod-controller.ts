@@ -27,12 +27,11 @@ export interface PodControllerOptions {
 }
 
 interface PodStatus {
-  readonly metadata: { readonly uid?: string; readonly finalizers?: readonly string[] };
+  readonly metadata: { readonly uid?: string };
   readonly spec?: {
     readonly containers?: readonly { readonly ports?: readonly { name?: string; containerPort: number }[] }[];
   };
   readonly status?: {
-    readonly phase?: string;
     readonly containerStatuses?: readonly { readonly state?: { readonly terminated?: TerminatedState } }[];
   };
 }

@@ -189,13 +189,15 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
     let harness: KubeletHarness | undefined;
     let leader: LaunchedController | undefined;
 
-    const startController = async (identity: string): Promise<LaunchedController> => {
+    const started = (): ControllerLauncher => {
       if (!launcher) throw new Error('the controller launcher did not start (see beforeAll)');
-      const controller = await launcher.start(identity);
+      return launcher;
+    };
+    const startController = async (identity: string): Promise<LaunchedController> => {
+      const controller = await started().start(identity);
       controllers.push(controller);
       return controller;
     };
-    const leaseNamespace = () => launcher?.leaseNamespace ?? 'kube-system';
     const poolOptions = (name: string, extra: Partial<NodePoolOptions> = {}): NodePoolOptions => ({
       name,
       nodeClassRef: target.nodeClassRef('e2e'),
@@ -238,8 +240,9 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
      */
     const leaseTakeover = async (from: string, to: string): Promise<Takeover> => {
       const read = async () =>
-        ((await env.cluster.get<UntypedObject>(Leases, { namespace: leaseNamespace(), name: leaseId }))
-          .spec ?? {}) as LeaseTimes;
+        ((
+          await env.cluster.get<UntypedObject>(Leases, { namespace: started().leaseNamespace, name: leaseId })
+        ).spec ?? {}) as LeaseTimes;
       let before: LeaseTimes | undefined;
       const deadline = Date.now() + 60_000;
       for (;;) {
@@ -329,7 +332,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
           env.namespace,
         );
       }
-      await Promise.all(controllers.map((c) => c.stop()));
+      // Stops every replica it started, then what it set up.
       await launcher?.close();
       harness?.stop();
       await mock?.stop();
@@ -422,7 +425,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         expect(metrics.body).toMatch(/^process_resident_memory_bytes /m);
         expect(metrics.body).toMatch(/^# TYPE karpenter_\w+ /m);
         const lease = await env.cluster.get<UntypedObject>(Leases, {
-          namespace: leaseNamespace(),
+          namespace: started().leaseNamespace,
           name: leaseId,
         });
         expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe('e2e-a');
@@ -800,7 +803,7 @@ export function describeClusterE2E(target: ClusterE2ETarget, options: ClusterE2E
         const exit = await standby.stop();
         expect(exit).toEqual({ code: 0, signal: null });
         const lease = await env.cluster.get<UntypedObject>(Leases, {
-          namespace: leaseNamespace(),
+          namespace: started().leaseNamespace,
           name: leaseId,
         });
         expect((lease.spec as { holderIdentity?: string }).holderIdentity ?? '').not.toBe('e2e-b');
