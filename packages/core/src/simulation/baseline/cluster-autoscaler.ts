@@ -155,6 +155,11 @@ export class ClusterAutoscalerSimulator {
   readonly #nodes = new Map<string, Node>();
   readonly #pods = new Map<string, Pod>();
   readonly #pdbs = new Map<string, PodDisruptionBudget>();
+  // Derived once per object (the informer hands out the same frozen object until it changes):
+  // re-parsing every pod's quantities and every node's allocatable each 10 s scan was most of a
+  // day's simulation.
+  readonly #podInfos = new WeakMap<Pod, PodInfo>();
+  readonly #emptyNodes = new WeakMap<Node, NodeInfo>();
   #watches: (() => void)[] = [];
   #running: Promise<void> = Promise.resolve();
   #stopped = false;
@@ -245,20 +250,37 @@ export class ClusterAutoscalerSimulator {
       }
     }
     const infos = new Map<string, NodeInfo>();
-    for (const n of nodes) {
-      const info = new NodeInfo(n.metadata.name);
-      info.setNode(n);
-      infos.set(n.metadata.name, info);
-    }
+    for (const n of nodes) infos.set(n.metadata.name, this.#emptyNode(n).copy());
     for (const p of pods) {
       if (!p.spec.nodeName || isPodTerminal(p)) continue;
-      infos.get(p.spec.nodeName)?.add(podInfoOf(p));
+      infos.get(p.spec.nodeName)?.add(this.#podInfo(p));
     }
-    const pending = pods.filter(isUnschedulable).map(podInfoOf);
+    const pending = pods.filter(isUnschedulable).map((p) => this.#podInfo(p));
     pending.sort((a, b) => (cpuOf(b) > cpuOf(a) ? 1 : cpuOf(b) < cpuOf(a) ? -1 : a.key.localeCompare(b.key)));
     if (pending.length > 0 && (await this.#scaleUp(pending, now))) return;
     if (this.#drain !== undefined) return this.#continueDrain(this.#drain, pods, now);
     await this.#scaleDown(nodes, pods, infos, now);
+  }
+
+  /** @throws ResourceListError for a request that is not a quantity (not remembered). */
+  #podInfo(pod: Pod): PodInfo {
+    let info = this.#podInfos.get(pod);
+    if (info === undefined) {
+      info = podInfoOf(pod);
+      this.#podInfos.set(pod, info);
+    }
+    return info;
+  }
+
+  /** The node without pods; copied before pods are added. */
+  #emptyNode(node: Node): NodeInfo {
+    let info = this.#emptyNodes.get(node);
+    if (info === undefined) {
+      info = new NodeInfo(node.metadata.name);
+      info.setNode(node);
+      this.#emptyNodes.set(node, info);
+    }
+    return info;
   }
 
   // ---- scale-up ----
@@ -438,13 +460,8 @@ export class ClusterAutoscalerSimulator {
         (i) => i.name !== name && !(i.node?.spec?.taints ?? []).some((t) => t.key === ToBeDeletedTaint),
       );
       // Copies: the move simulation must not touch the real picture.
-      const targets = others.map((i) => {
-        const c = new NodeInfo(i.name);
-        c.setNode(i.node);
-        for (const p of i.pods.values()) c.add(p);
-        return c;
-      });
-      if (!moving.map(podInfoOf).every((p) => this.#place(p, targets, undefined))) continue;
+      const targets = others.map((i) => i.copy());
+      if (!moving.map((p) => this.#podInfo(p)).every((p) => this.#place(p, targets, undefined))) continue;
       await this.#startDrain(node, moving, now, moving.length === 0 ? 'empty' : 'underutilized');
       return;
     }

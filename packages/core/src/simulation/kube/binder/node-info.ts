@@ -41,6 +41,22 @@ export class NodeInfo {
     this.labelRequirements = Requirements.fromLabels(node?.metadata.labels);
   }
 
+  /**
+   * Another NodeInfo of the same node and pods, sharing the parsed allocatable and labels (never
+   * mutated): pods placed on the copy leave this one as it was, without parsing the node again.
+   */
+  copy(): NodeInfo {
+    const c = new NodeInfo(this.name);
+    c.node = this.node;
+    c.allocatable = this.allocatable;
+    c.labelRequirements = this.labelRequirements;
+    for (const [key, info] of this.pods) c.pods.set(key, info);
+    for (const [name, q] of this.requested) c.requested.set(name, q);
+    c.nonZeroMilliCpu = this.nonZeroMilliCpu;
+    c.nonZeroMemory = this.nonZeroMemory;
+    return c;
+  }
+
   get labels(): Readonly<Record<string, string>> {
     return this.node?.metadata.labels ?? {};
   }
