@@ -4,7 +4,8 @@
 // consolidation, while a kubelet's probes (every 1 s, 1 s timeout), a standby's Lease reads and
 // a scraper of its /metrics watch it. Prints time to Running, nodes, time to consolidate, the
 // exported event-loop delay, probe latencies, the Lease's worst renew age, controller CPU and
-// RSS and kube-apiserver's request counts. The CI-sized run is
+// RSS and kube-apiserver's request counts, and the event-loop delay of an idle process beside
+// it (the machine's share of the delay). The CI-sized run is
 // conformance/suite/operator-load-kwok.integration.test.ts.
 //
 //   pnpm bench:operator-load
@@ -15,6 +16,7 @@
 // Lease, not when killed); bench/profile-stalls.ts lists what held its event loop longest.
 import type { ControllerProcess } from '../conformance/suite/dist/e2e/controller-process.js';
 import { startE2EEnvironment } from '../conformance/suite/dist/e2e/environment.js';
+import { type IdleLoopProbe, startIdleLoopProbe } from '../conformance/suite/dist/e2e/idle-loop.js';
 import { runOperatorLoad, startLoadController } from '../conformance/suite/dist/e2e/operator-load.js';
 
 function option(name: string, fallback: number): number {
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     ...(process.argv.includes('--keep') ? { keep: true } : {}),
   });
   let controller: ControllerProcess | undefined;
+  let idle: IdleLoopProbe | undefined;
   try {
     const profileAt = process.argv.indexOf('--cpu-prof');
     const profileDir = profileAt >= 0 ? process.argv[profileAt + 1] : undefined;
@@ -58,6 +61,9 @@ async function main(): Promise<void> {
         : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '10000'];
     controller = await startLoadController(env, BinPath, nodeArgs);
     progress(`controller leads (logs ${env.workDir}/controller.log)`);
+    // The control sample: an idle process's event loop over the same run, i.e. what waiting for
+    // one of the machine's cores alone costs; the controller's figures above it are its own.
+    idle = startIdleLoopProbe();
     const f = await runOperatorLoad(env, controller, {
       pods,
       podsPerNode,
@@ -66,6 +72,8 @@ async function main(): Promise<void> {
       consolidateTimeoutMs,
       progress,
     });
+    const machine = await idle.stop();
+    idle = undefined;
     const lost = controller.entries().filter((e) => e.message === 'lost leadership').length;
     const rows: [string, string][] = [
       ['pods (CPU request each)', `${f.pods} (${f.podCpu})`],
@@ -79,6 +87,10 @@ async function main(): Promise<void> {
         `${ms(f.eventLoop?.p50)} / ${ms(f.eventLoop?.p99)} / ${ms(f.eventLoop?.max)}`,
       ],
       ['highest p99 at any scrape', ms(f.eventLoopP99MaxSeconds)],
+      [
+        'event-loop delay p50 / p99 / max of an idle process beside it',
+        `${ms(machine.p50)} / ${ms(machine.p99)} / ${ms(machine.max)}`,
+      ],
       [
         'probes: made / failed / longest failed run',
         `${f.probes} / ${f.probeFailures} / ${f.maxConsecutiveProbeFailures}`,
@@ -99,6 +111,7 @@ async function main(): Promise<void> {
     const width = Math.max(...rows.map(([k]) => k.length));
     for (const [k, v] of rows) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
   } finally {
+    await idle?.stop().catch(() => undefined);
     await controller?.stop();
     await env.stop();
   }

@@ -9,6 +9,7 @@ export * from './environment.js';
 export * from './example-cluster.js';
 export * from './example-nodepools.js';
 export * from './failover.js';
+export * from './idle-loop.js';
 export * from './invalid-variants.js';
 export * from './json-lines.js';
 export * from './kwok-pool.js';
