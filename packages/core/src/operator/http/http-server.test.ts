@@ -2,7 +2,8 @@ import { pino } from 'pino';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpEndpoint, serveHttp } from './http-server.js';
-import { type CheckResult, healthRoutes, metricsRoutes, metricsText } from './routes.js';
+import { MetricsText } from './metrics-text.js';
+import { type CheckResult, healthRoutes, metricsRoutes } from './routes.js';
 
 const logger = pino({ level: 'silent' });
 const open: HttpEndpoint[] = [];
@@ -55,7 +56,7 @@ describe('health and metrics servers', () => {
     });
     for (let i = 0; i < 50; i++) pods.set({ pod: `p-${i}\n"x"` }, i);
     let turns = 0;
-    const text = await metricsText(registry, async () => {
+    const text = await new MetricsText().render(registry, async () => {
       turns++;
     });
     expect(turns).toBe(registry.getMetricsAsArray().length);

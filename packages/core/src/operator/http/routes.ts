@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import { type Defer, deferToEventLoop } from '../../clock/slices.js';
+import { MetricsText } from './metrics-text.js';
 
 /** An HTTP answer, built without touching node:http so handlers test as plain functions. */
 export interface HttpAnswer {
@@ -39,27 +39,16 @@ export function healthRoutes(ready: () => CheckResult): Routes {
 }
 
 /**
- * The registry in the Prometheus text format, as `registry.metrics()` writes it, with a turn of the
- * event loop (`defer`) before each metric. prom-client formats every series of every metric in
- * one run of microtasks; at a fleet's worth of pod and node series that held the loop for over
- * a second a scrape, and Lease renewals and probes waited behind it.
+ * `/metrics`: the registry in the Prometheus text format, as `registry.metrics()` writes it,
+ * without holding the event loop for a whole scrape (MetricsText).
  */
-export async function metricsText(registry: Registry, defer: Defer = deferToEventLoop): Promise<string> {
-  const parts: string[] = [];
-  for (const metric of registry.getMetricsAsArray()) {
-    await defer();
-    parts.push(await registry.getSingleMetricAsString(metric.name));
-  }
-  return `${parts.join('\n\n')}\n`;
-}
-
-/** `/metrics`: the registry in the Prometheus text format, a metric at a time. */
 export function metricsRoutes(registry: Registry): Routes {
+  const exposition = new MetricsText();
   return {
     '/metrics': async () => ({
       status: 200,
       contentType: registry.contentType,
-      body: await metricsText(registry),
+      body: await exposition.render(registry),
     }),
   };
 }
