@@ -33,12 +33,21 @@ export interface WaitingPods {
  * the series count is bounded by the pods waiting now.
  */
 export function registerPodWaitGauges(registry: Registry, waiting: WaitingPods, now: () => number): void {
+  // One labels object per waiting pod for as long as it waits, so /metrics writes its label text
+  // once (MetricsText keeps it per labels object), not on every scrape.
+  const labels = new WeakMap<WaitingPod, Readonly<Record<'name' | 'namespace', string>>>();
+  const labelsOf = (pod: WaitingPod) => {
+    let l = labels.get(pod);
+    if (l === undefined) {
+      l = { name: pod.name, namespace: pod.namespace };
+      labels.set(pod, l);
+    }
+    return l;
+  };
   const gauge = (name: string, help: string, read: () => Iterable<WaitingPod>) =>
     scrapedGauge(registry, { name, help, labelNames: ['name', 'namespace'] }, function* () {
       const at = now();
-      for (const pod of read()) {
-        yield [{ name: pod.name, namespace: pod.namespace }, Math.max(0, at - pod.sinceMs) / 1000];
-      }
+      for (const pod of read()) yield [labelsOf(pod), Math.max(0, at - pod.sinceMs) / 1000];
     });
   gauge(MetricNames.PodsUnboundTime, 'The time from pod creation until the pod is bound.', waiting.unbound);
   gauge(

@@ -258,7 +258,7 @@ export type GaugeSample = readonly [labels: Readonly<Record<string, string>>, va
  * values that are ages or sums of live state (a pod's wait, a node's age, a pool's cost) are
  * never stale and cost nothing between scrapes, and a series whose object is gone disappears
  * with it. A gauge of that name already in the registry (a manager restarted on it) is
- * replaced, so the live reader answers.
+ * replaced, so the live reader answers. `read` yields one sample per label set.
  */
 export function scrapedGauge(
   registry: Registry,
@@ -266,15 +266,50 @@ export function scrapedGauge(
   read: () => Iterable<GaugeSample> | Promise<Iterable<GaugeSample>>,
 ): void {
   registry.removeSingleMetric(gauge.name);
-  new Gauge({
-    name: gauge.name,
-    help: gauge.help,
-    labelNames: [...gauge.labelNames],
-    registers: [registry],
-    async collect() {
-      const samples = await read();
-      this.reset();
-      for (const [labels, value] of samples) this.set(labels, value);
-    },
-  });
+  registry.registerMetric(new ScrapedGauge(gauge, read) as unknown as Metric);
+}
+
+/**
+ * What `scrapedGauge` registers: a gauge as prom-client's registry reads one (`get()` with its
+ * name, help, type and series), whose series are the reader's samples as they come. A
+ * prom-client Gauge set from a collect hook hashed every sample's labels into its map on every
+ * scrape: 20,000 waiting pods' series took over 100 ms each scrape, in one run of the loop.
+ */
+class ScrapedGauge {
+  readonly type = 'gauge';
+  readonly aggregator = 'sum';
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly string[];
+  readonly #known: ReadonlySet<string>;
+  readonly #read: () => Iterable<GaugeSample> | Promise<Iterable<GaugeSample>>;
+
+  constructor(
+    gauge: { readonly name: string; readonly help: string; readonly labelNames: readonly string[] },
+    read: () => Iterable<GaugeSample> | Promise<Iterable<GaugeSample>>,
+  ) {
+    this.name = gauge.name;
+    this.help = gauge.help;
+    this.labelNames = [...gauge.labelNames];
+    this.#known = new Set(gauge.labelNames);
+    this.#read = read;
+  }
+
+  /** @throws as prom-client's Gauge does, for a label not declared or a value not a number. */
+  async get() {
+    const values: { labels: Readonly<Record<string, string>>; value: number }[] = [];
+    for (const [labels, value] of await this.#read()) {
+      for (const key in labels)
+        if (!this.#known.has(key))
+          throw new Error(
+            `Added label "${key}" is not included in initial labelset: ${this.labelNames.join(',')}`,
+          );
+      if (typeof value !== 'number') throw new TypeError(`Value is not a valid number: ${String(value)}`);
+      values.push({ labels, value });
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  /** Nothing is kept between scrapes. */
+  reset(): void {}
 }
