@@ -89,6 +89,11 @@ describe('MetricsText', () => {
     pods.set({ node: 'n-1', pod: 'kept' }, 3);
     expect(await render()).toContain('karpenter_test_pods_state{node="n-1",pod="kept"} 3');
     expect(await render()).toBe(await registry.metrics());
+    // A counter's series keeps its labels object and changes its value in place.
+    const counter = registry.getSingleMetric('karpenter_test_plain_total') as Counter;
+    counter.inc(2);
+    expect(await render()).toContain('karpenter_test_plain_total 5');
+    expect(await render()).toBe(await registry.metrics());
     pods.remove({ pod: 'kept', node: 'n-1' });
     expect(await render()).not.toContain('pod="kept"');
     expect(await render()).toBe(await registry.metrics());

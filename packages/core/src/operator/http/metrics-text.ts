@@ -34,16 +34,21 @@ interface SeriesValue {
  * series per pod; prom-client formats a metric in one run of microtasks, about 0.4 s at that
  * size on a 2-vCPU machine, during which Lease renewals and probes wait.
  *
- * Gauges and counters are formatted here, each series's label text kept per labels object:
- * prom-client keeps the object passed to `set`/`inc` until the next call for that series, and
- * most series are unchanged between two scrapes, so only their values are written again. (A
+ * Gauges and counters are formatted here, each series's line kept per labels object and written
+ * again only when its value changed: prom-client keeps the object passed to `set`/`inc` for the
+ * series (SeriesTracker passes the same one again), and most series are unchanged between two
+ * scrapes. (A
  * labels object must therefore not be mutated after it is handed to a metric; prom-client
  * itself would then file it under a stale hash.) Histograms and summaries, and every metric of
  * a registry with default labels or the OpenMetrics content type, are left to prom-client.
  * Keep one instance per registry across scrapes, so the label texts are reused.
  */
 export class MetricsText {
-  readonly #labels = new WeakMap<object, string>();
+  /** Per metric name, per labels object: its label text, and the last line written with it. */
+  readonly #lines = new Map<
+    string,
+    WeakMap<object, { readonly labels: string; value: number; line: string }>
+  >();
 
   /** The registry's exposition. */
   async render(registry: Registry, defer: Defer = deferToEventLoop): Promise<string> {
@@ -66,28 +71,42 @@ export class MetricsText {
     const name = escapeString(data.name);
     const lines = [`# HELP ${name} ${escapeString(data.help)}`, `# TYPE ${name} ${String(data.type)}`];
     const values = data.values ?? [];
+    let known = this.#lines.get(data.name);
+    if (known === undefined) {
+      known = new WeakMap();
+      this.#lines.set(data.name, known);
+    }
     for (let i = 0; i < values.length; i++) {
       if (i > 0 && i % SeriesPerTurn === 0) await defer();
       const v = values[i]!;
       // Shared labels are a histogram's; a metric that reports them is left to prom-client.
       if (v.sharedLabels !== undefined) return registry.getSingleMetricAsString(metric.name);
-      lines.push(`${v.metricName ?? name}${this.#labelText(v.labels)} ${valueText(v.value)}`);
+      const metricName = v.metricName ?? name;
+      if (v.labels === undefined || metricName !== name) {
+        lines.push(`${metricName}${labelText(v.labels)} ${valueText(v.value)}`);
+        continue;
+      }
+      let cached = known.get(v.labels);
+      if (cached === undefined) {
+        const labels = labelText(v.labels);
+        cached = { labels, value: v.value, line: `${name}${labels} ${valueText(v.value)}` };
+        known.set(v.labels, cached);
+      } else if (!Object.is(cached.value, v.value)) {
+        cached.value = v.value;
+        cached.line = `${name}${cached.labels} ${valueText(v.value)}`;
+      }
+      lines.push(cached.line);
     }
     return lines.join('\n');
   }
+}
 
-  #labelText(labels: Readonly<Record<string, string | number>> | undefined): string {
-    if (labels === undefined) return '';
-    let text = this.#labels.get(labels);
-    if (text === undefined) {
-      const parts: string[] = [];
-      for (const [key, value] of Object.entries(labels))
-        parts.push(`${key}="${typeof value === 'string' ? escapeLabelValue(value) : value}"`);
-      text = parts.length === 0 ? '' : `{${parts.join(',')}}`;
-      this.#labels.set(labels, text);
-    }
-    return text;
-  }
+function labelText(labels: Readonly<Record<string, string | number>> | undefined): string {
+  if (labels === undefined) return '';
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(labels))
+    parts.push(`${key}="${typeof value === 'string' ? escapeLabelValue(value) : value}"`);
+  return parts.length === 0 ? '' : `{${parts.join(',')}}`;
 }
 
 /** The Prometheus text format without default labels: the case `render` writes itself. */
