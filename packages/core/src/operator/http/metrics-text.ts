@@ -31,17 +31,16 @@ interface SeriesValue {
  * Writes a registry in the Prometheus text format, byte for byte as `registry.metrics()` does,
  * without holding the event loop: a turn (`defer`) before each metric and every
  * `SeriesPerTurn` series within one. A controller at 20,000 pods has a `karpenter_pods_state`
- * series per pod; prom-client formats a metric in one run of microtasks, about 0.4 s at that
- * size on a 2-vCPU machine, during which Lease renewals and probes wait.
+ * series per pod; prom-client formats a metric in one run of microtasks, 0.2-0.4 s at that size
+ * on a 2-vCPU machine, during which Lease renewals and probes wait.
  *
  * Gauges and counters are formatted here, each series's line kept per labels object and written
  * again only when its value changed: prom-client keeps the object passed to `set`/`inc` for the
  * series (SeriesTracker passes the same one again), and most series are unchanged between two
- * scrapes. (A
- * labels object must therefore not be mutated after it is handed to a metric; prom-client
- * itself would then file it under a stale hash.) Histograms and summaries, and every metric of
- * a registry with default labels or the OpenMetrics content type, are left to prom-client.
- * Keep one instance per registry across scrapes, so the label texts are reused.
+ * scrapes. A labels object must therefore not be mutated after it is handed to a metric
+ * (prom-client itself would then file it under a stale hash). Histograms and summaries, and
+ * every metric of a registry with default labels or the OpenMetrics content type, are left to
+ * prom-client. Keep one instance per registry across scrapes, so the lines are reused.
  */
 export class MetricsText {
   /** Per metric name, per labels object: its label text, and the last line written with it. */
