@@ -11,6 +11,10 @@
 //   pnpm bench:operator-load
 //   node bench/operator-load.ts --pods 5000 [--pods-per-node 10] [--keep-fraction 0.2]
 //     [--running-timeout S] [--consolidate-timeout S] [--keep] [--cpu-prof DIR]
+//     [--node-flags "--max-semi-space-size=32 ..."]
+//
+// --node-flags runs the controller under those node flags; each one given replaces the default
+// the controller would otherwise relaunch itself with (packages/cli/src/operator/node-flags.ts).
 //
 // --cpu-prof DIR profiles the controller (10 ms samples; written when it exits, also on a lost
 // Lease, not when killed); bench/profile-stalls.ts lists what held its event loop longest.
@@ -55,10 +59,15 @@ async function main(): Promise<void> {
     if (profileAt >= 0 && (profileDir === undefined || profileDir.startsWith('--'))) {
       throw new Error('--cpu-prof needs a directory');
     }
-    const nodeArgs =
-      profileDir === undefined
+    const flagsAt = process.argv.indexOf('--node-flags');
+    const nodeFlags = flagsAt >= 0 ? (process.argv[flagsAt + 1] ?? '').split(/\s+/).filter(Boolean) : [];
+    if (flagsAt >= 0 && nodeFlags.length === 0) throw new Error('--node-flags needs the flags, quoted');
+    const nodeArgs = [
+      ...nodeFlags,
+      ...(profileDir === undefined
         ? []
-        : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '10000'];
+        : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '10000']),
+    ];
     controller = await startLoadController(env, BinPath, nodeArgs);
     progress(`controller leads (logs ${env.workDir}/controller.log)`);
     // The control sample: an idle process's event loop over the same run, i.e. what waiting for

@@ -384,6 +384,45 @@ describe('metrics.pod waits', () => {
     expect(state.schedulingTimes.of('default/web')).toBeUndefined();
   });
 
+  it('hands every scrape of a waiting pod the same labels object, across its reconciles', async () => {
+    const { env, state } = await newEnv();
+    await env.create(Pods, aPod({ metadata: { name: 'web' } }));
+    await env.settle();
+    state.schedulingTimes.ack('default/web', env.clock.now());
+    const waits = [
+      MetricNames.PodsUnboundTime,
+      MetricNames.PodsUnstartedTime,
+      MetricNames.PodsProvisioningSchedulingUndecidedTime,
+    ];
+    // /metrics writes a series' label text once per labels object, so a new object per scrape
+    // (or per reconcile) would write every waiting pod's labels again at every scrape.
+    const labelObjects = async (names: readonly string[]) => {
+      const all: object[] = [];
+      for (const name of names) {
+        const metric = env.registry.getSingleMetric(name);
+        for (const v of (await metric?.get())?.values ?? []) all.push(v.labels);
+      }
+      return all;
+    };
+    const first = await labelObjects(waits);
+    expect(first).toHaveLength(3);
+    await env.advance(5_000);
+    await env.cluster.patch(Pods, key('web'), { metadata: { labels: { touched: 'yes' } } });
+    await env.settle();
+    const second = await labelObjects(waits);
+    for (const [i, labels] of second.entries()) expect(labels).toBe(first[i]);
+
+    state.schedulingTimes.decide('default/web', env.clock.now(), true);
+    const placed = [MetricNames.PodsProvisioningUnboundTime, MetricNames.PodsProvisioningUnstartedTime];
+    const once = await labelObjects(placed);
+    await env.advance(5_000);
+    const again = await labelObjects(placed);
+    expect(once).toHaveLength(2);
+    for (const [i, labels] of again.entries()) expect(labels).toBe(once[i]);
+    // Every gauge of the pod shares the one object.
+    expect(once[0]).toBe(first[0]);
+  });
+
   it('drops a waiting pod that is deleted or finishes, without observing it', async () => {
     const { env } = await newEnv();
     await env.create(Pods, aPod({ metadata: { name: 'gone' } }));

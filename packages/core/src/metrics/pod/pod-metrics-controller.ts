@@ -13,7 +13,7 @@ import type { MetricsDependencies } from '../dependencies.js';
 import { type ObjectMetrics, objectMetrics } from '../gauges.js';
 import { SeriesTracker } from '../series.js';
 import { boundSince, podStateLabels, readySince } from './pod-metrics.js';
-import { registerPodWaitGauges, type WaitingPod } from './pod-wait-gauges.js';
+import { registerPodWaitGauges, type WaitingPod, type WaitingSince } from './pod-wait-gauges.js';
 
 function sameLabels(a: KubeObject, b: KubeObject | undefined): boolean {
   const x = a.metadata.labels ?? {};
@@ -59,16 +59,16 @@ export class PodMetricsController implements Controller {
     this.#metrics = objectMetrics(deps.registry);
     const times = deps.state.schedulingTimes;
     // From the pass that placed each pod; pods the provisioner never placed are not in them.
-    const sincePlaced = function* (pods: Iterable<[string, WaitingPod]>): Iterable<WaitingPod> {
+    const sincePlaced = function* (pods: Iterable<[string, WaitingPod]>): Iterable<WaitingSince> {
       for (const [id, pod] of pods) {
         const placed = times.of(id)?.scheduledMs;
-        if (placed !== undefined) yield { ...pod, sinceMs: placed };
+        if (placed !== undefined) yield { pod, sinceMs: placed };
       }
     };
-    const sinceAckedUndecided = function* (pods: Iterable<[string, WaitingPod]>): Iterable<WaitingPod> {
+    const sinceAckedUndecided = function* (pods: Iterable<[string, WaitingPod]>): Iterable<WaitingSince> {
       for (const [id, pod] of pods) {
         const t = times.of(id);
-        if (t !== undefined && t.decidedMs === undefined) yield { ...pod, sinceMs: t.ackedMs };
+        if (t !== undefined && t.decidedMs === undefined) yield { pod, sinceMs: t.ackedMs };
       }
     };
     registerPodWaitGauges(
@@ -114,7 +114,10 @@ export class PodMetricsController implements Controller {
     const created = Date.parse(pod.metadata.creationTimestamp ?? '');
     // Without a creation time there is nothing to measure a wait from.
     if (Number.isNaN(created)) return undefined;
-    const waiting = { name: key.name, namespace, sinceMs: created };
+    // The object already kept for the pod when it is the same wait: the gauges key its labels
+    // on it, so a pod reconciled at every status write keeps one labels text.
+    const kept = this.#unbound.get(id) ?? this.#unstarted.get(id);
+    const waiting = kept?.sinceMs === created ? kept : { name: key.name, namespace, sinceMs: created };
     const terminal = isPodTerminal(pod);
     const now = this.#clock.now();
 

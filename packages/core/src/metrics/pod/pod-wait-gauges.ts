@@ -9,18 +9,31 @@ export interface WaitingPod {
   readonly sinceMs: number;
 }
 
-/** The pods waiting now, read at scrape time. */
+/**
+ * A waiting pod with another instant to measure its wait from. `pod` is the reader's kept object
+ * (the one `unbound` or `unstarted` hands out), not a copy: the gauges key the pod's labels on it.
+ */
+export interface WaitingSince {
+  readonly pod: WaitingPod;
+  readonly sinceMs: number;
+}
+
+/**
+ * The pods waiting now, read at scrape time. Each reader hands out the same `WaitingPod` object
+ * for a pod from one scrape to the next for as long as it waits, so its series' labels are
+ * written once.
+ */
 export interface WaitingPods {
   /** Pods not yet bound to a node. */
   readonly unbound: () => Iterable<WaitingPod>;
   /** Pods seen Pending and not yet Ready. */
   readonly unstarted: () => Iterable<WaitingPod>;
   /** Unbound pods the provisioner placed, since the pass that placed them. */
-  readonly provisioningUnbound: () => Iterable<WaitingPod>;
+  readonly provisioningUnbound: () => Iterable<WaitingSince>;
   /** Unstarted pods the provisioner placed, since the pass that placed them. */
-  readonly provisioningUnstarted: () => Iterable<WaitingPod>;
+  readonly provisioningUnstarted: () => Iterable<WaitingSince>;
   /** Unbound pods a provisioning pass considered and has not decided about, since that pass. */
-  readonly undecided: () => Iterable<WaitingPod>;
+  readonly undecided: () => Iterable<WaitingSince>;
 }
 
 /**
@@ -49,23 +62,28 @@ export function registerPodWaitGauges(registry: Registry, waiting: WaitingPods, 
       const at = now();
       for (const pod of read()) yield [labelsOf(pod), Math.max(0, at - pod.sinceMs) / 1000];
     });
+  const sinceGauge = (name: string, help: string, read: () => Iterable<WaitingSince>) =>
+    scrapedGauge(registry, { name, help, labelNames: ['name', 'namespace'] }, function* () {
+      const at = now();
+      for (const w of read()) yield [labelsOf(w.pod), Math.max(0, at - w.sinceMs) / 1000];
+    });
   gauge(MetricNames.PodsUnboundTime, 'The time from pod creation until the pod is bound.', waiting.unbound);
   gauge(
     MetricNames.PodsUnstartedTime,
     'The time from pod creation until the pod is running.',
     waiting.unstarted,
   );
-  gauge(
+  sinceGauge(
     MetricNames.PodsProvisioningUnboundTime,
     'The time from when nodewright first thinks the pod can schedule until it binds. Note: this calculated from a point in memory, not by the pod creation timestamp.',
     waiting.provisioningUnbound,
   );
-  gauge(
+  sinceGauge(
     MetricNames.PodsProvisioningUnstartedTime,
     'The time from when nodewright first thinks the pod can schedule until the pod is running. Note: this calculated from a point in memory, not by the pod creation timestamp.',
     waiting.provisioningUnstarted,
   );
-  gauge(
+  sinceGauge(
     MetricNames.PodsProvisioningSchedulingUndecidedTime,
     'The time from when nodewright has seen a pod without making a scheduling decision for the pod. Note: this calculated from a point in memory, not by the pod creation timestamp.',
     waiting.undecided,
