@@ -21,7 +21,11 @@
 import type { ControllerProcess } from '../conformance/suite/dist/e2e/controller-process.js';
 import { startE2EEnvironment } from '../conformance/suite/dist/e2e/environment.js';
 import { type IdleLoopProbe, startIdleLoopProbe } from '../conformance/suite/dist/e2e/idle-loop.js';
-import { runOperatorLoad, startLoadController } from '../conformance/suite/dist/e2e/operator-load.js';
+import {
+  LoadComponentArgs,
+  runOperatorLoad,
+  startLoadController,
+} from '../conformance/suite/dist/e2e/operator-load.js';
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
   progress('starting the control plane');
   const env = await startE2EEnvironment({
     name: 'operator-load',
+    componentArgs: LoadComponentArgs,
     ...(process.argv.includes('--keep') ? { keep: true } : {}),
   });
   let controller: ControllerProcess | undefined;

@@ -41,6 +41,17 @@ describe('startClusterTarget', () => {
     ]);
   });
 
+  it("adds component flags to the binary cluster's components, not to kind's", async () => {
+    const { calls, starters } = recordingStarters();
+    const componentArgs = { 'kube-controller-manager': ['--kube-api-qps=300'] };
+    await startClusterTarget('binary', { componentArgs }, starters);
+    await startClusterTarget('kind', { componentArgs }, starters);
+    expect(calls).toEqual([
+      { target: 'binary', options: { kwokManages: 'annotated', extraArgs: componentArgs } },
+      { target: 'kind', options: {} },
+    ]);
+  });
+
   it('starts kind for the kind target, and nothing else', async () => {
     const { calls, starters } = recordingStarters();
     const cluster = await startClusterTarget('kind', {}, starters);

@@ -1,5 +1,6 @@
 import { type StartClusterOptions, startCluster } from './cluster.js';
 import type { StartedClusterTarget } from './cluster-target.js';
+import type { ComponentName } from './components.js';
 import { type StartKindClusterOptions, startKindCluster } from './kind-cluster.js';
 import type { LaunchedCluster } from './launched-cluster.js';
 
@@ -7,6 +8,11 @@ import type { LaunchedCluster } from './launched-cluster.js';
 export interface StartTargetOptions {
   /** Keep the cluster's directory (logs, certs; for kind the kubeconfigs) after stop(). */
   readonly keepDir?: boolean;
+  /**
+   * Flags added to the binary cluster's components (e.g. kube-controller-manager's client
+   * QPS). The kind target's components keep kind's configuration: they are not applied there.
+   */
+  readonly componentArgs?: Partial<Record<ComponentName, readonly string[]>>;
 }
 
 /** The launchers behind each target; tests inject their own. */
@@ -32,5 +38,6 @@ export function startClusterTarget(
 ): Promise<LaunchedCluster> {
   const keep = options.keepDir ? { keepDir: true } : {};
   if (kind === 'kind') return starters.kind(keep);
-  return starters.binary({ kwokManages: 'annotated', ...keep });
+  const extra = options.componentArgs === undefined ? {} : { extraArgs: options.componentArgs };
+  return starters.binary({ kwokManages: 'annotated', ...keep, ...extra });
 }

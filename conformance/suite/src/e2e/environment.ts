@@ -9,6 +9,7 @@ import {
   PidRecordFile,
   type ProcessRegistry,
   procfsProbe,
+  type StartTargetOptions,
   startClusterTarget,
   sweepStaleClusters,
 } from '@nodewright/conformance/cluster';
@@ -57,6 +58,11 @@ export interface E2EEnvironmentOptions {
   readonly name: string;
   /** Keep the work directory (controller logs) after stop. */
   readonly keep?: boolean;
+  /**
+   * Flags added to the started binary cluster's components (see StartTargetOptions); a kind or
+   * external cluster keeps its own, which is said on stderr.
+   */
+  readonly componentArgs?: StartTargetOptions['componentArgs'];
   /** Where NODEWRIGHT_CLUSTER is read (see e2eClusterTarget). Default process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -73,6 +79,10 @@ export async function startE2EEnvironment(options: E2EEnvironmentOptions): Promi
   // Controllers of a run that was killed outright (its exit hooks never ran) still act on their
   // cluster: stop them, as startCluster does for control planes.
   await sweepStaleClusters(tmpdir(), procfsProbe, E2EWorkDirPrefix);
+  if (options.componentArgs !== undefined && target.kind !== 'binary')
+    process.stderr.write(
+      `[e2e ${options.name}] component flags not applied (the ${target.kind} cluster keeps its own): ${JSON.stringify(options.componentArgs)}\n`,
+    );
   const workDir = await mkdtemp(join(tmpdir(), `${E2EWorkDirPrefix}${options.name}-`));
   const processes = new PidRecordFile(join(workDir, PID_RECORD_FILE), process.pid);
   let handle: LaunchedCluster | undefined;
@@ -80,7 +90,10 @@ export async function startE2EEnvironment(options: E2EEnvironmentOptions): Promi
   if (target.kind === 'external') {
     kubeconfigPath = target.kubeconfigPath;
   } else {
-    handle = await startClusterTarget(target.kind, options.keep ? { keepDir: true } : {});
+    handle = await startClusterTarget(target.kind, {
+      ...(options.keep ? { keepDir: true } : {}),
+      ...(options.componentArgs === undefined ? {} : { componentArgs: options.componentArgs }),
+    });
     kubeconfigPath = handle.kubeconfigPath;
   }
   const connection = handle?.connection ?? (await loadKubeconfig(kubeconfigPath));

@@ -15,6 +15,18 @@ export const LoadNodeType = 'c-4x-amd64-linux';
 // kubeReservedMilliCpu(4); not imported, as the suite's entry loads no provider package).
 const LoadNodeAllocatableMilliCpu = 3920;
 
+/**
+ * The binary cluster's client rates for a load run. kube-controller-manager's default (20 QPS,
+ * burst 30) lets its ReplicaSet controller create about 20 pods a second, so 20,000 pods took
+ * over 15 minutes to exist (its log: "client-side throttling", up to 10 s per pod POST) and the
+ * controller never met them all pending at once. kube-scheduler's (50 QPS) bounds the bindings
+ * alike.
+ */
+export const LoadComponentArgs = {
+  'kube-controller-manager': ['--kube-api-qps=300', '--kube-api-burst=600'],
+  'kube-scheduler': ['--kube-api-qps=300', '--kube-api-burst=600'],
+} as const;
+
 /** The size of one load run. */
 export interface OperatorLoadOptions {
   /** Pods of one Deployment, all pending at once. */
