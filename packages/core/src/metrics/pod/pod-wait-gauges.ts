@@ -57,15 +57,11 @@ export function registerPodWaitGauges(registry: Registry, waiting: WaitingPods, 
     }
     return l;
   };
-  const gauge = (name: string, help: string, read: () => Iterable<WaitingPod>) =>
+  // Both carry the instant the wait is measured from; a WaitingSince names its kept pod.
+  const gauge = (name: string, help: string, read: () => Iterable<WaitingPod | WaitingSince>) =>
     scrapedGauge(registry, { name, help, labelNames: ['name', 'namespace'] }, function* () {
       const at = now();
-      for (const pod of read()) yield [labelsOf(pod), Math.max(0, at - pod.sinceMs) / 1000];
-    });
-  const sinceGauge = (name: string, help: string, read: () => Iterable<WaitingSince>) =>
-    scrapedGauge(registry, { name, help, labelNames: ['name', 'namespace'] }, function* () {
-      const at = now();
-      for (const w of read()) yield [labelsOf(w.pod), Math.max(0, at - w.sinceMs) / 1000];
+      for (const w of read()) yield [labelsOf('pod' in w ? w.pod : w), Math.max(0, at - w.sinceMs) / 1000];
     });
   gauge(MetricNames.PodsUnboundTime, 'The time from pod creation until the pod is bound.', waiting.unbound);
   gauge(
@@ -73,17 +69,17 @@ export function registerPodWaitGauges(registry: Registry, waiting: WaitingPods, 
     'The time from pod creation until the pod is running.',
     waiting.unstarted,
   );
-  sinceGauge(
+  gauge(
     MetricNames.PodsProvisioningUnboundTime,
     'The time from when nodewright first thinks the pod can schedule until it binds. Note: this calculated from a point in memory, not by the pod creation timestamp.',
     waiting.provisioningUnbound,
   );
-  sinceGauge(
+  gauge(
     MetricNames.PodsProvisioningUnstartedTime,
     'The time from when nodewright first thinks the pod can schedule until the pod is running. Note: this calculated from a point in memory, not by the pod creation timestamp.',
     waiting.provisioningUnstarted,
   );
-  sinceGauge(
+  gauge(
     MetricNames.PodsProvisioningSchedulingUndecidedTime,
     'The time from when nodewright has seen a pod without making a scheduling decision for the pod. Note: this calculated from a point in memory, not by the pod creation timestamp.',
     waiting.undecided,
