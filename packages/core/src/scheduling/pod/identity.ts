@@ -35,10 +35,13 @@ export function comparePodsForScheduling(
   a: { readonly pod: Pod; readonly requests: ResourceList; readonly created: number },
   b: { readonly pod: Pod; readonly requests: ResourceList; readonly created: number },
 ): number {
-  const cpu = cmpQuantity(b.requests, a.requests, ResourceNames.CPU);
-  if (cpu !== 0) return cpu;
-  const mem = cmpQuantity(b.requests, a.requests, ResourceNames.Memory);
-  if (mem !== 0) return mem;
+  // Pods of one class share their requests object: thousands of replicas compare no BigInts.
+  if (a.requests !== b.requests) {
+    const cpu = cmpQuantity(b.requests, a.requests, ResourceNames.CPU);
+    if (cpu !== 0) return cpu;
+    const mem = cmpQuantity(b.requests, a.requests, ResourceNames.Memory);
+    if (mem !== 0) return mem;
+  }
   if (a.created !== b.created) return a.created < b.created ? -1 : 1;
   const au = a.pod.metadata.uid ?? '';
   const bu = b.pod.metadata.uid ?? '';

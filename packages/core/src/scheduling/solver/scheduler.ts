@@ -2,7 +2,7 @@ import type { Pod } from '../../apis/kubernetes/pod.js';
 import type { Due, Steps } from '../../clock/slices.js';
 import { satisfiesMinValues } from '../../cloudprovider/instance-type.js';
 import { hostPortConflict, podHostPorts } from '../pod/host-ports.js';
-import { podCreationMillis, podKey } from '../pod/identity.js';
+import { podKey } from '../pod/identity.js';
 import { podRequests } from '../pod/requests.js';
 import { Requirement } from '../requirements/requirement.js';
 import type { Requirements } from '../requirements/requirements.js';
@@ -31,10 +31,10 @@ import {
   requirementOptions,
   Variant,
 } from './pod-class.js';
+import type { PodFactsMemo } from './pod-facts-memo.js';
 import { buildPool, hasLaunchableOffering, orderNodePools, type Pool, typeCompatible } from './pools.js';
 import { initialView, type PodView, relax } from './preferences.js';
 import type { PodQueue } from './queue.js';
-import { podSignature } from './signature.js';
 import { SolverCache } from './solver-cache.js';
 import {
   type Claim,
@@ -163,6 +163,7 @@ export class Scheduler {
   readonly #owners = new Map<number, string[]>();
   /** The unrelaxed variant of each class, by class id. */
   readonly #bases: Variant[] = [];
+  readonly #podFacts: PodFactsMemo;
   #variants = 0;
   #ready = false;
   readonly #domains: number[] = [];
@@ -238,6 +239,7 @@ export class Scheduler {
     this.pools = base.pools;
     this.prepared = base.prepared;
     const cache = base.cache;
+    this.#podFacts = cache.podFacts;
     const namespaces = new Set<string>();
     for (const p of input.pods) namespaces.add(p.metadata.namespace ?? 'default');
     for (const p of this.prepared) for (const namespace of p.namespaces) namespaces.add(namespace);
@@ -359,7 +361,7 @@ export class Scheduler {
     const bySignature = new Map<string, PodClass>();
     for (const [index, pod] of input.pods.entries()) {
       if (due?.() === true) yield;
-      const created = podCreationMillis(pod);
+      const created = this.#podFacts.created(pod);
       try {
         const vt = volumeTopology(pod, volumes);
         if (!vt.ok) {
@@ -376,7 +378,7 @@ export class Scheduler {
           continue;
         }
         // Pods with the same signature share everything derived from the spec, requests included.
-        const signature = podSignature(pod, vt.requirements);
+        const signature = this.#podFacts.signature(pod, vt.requirements);
         let cls = bySignature.get(signature);
         if (cls === undefined) {
           const requests = podRequests(pod);

@@ -10,6 +10,7 @@ import type { NodePoolDomains } from '../topology/topology.js';
 import type { DaemonPod } from './daemon-overhead.js';
 import { existingOrder, type PreparedExisting, prepareExisting } from './existing.js';
 import { nodePoolDomains, type PoolDomainValues, poolDomainValues } from './node-pool-domains.js';
+import { PodFactsMemo } from './pod-facts-memo.js';
 import { launchableTypes, type Pool, type PoolTypes, poolRequirements, poolTypes } from './pools.js';
 import type { ExistingCapacity } from './types.js';
 import type { WellKnown } from './well-known.js';
@@ -32,6 +33,8 @@ const NoTypes: readonly InstanceType[] = Object.freeze([]);
 export class SolverCache {
   /** Each pod's requests, for this cache's users and the disruption pass around its solves. */
   readonly requests = new PodRequestsMemo();
+  /** Each pod's creation time and (volumes imposing nothing) signature, for classifying it. */
+  readonly podFacts = new PodFactsMemo();
   /** Topology groups' scans of the bound pods, for the next solve over nearly the same nodes. */
   readonly groupScans = new GroupScanMemo();
   readonly #requestsOf = (pod: Pod) => this.requests.of(pod);
