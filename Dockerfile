@@ -56,5 +56,5 @@ USER 65532:65532
 EXPOSE 8080 8081
 # The controller's V8 heap flags (`nodewright controller --help`, "Memory"), given to node
 # directly so the controller starts without re-executing itself.
-ENTRYPOINT ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "/app/dist/bin.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "/app/dist/bin.js"]
 CMD ["--help"]
