@@ -14,27 +14,27 @@ import { podSignature } from './signature.js';
  * (the cluster state and the informer cache replace a pod object on every change).
  */
 export class PodFactsMemo {
-  readonly #signatures = new WeakMap<Pod, string>();
-  readonly #created = new WeakMap<Pod, number>();
+  readonly #byPod = new WeakMap<Pod, { readonly created: number; signature?: string }>();
 
-  /** `podSignature(pod, volumes)`. */
-  signature(pod: Pod, volumes: readonly VolumeRequirement[]): string {
-    if (volumes.length > 0) return podSignature(pod, volumes);
-    let found = this.#signatures.get(pod);
+  #facts(pod: Pod): { readonly created: number; signature?: string } {
+    let found = this.#byPod.get(pod);
     if (found === undefined) {
-      found = podSignature(pod, volumes);
-      this.#signatures.set(pod, found);
+      found = { created: podCreationMillis(pod) };
+      this.#byPod.set(pod, found);
     }
     return found;
   }
 
+  /** `podSignature(pod, volumes)`. */
+  signature(pod: Pod, volumes: readonly VolumeRequirement[]): string {
+    if (volumes.length > 0) return podSignature(pod, volumes);
+    const facts = this.#facts(pod);
+    facts.signature ??= podSignature(pod, volumes);
+    return facts.signature;
+  }
+
   /** `podCreationMillis(pod)`. */
   created(pod: Pod): number {
-    let found = this.#created.get(pod);
-    if (found === undefined) {
-      found = podCreationMillis(pod);
-      this.#created.set(pod, found);
-    }
-    return found;
+    return this.#facts(pod).created;
   }
 }
