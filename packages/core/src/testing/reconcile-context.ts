@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ObjectKey } from '../kube/object.js';
 import type { CacheSync } from '../operator/runtime/cache-sync.js';
 import type { ReconcileContext } from '../operator/runtime/controller.js';
 import { type ControllerCache, StoreCache } from '../operator/runtime/controller-cache.js';
@@ -17,6 +18,8 @@ export interface ReconcileContextOptions {
   readonly cache?: ControllerCache;
   /** Default: synced, as a manager's caches are once their first lists are delivered. */
   readonly cacheSync?: CacheSync;
+  /** Default: drops the key (no manager runs here to reconcile it). */
+  readonly enqueue?: (key: ObjectKey) => void;
 }
 
 /**
@@ -30,5 +33,6 @@ export function reconcileContext(options: ReconcileContextOptions = {}): Reconci
     signal: options.signal ?? new AbortController().signal,
     cache: options.cache ?? new StoreCache(new Map()),
     cacheSync: () => sync,
+    enqueue: options.enqueue ?? (() => {}),
   };
 }

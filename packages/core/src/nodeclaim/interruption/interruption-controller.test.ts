@@ -9,6 +9,8 @@ import { InternalError } from '../../kube/errors.js';
 import { NodeClaims } from '../../kube/resource-types.js';
 import { MetricNames } from '../../metrics/names.js';
 import { lifecycleControllers } from '../../operator/controllers.js';
+import { RuntimeMetricNames } from '../../operator/runtime/metrics.js';
+import { SimulatedInterruptionQueue } from '../../simulation/cloud/interruption-queue.js';
 import { ControllerEnv } from '../../testing/controller-env.js';
 import { lifecycleDependencies } from '../../testing/lifecycle-env.js';
 import { aNodeClaim } from '../../testing/nodeclaim-builder.js';
@@ -206,6 +208,43 @@ describe('InterruptionController', () => {
     expect(await env.find(NodeClaims, 'c')).toBeUndefined();
     await env.advance(10_000);
     expect(source.acknowledged.filter((id) => id === 'poison')).toHaveLength(1);
+  });
+
+  it('acts on a notice the moment a long poll delivers it, and reconciles once per long poll while idle', async () => {
+    const env = new ControllerEnv();
+    const queue = new SimulatedInterruptionQueue({ clock: env.clock, timers: env.timers, waitMs: 20_000 });
+    const deps = {
+      ...lifecycleDependencies(env),
+      cloudProvider: withInterruptions(env.cloudProvider, queue),
+    };
+    await env.create(NodeClaims, aNodeClaim({ metadata: { name: 'a' }, status: { providerID: 'fake://a' } }));
+    await env.start(new InterruptionController(deps));
+    const reconciles = () =>
+      env.metric(RuntimeMetricNames.ReconcileTotal, { controller: 'nodeclaim.interruption' });
+    await env.advance(7_000);
+    const before = await reconciles();
+    // Mid-poll: the waiting receive answers, and the controller acts without a timer firing.
+    queue.publish(notice('m1', 'InstanceStopping', 'fake://a'));
+    await env.settle();
+    expect(await env.find(NodeClaims, 'a')).toBeUndefined();
+    expect(queue.unacknowledged()).toEqual([]);
+    expect(await reconciles()).toBeGreaterThan(before);
+    // Idle for ten long polls: one reconcile as each ends, not one per 2 s poll interval (50).
+    const idleFrom = await reconciles();
+    await env.advance(200_000);
+    expect(await reconciles()).toBeGreaterThanOrEqual(idleFrom + 10);
+    expect(await reconciles()).toBeLessThanOrEqual(idleFrom + 11);
+  });
+
+  it('asks a source that answers at once once per poll interval, not in a loop', async () => {
+    const { env, source } = await setup(['a'], new FakeInterruptionSource(), { pollIntervalMs: 2_000 });
+    const first = source.receives.length;
+    await env.advance(20_000);
+    expect(source.receives.length - first).toBe(10);
+    // A notice waits for the next receive, at most one interval.
+    source.publish(notice('m1', 'ScheduledMaintenance', 'fake://a'));
+    await env.advance(2_000);
+    expect(source.acknowledged).toEqual(['m1']);
   });
 
   it('is registered by lifecycleControllers only when the provider has a source', () => {

@@ -26,7 +26,12 @@ export interface InterruptionDependencies extends LifecycleDependencies {
 
 /** Options of `nodeclaim.interruption`. */
 export interface InterruptionOptions {
-  /** How often received notices are handled; default 2 s. */
+  /**
+   * The least time between the starts of two receives when the first delivered nothing or
+   * failed (a long-polling source waits inside `receive`, so this only paces a source that
+   * answers at once, and a failing one), and how soon a notice whose handling failed is tried
+   * again; default 2 s.
+   */
   readonly pollIntervalMs?: number;
   /** How many notices are handled at once; default 20. */
   readonly parallelism?: number;
@@ -42,10 +47,12 @@ export interface InterruptionOptions {
   readonly maxInbox?: number;
 }
 
-/** A received notice and how many times its handling has failed. */
+/** A received notice, how many times its handling has failed, and when it may be tried again. */
 interface InboxEntry {
   readonly notice: InterruptionNotice;
   readonly failures: number;
+  /** Clock ms; absent for a notice not tried yet. */
+  readonly retryAt?: number;
 }
 
 /** The single key `nodeclaim.interruption` reconciles. */
@@ -64,10 +71,14 @@ const InterruptionControllerKey: ObjectKey = { name: 'interruption' };
  * holds the others back nor comes back forever.
  *
  * `receive` may long-poll on timers, and a reconcile must not wait on timers, so the receive
- * runs in the background: each reconcile starts one when none is in flight and handles what
- * earlier receives delivered, then requeues itself after the poll interval. A receive that
+ * runs in the background: each reconcile handles what earlier receives delivered and starts one
+ * when none is in flight. A receive that ends wakes the controller (`context.enqueue`), so a
+ * notice is acted on as soon as it arrives, as upstream's queue loop does, and an idle
+ * controller reconciles once per long poll rather than once per poll interval. A receive that
  * delivered notices starts the next one at once (the queue may hold more than one receive
- * returns), until `maxInbox` notices wait.
+ * returns), until `maxInbox` notices wait; after one that delivered nothing or failed, the next
+ * starts no sooner than the poll interval after it did, so a source that answers at once is
+ * asked every interval, not in a loop.
  */
 export class InterruptionController implements Controller {
   readonly name = 'nodeclaim.interruption';
@@ -81,6 +92,8 @@ export class InterruptionController implements Controller {
   readonly #cache: UnavailableOfferingsCache | undefined;
   #inbox: InboxEntry[] = [];
   #receiving = false;
+  /** When the next receive may start (clock ms); later than now only after an empty or failed one. */
+  #nextReceiveAt = Number.NEGATIVE_INFINITY;
 
   constructor(deps: InterruptionDependencies, options: InterruptionOptions = {}) {
     this.#deps = deps;
@@ -94,8 +107,15 @@ export class InterruptionController implements Controller {
   async reconcile(_key: ObjectKey, context: ReconcileContext): Promise<ReconcileResult | undefined> {
     const source = this.#deps.cloudProvider.interruptions;
     if (source === undefined) return undefined;
-    const entries = this.#inbox;
-    this.#inbox = [];
+    const now = this.#deps.clock.now();
+    // A failed notice waits out the poll interval: wake-ups come with every receive, and
+    // retrying on each would spend a notice's attempts within one burst.
+    const entries: InboxEntry[] = [];
+    const waiting: InboxEntry[] = [];
+    for (const entry of this.#inbox) {
+      (entry.retryAt === undefined || entry.retryAt <= now ? entries : waiting).push(entry);
+    }
+    this.#inbox = waiting;
     if (entries.length > 0) {
       let claims: Map<string, NodeClaim>;
       try {
@@ -110,30 +130,46 @@ export class InterruptionController implements Controller {
         this.#handleOrRetry(entry, claims, source, context),
       );
     }
-    this.#startReceive(source, context);
-    return { requeueAfterMs: this.#pollMs };
+    const after = this.#deps.clock.now();
+    const receiveInMs = this.#nextReceiveAt - after;
+    if (receiveInMs <= 0) this.#startReceive(source, context);
+    // A receive in flight wakes the controller when it ends; only a retry or a paced (or
+    // failed-to-start) receive needs a timer.
+    let wakeInMs = this.#receiving ? Number.POSITIVE_INFINITY : receiveInMs > 0 ? receiveInMs : this.#pollMs;
+    for (const entry of this.#inbox) {
+      wakeInMs = Math.min(wakeInMs, Math.max((entry.retryAt ?? after) - after, 0));
+    }
+    return wakeInMs === Number.POSITIVE_INFINITY ? undefined : { requeueAfterMs: wakeInMs };
   }
 
   #startReceive(source: InterruptionSource, context: ReconcileContext): void {
     if (this.#receiving || context.signal.aborted) return;
     this.#receiving = true;
+    const startedAt = this.#deps.clock.now();
+    const ended = (delivered: number) => {
+      this.#receiving = false;
+      this.#nextReceiveAt = delivered > 0 ? Number.NEGATIVE_INFINITY : startedAt + this.#pollMs;
+    };
     let received: Promise<InterruptionNotice[]>;
     try {
       received = source.receive(context.signal);
     } catch (err) {
-      this.#receiving = false;
+      ended(0);
       context.logger.error({ err }, 'receiving interruption notices');
       return;
     }
     received.then(
       (notices) => {
-        this.#receiving = false;
+        ended(notices.length);
         for (const notice of notices) this.#inbox.push({ notice, failures: 0 });
         if (notices.length > 0 && this.#inbox.length < this.#maxInbox) this.#startReceive(source, context);
+        context.enqueue(InterruptionControllerKey);
       },
       (err: unknown) => {
-        this.#receiving = false;
-        if (!context.signal.aborted) context.logger.error({ err }, 'receiving interruption notices');
+        ended(0);
+        if (context.signal.aborted) return;
+        context.logger.error({ err }, 'receiving interruption notices');
+        context.enqueue(InterruptionControllerKey);
       },
     );
   }
@@ -154,7 +190,7 @@ export class InterruptionController implements Controller {
       const about = { err, providerID: notice.providerID, kind: notice.kind, attempts: failures };
       if (failures < this.#maxAttempts) {
         context.logger.error(about, 'handling interruption notice failed; retrying on the next poll');
-        this.#inbox.push({ notice, failures });
+        this.#inbox.push({ notice, failures, retryAt: this.#deps.clock.now() + this.#pollMs });
         return;
       }
       context.logger.error(

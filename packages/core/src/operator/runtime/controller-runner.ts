@@ -64,6 +64,7 @@ export class ControllerRunner {
       signal: deps.signal,
       logger: this.#logger,
       cacheSync: deps.cacheSync,
+      enqueue: (key) => this.enqueue(key),
     };
     const labels = { name: controller.name, controller: controller.name };
     this.#queue = new WorkQueue(deps.timers, deps.now, {

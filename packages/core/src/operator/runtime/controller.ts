@@ -32,6 +32,13 @@ export interface ReconcileContext {
    * it is synced; see `unsyncedReason`.
    */
   readonly cacheSync: () => CacheSync;
+  /**
+   * Queues one of this controller's keys to reconcile soon (deduplicated, as a watch event
+   * would), from outside a reconcile: for work a reconcile started in the background (a
+   * long-polling receive) that wakes the controller when it delivers, instead of a polling
+   * requeue. Does nothing once the manager stops.
+   */
+  readonly enqueue: (key: ObjectKey) => void;
 }
 
 /** Maps a change of a watched object to the keys of the controller that must reconcile. */
