@@ -42,13 +42,16 @@ export interface InterruptionNotice {
 }
 
 /**
- * A pull-based stream of interruption notices. Core's interruption controller polls `receive`,
- * acts on each notice (cordon and drain ahead of the deadline; rebalance only records an event)
- * and then acknowledges it, so a notice is redelivered if the controller dies before acting.
- * Malformed messages are the source's to log and drop; `receive` must not throw for them.
- * `receive` is called again at once while it returns notices; notices are handled concurrently,
- * so `acknowledge` must be safe to call concurrently, and a notice whose handling keeps failing
- * is acknowledged after a few attempts.
+ * A pull-based stream of interruption notices. Core's interruption controller calls `receive`,
+ * acts on each notice as soon as it is returned (cordon and drain ahead of the deadline;
+ * rebalance only records an event) and then acknowledges it, so a notice is redelivered if the
+ * controller dies before acting. Malformed messages are the source's to log and drop; `receive`
+ * must not throw for them. `receive` may wait for notices (a long poll); the controller has no
+ * timer of its own. It calls `receive` again at once after one that returned notices; after one
+ * that returned nothing or threw, no sooner than the poll interval (2 s) after that one started,
+ * so a long poll is followed at once and a source that answers at once is asked every 2 s.
+ * Notices are handled concurrently, so `acknowledge` must be safe to call concurrently, and a
+ * notice whose handling keeps failing is acknowledged after a few attempts.
  */
 export interface InterruptionSource {
   receive(signal?: AbortSignal): Promise<InterruptionNotice[]>;
