@@ -9,7 +9,7 @@ import { createLogger } from '../operator/runtime/logger.js';
 export interface ReconcileContextOptions {
   /** Default: a silent logger. */
   readonly logger?: Logger;
-  /** Default: a signal that never aborts. */
+  /** Default: a signal that never aborts. Also the context's `managerSignal`. */
   readonly signal?: AbortSignal;
   /**
    * Default: a cache that watches no kind, so a controller that reads the cache instead of
@@ -28,9 +28,11 @@ export interface ReconcileContextOptions {
  */
 export function reconcileContext(options: ReconcileContextOptions = {}): ReconcileContext {
   const sync = options.cacheSync ?? { synced: true, listing: [] };
+  const signal = options.signal ?? new AbortController().signal;
   return {
     logger: options.logger ?? createLogger({ level: 'silent' }),
-    signal: options.signal ?? new AbortController().signal,
+    signal,
+    managerSignal: signal,
     cache: options.cache ?? new StoreCache(new Map()),
     cacheSync: () => sync,
     enqueue: options.enqueue ?? (() => {}),

@@ -236,6 +236,24 @@ describe('InterruptionController', () => {
     expect(await reconciles()).toBeLessThanOrEqual(idleFrom + 11);
   });
 
+  it('ends its long poll when the manager stops, so a notice published then waits for the next leader', async () => {
+    const env = new ControllerEnv();
+    const queue = new SimulatedInterruptionQueue({ clock: env.clock, timers: env.timers, waitMs: 20_000 });
+    const deps = {
+      ...lifecycleDependencies(env),
+      cloudProvider: withInterruptions(env.cloudProvider, queue),
+    };
+    await env.start(new InterruptionController(deps));
+    await env.advance(5_000);
+    await env.stop();
+    queue.publish(notice('m1', 'InstanceStopping', 'fake://a'));
+    // A receive still waiting would have taken it and hidden it for the visibility timeout, so
+    // this one would wait out its own long poll and get nothing.
+    const next = queue.receive();
+    await env.timers.advance(20_000);
+    expect((await next).map((n) => n.providerID)).toEqual(['fake://a']);
+  });
+
   it('asks a source that answers at once once per poll interval, not in a loop', async () => {
     const { env, source } = await setup(['a'], new FakeInterruptionSource(), { pollIntervalMs: 2_000 });
     const first = source.receives.length;

@@ -143,7 +143,7 @@ export class InterruptionController implements Controller {
   }
 
   #startReceive(source: InterruptionSource, context: ReconcileContext): void {
-    if (this.#receiving || context.signal.aborted) return;
+    if (this.#receiving || context.managerSignal.aborted) return;
     this.#receiving = true;
     const startedAt = this.#deps.clock.now();
     const ended = (delivered: number) => {
@@ -152,7 +152,9 @@ export class InterruptionController implements Controller {
     };
     let received: Promise<InterruptionNotice[]>;
     try {
-      received = source.receive(context.signal);
+      // The receive outlives this reconcile: it ends with the manager, so a stopped leader's long
+      // poll does not take notices (hiding them from the next leader for the visibility timeout).
+      received = source.receive(context.managerSignal);
     } catch (err) {
       ended(0);
       context.logger.error({ err }, 'receiving interruption notices');
@@ -167,7 +169,7 @@ export class InterruptionController implements Controller {
       },
       (err: unknown) => {
         ended(0);
-        if (context.signal.aborted) return;
+        if (context.managerSignal.aborted) return;
         context.logger.error({ err }, 'receiving interruption notices');
         context.enqueue(InterruptionControllerKey);
       },

@@ -62,6 +62,7 @@ export class ControllerRunner {
     this.#context = {
       cache: deps.cache,
       signal: deps.signal,
+      managerSignal: deps.signal,
       logger: this.#logger,
       cacheSync: deps.cacheSync,
       enqueue: (key) => this.enqueue(key),

@@ -24,6 +24,12 @@ export interface ReconcileContext {
    * ReconcileDeadlineExceeded); long operations should give up.
    */
   readonly signal: AbortSignal;
+  /**
+   * Aborted when the manager stops, and never at a reconcile's deadline: the signal for
+   * background work a reconcile starts that outlives it (a long poll), so that work ends with
+   * the manager rather than with the reconcile that started it.
+   */
+  readonly managerSignal: AbortSignal;
   /** The controller's logger (`controller` bound), for structured logs. */
   readonly logger: Logger;
   /**
