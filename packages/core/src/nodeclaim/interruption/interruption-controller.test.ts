@@ -99,6 +99,16 @@ async function setup(
   return { env, source };
 }
 
+/** The controller over the simulator's queue, which long-polls 20 s as SQS does; one claim, `a`. */
+async function setupLongPolling() {
+  const env = new ControllerEnv();
+  const queue = new SimulatedInterruptionQueue({ clock: env.clock, timers: env.timers, waitMs: 20_000 });
+  const deps = { ...lifecycleDependencies(env), cloudProvider: withInterruptions(env.cloudProvider, queue) };
+  await env.create(NodeClaims, aNodeClaim({ metadata: { name: 'a' }, status: { providerID: 'fake://a' } }));
+  await env.start(new InterruptionController(deps));
+  return { env, queue };
+}
+
 const notice = (id: string, kind: InterruptionNotice['kind'], providerID: string): InterruptionNotice => ({
   id,
   kind,
@@ -211,14 +221,7 @@ describe('InterruptionController', () => {
   });
 
   it('acts on a notice the moment a long poll delivers it, and reconciles once per long poll while idle', async () => {
-    const env = new ControllerEnv();
-    const queue = new SimulatedInterruptionQueue({ clock: env.clock, timers: env.timers, waitMs: 20_000 });
-    const deps = {
-      ...lifecycleDependencies(env),
-      cloudProvider: withInterruptions(env.cloudProvider, queue),
-    };
-    await env.create(NodeClaims, aNodeClaim({ metadata: { name: 'a' }, status: { providerID: 'fake://a' } }));
-    await env.start(new InterruptionController(deps));
+    const { env, queue } = await setupLongPolling();
     const reconciles = () =>
       env.metric(RuntimeMetricNames.ReconcileTotal, { controller: 'nodeclaim.interruption' });
     await env.advance(7_000);
@@ -229,7 +232,7 @@ describe('InterruptionController', () => {
     expect(await env.find(NodeClaims, 'a')).toBeUndefined();
     expect(queue.unacknowledged()).toEqual([]);
     expect(await reconciles()).toBeGreaterThan(before);
-    // Idle for ten long polls: one reconcile as each ends, not one per 2 s poll interval (50).
+    // Idle for ten long polls: one reconcile as each ends, not one per 2 s poll interval (100).
     const idleFrom = await reconciles();
     await env.advance(200_000);
     expect(await reconciles()).toBeGreaterThanOrEqual(idleFrom + 10);
@@ -237,13 +240,7 @@ describe('InterruptionController', () => {
   });
 
   it('ends its long poll when the manager stops, so a notice published then waits for the next leader', async () => {
-    const env = new ControllerEnv();
-    const queue = new SimulatedInterruptionQueue({ clock: env.clock, timers: env.timers, waitMs: 20_000 });
-    const deps = {
-      ...lifecycleDependencies(env),
-      cloudProvider: withInterruptions(env.cloudProvider, queue),
-    };
-    await env.start(new InterruptionController(deps));
+    const { env, queue } = await setupLongPolling();
     await env.advance(5_000);
     await env.stop();
     queue.publish(notice('m1', 'InstanceStopping', 'fake://a'));
