@@ -8,6 +8,7 @@ import {
   conditionsAfter,
   driftBeforeCloudProvider,
 } from './drift-verdict.js';
+import { driftBasis } from './static-drift.js';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const launched: Condition = {
@@ -57,6 +58,25 @@ describe('driftBeforeCloudProvider', () => {
     expect(driftBeforeCloudProvider({ claim, nodeLabels: undefined, pool: { nodePool: pool } })).toBe(
       'ask-cloud-provider',
     );
+  });
+
+  it("compares with the lookup's drift basis when it carries one, the pool's own otherwise", () => {
+    const edited = aNodePool({ spec: { template: { metadata: { labels: { x: 'y' } } } } });
+    // A basis derived from the edited pool, handed with the unedited one: the basis decides.
+    expect(
+      driftBeforeCloudProvider({
+        claim,
+        nodeLabels: undefined,
+        pool: { nodePool: pool, basis: driftBasis(edited) },
+      }),
+    ).toMatchObject({ drifted: true, reason: 'NodePoolDrifted' });
+    expect(
+      driftBeforeCloudProvider({
+        claim,
+        nodeLabels: undefined,
+        pool: { nodePool: edited, basis: driftBasis(pool) },
+      }),
+    ).toBe('ask-cloud-provider');
   });
 
   it("reads requirements drift from the Node's labels over the claim's", () => {

@@ -3,7 +3,7 @@ import { Labels } from '../../apis/labels.js';
 import type { NodeClaim } from '../../apis/v1/nodeclaim.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import { ConditionTypes, getCondition, isConditionTrue, setCondition } from '../../lifecycle/conditions.js';
-import { driftLabels, staticDrift } from './static-drift.js';
+import { type DriftBasis, driftLabels, staticDrift } from './static-drift.js';
 
 /**
  * The reason used when a provider's drift reason is not a valid condition reason
@@ -18,8 +18,13 @@ export type DriftVerdict =
   | { readonly drifted: true; readonly reason: string; readonly message: string }
   | { readonly drifted: false; readonly why: string };
 
-/** The claim's NodePool as the controller found it: parsed, or why it cannot be used. */
-export type NodePoolLookup = { readonly nodePool: NodePool } | { readonly problem: string };
+/**
+ * The claim's NodePool as the controller found it: parsed (with the drift basis derived from it,
+ * when the finder keeps one per stored version), or why it cannot be used.
+ */
+export type NodePoolLookup =
+  | { readonly nodePool: NodePool; readonly basis?: DriftBasis }
+  | { readonly problem: string };
 
 /** What the check before the cloud provider needs: the claim, its Node's labels, its NodePool. */
 export interface DriftInput {
@@ -47,6 +52,7 @@ export function driftBeforeCloudProvider(input: DriftInput): DriftVerdict | 'ask
     claim.metadata.annotations,
     driftLabels(claim.metadata.labels, input.nodeLabels),
     pool.nodePool,
+    pool.basis,
   );
   if (found !== undefined) return { drifted: true, reason: found.reason, message: found.message };
   return 'ask-cloud-provider';

@@ -32,6 +32,7 @@ import {
   driftBeforeCloudProvider,
   type NodePoolLookup,
 } from './drift-verdict.js';
+import { driftBasis } from './static-drift.js';
 
 /** Options of `nodeclaim.disruption`; each defaults to upstream's value. */
 export interface NodeClaimDisruptionOptions {
@@ -204,7 +205,11 @@ export class NodeClaimDisruptionController implements Controller {
     let lookup = this.#parsed.get(raw);
     if (lookup === undefined) {
       lookup = this.#parse(name, raw);
-      if (Object.isFrozen(raw)) this.#parsed.set(raw, lookup);
+      if (!Object.isFrozen(raw)) return lookup;
+      // Kept with the parse, the drift basis is derived once per stored version too: hashing
+      // the template for every claim's reconcile was most of the drift check's cost at 500 nodes.
+      if ('nodePool' in lookup) lookup = { nodePool: lookup.nodePool, basis: driftBasis(lookup.nodePool) };
+      this.#parsed.set(raw, lookup);
     }
     return lookup;
   }
