@@ -59,14 +59,14 @@ interface InboxEntry {
 const InterruptionControllerKey: ObjectKey = { name: 'interruption' };
 
 /**
- * `nodeclaim.interruption`: a polling singleton that acts on the cloud's interruption notices.
+ * `nodeclaim.interruption`: a singleton that acts on the cloud's interruption notices.
  * Spot interruption, scheduled maintenance, stopping and terminated delete the NodeClaim whose
  * `status.providerID` matches (termination then cordons and drains it) and count it in
  * `nodeclaims_disrupted_total{reason="interruption"}`; a spot notice also marks its offering
  * unavailable; a rebalance recommendation only records an event. Every notice is acknowledged
  * once acted on, and notices for unknown instances are acknowledged and logged. Notices are
  * handled `parallelism` at a time, so a storm of them (hundreds of spot reclaims at once) is
- * acted on within seconds. A notice whose handling throws is tried again on the next polls; after
+ * acted on within seconds. A notice whose handling throws is tried again every poll interval; after
  * `maxAttempts` failures it is acknowledged and logged as dropped, so one poisoned notice never
  * holds the others back nor comes back forever.
  *
@@ -121,7 +121,7 @@ export class InterruptionController implements Controller {
       try {
         claims = await this.#claimsByProviderID();
       } catch (err) {
-        // Keep the notices for the next poll rather than waiting for redelivery.
+        // Keep the notices for the next reconcile rather than waiting for redelivery.
         this.#inbox = [...entries, ...this.#inbox];
         context.logger.error({ err }, 'listing nodeclaims for interruption notices');
         return { requeueAfterMs: this.#pollMs };
@@ -176,7 +176,7 @@ export class InterruptionController implements Controller {
     );
   }
 
-  /** Handles one notice; a failure is retried on a later poll, or dropped after `maxAttempts`. */
+  /** Handles one notice; a failure is retried after the poll interval, or dropped after `maxAttempts`. */
   async #handleOrRetry(
     entry: InboxEntry,
     claims: ReadonlyMap<string, NodeClaim>,
@@ -191,7 +191,7 @@ export class InterruptionController implements Controller {
       const failures = entry.failures + 1;
       const about = { err, providerID: notice.providerID, kind: notice.kind, attempts: failures };
       if (failures < this.#maxAttempts) {
-        context.logger.error(about, 'handling interruption notice failed; retrying on the next poll');
+        context.logger.error(about, 'handling interruption notice failed; retrying after the poll interval');
         this.#inbox.push({ notice, failures, retryAt: this.#deps.clock.now() + this.#pollMs });
         return;
       }
