@@ -225,6 +225,37 @@ describe('ClusterState', () => {
     await env.stop();
   });
 
+  it('a nomination to a claim on its way outlives the window; the claim up, a window to bind in starts', async () => {
+    const { env, state } = await setup(20_000);
+    await env.cluster.create(NodeClaims, aNodeClaim({ metadata: { name: 'c1' } }));
+    await env.create(Nodes, aNode({ metadata: { name: 'n1' } }));
+    for (const name of ['a', 'b']) await env.create(Pods, aPod({ metadata: { name } }));
+    await env.settle();
+    const pod = (name: string) => state.pod('default', name)!;
+    state.nominate([pod('a')], { nodeClaim: 'c1' });
+    state.nominate([pod('b')], { node: 'n1' });
+
+    // The node registers for longer than the window: the pod stays counted on its claim.
+    await env.advance(45_000);
+    expect(state.nominationOf(pod('a'))).toEqual({ nodeClaim: 'c1' });
+    expect(state.snapshot(types).input.pods.map((p) => p.metadata.name)).toEqual(['b']);
+    // A nomination to a node that is up already ends with its window.
+    expect(state.nominationOf(pod('b'))).toBeUndefined();
+
+    const at = new Date(env.clock.now()).toISOString();
+    await env.cluster.patchStatus(
+      NodeClaims,
+      { name: 'c1' },
+      { status: { conditions: [{ type: 'Initialized', status: 'True', lastTransitionTime: at }] } },
+    );
+    await env.settle();
+    expect(state.nominationOf(pod('a'))).toEqual({ nodeClaim: 'c1' });
+    expect(state.nextNominationExpiry()).toBe(env.clock.now() + 20_000);
+    await env.advance(20_000);
+    expect(state.nominationOf(pod('a'))).toBeUndefined();
+    await env.stop();
+  });
+
   it('is synced once it has seen every Node and NodeClaim the API server lists', async () => {
     const { env } = await setup();
     const claim = await env.cluster.create(NodeClaims, aNodeClaim({ metadata: { name: 'c1' } }));

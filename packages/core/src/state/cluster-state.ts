@@ -17,6 +17,7 @@ import type { KubeObject } from '../kube/object.js';
 import { isPodTerminal, isPodTerminating } from '../kube/pod.js';
 import type { ClusterPort } from '../kube/port.js';
 import { NodeClaims, Nodes } from '../kube/resource-types.js';
+import { ConditionTypes, isConditionTrue } from '../lifecycle/conditions.js';
 import type { InformerEvent } from '../operator/runtime/informer.js';
 import { keyString } from '../operator/runtime/keys.js';
 import { isInitializedNode } from './capacity.js';
@@ -91,7 +92,8 @@ function keyOfObject(object: KubeObject): string {
  *
  * Besides the objects it keeps what only the controllers know: nominations (pods the
  * provisioner placed on in-flight claims or existing nodes, counted there until they bind or
- * the window passes) and nodes marked for deletion by disruption.
+ * the window passes, or while a claim they are nominated to is still on its way) and nodes
+ * marked for deletion by disruption.
  */
 export class ClusterState {
   readonly #clock: Clock;
@@ -123,7 +125,25 @@ export class ClusterState {
   constructor(options: ClusterStateOptions) {
     this.#clock = options.clock;
     if (options.registry !== undefined) registerClusterStateMetrics(options.registry, () => this.nodeCount());
-    this.#nominations = new Nominations(options.nominationWindowMs ?? DefaultNominationWindowMs);
+    this.#nominations = new Nominations(options.nominationWindowMs ?? DefaultNominationWindowMs, (target) =>
+      this.#onItsWay(target),
+    );
+  }
+
+  /**
+   * Whether a nomination's target is a NodeClaim still on its way: present, not being deleted,
+   * not initialized. Such a nomination outlives its window. Placing the pod again would find
+   * the same room: before launch a claim offers only the requests it was made for, after it
+   * the launched type's allocatable, so the pods nominated there still fit. Letting it lapse
+   * every 20 s while the node registers made each pod flip between counted and pending, and
+   * every flip started a new provisioning solve and a disruption pass over the whole cluster.
+   */
+  #onItsWay(target: CapacityRef): boolean {
+    if (target.nodeClaim === undefined) return false;
+    const claim = this.#nodeClaims.get(target.nodeClaim);
+    return (
+      claim !== undefined && claim.metadata.deletionTimestamp === undefined && !isInitializedClaim(claim)
+    );
   }
 
   /** Applies one informer event of the given kind. */
@@ -426,10 +446,15 @@ export class ClusterState {
       this.#nodeClaims.delete(key);
       this.#marked.delete(key);
       this.#nominations.releaseTarget(key);
-    } else {
-      this.#nodeClaims.set(key, claim);
-      if (claim.metadata.deletionTimestamp !== undefined) this.#nominations.releaseTarget(key);
+      return;
     }
+    const before = this.#nodeClaims.get(key);
+    this.#nodeClaims.set(key, claim);
+    if (claim.metadata.deletionTimestamp !== undefined) this.#nominations.releaseTarget(key);
+    else if (isInitializedClaim(claim) && before !== undefined && !isInitializedClaim(before))
+      // The hold (#onItsWay) ends here; the pods still get a window to bind in, as a pod
+      // nominated to a node that is up does, rather than turning pending the moment it is up.
+      this.#nominations.renewTarget(key, this.#clock.now());
   }
 
   #applyNodePool(key: string, object: KubeObject, deleted: boolean): void {
@@ -446,4 +471,8 @@ export class ClusterState {
 function setParsed<T>(map: Map<string, T>, key: string, parsed: Parsed<T> | undefined): void {
   if (parsed?.ok === true) map.set(key, parsed.value);
   else map.delete(key);
+}
+
+function isInitializedClaim(claim: NodeClaim): boolean {
+  return isConditionTrue(claim.status?.conditions, ConditionTypes.Initialized);
 }
