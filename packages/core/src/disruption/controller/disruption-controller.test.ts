@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Taints } from '../../apis/labels.js';
 import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
 import { asPatch } from '../../lifecycle/patch.js';
@@ -178,6 +178,26 @@ describe('DisruptionController', () => {
       `${head} Underutilized disruptions now`,
       `${head} Empty disruptions now`,
     ]);
+  }, 30_000);
+
+  it('a pass over what the last pass saw reuses its snapshot instead of cutting cluster state again', async () => {
+    const { advance, metric, state, env } = await setup({}, { idleSkipMs: 0 });
+    const passes = () => metric('controller_runtime_reconcile_total', { controller: 'disruption' });
+    await advance(30_000);
+    const cuts = vi.spyOn(state, 'snapshot');
+    const before = await passes();
+    await advance(60_000);
+    expect((await passes()) - before).toBe(6);
+    expect(cuts).not.toHaveBeenCalled();
+    // Anything a pass reads changing cuts a new one.
+    const node = (await env.cluster.list(Nodes)).items[0]!;
+    await env.cluster.patch(
+      Nodes,
+      { name: node.metadata.name },
+      asPatch({ metadata: { labels: { team: 'a' } } }),
+    );
+    await advance(10_000);
+    expect(cuts).toHaveBeenCalledTimes(1);
   }, 30_000);
 
   it('with idleSkipMs 0 still passes every poll, never skipping and never spinning', async () => {

@@ -113,12 +113,12 @@ export class DisruptionController implements Controller {
   readonly #solverCache = new SolverCache();
   readonly #managedNodes = new ManagedNodeMemo();
   readonly #nodePrices = new NodePriceMemo();
-  /** The simulations run over what the last pass saw, while that holds (see #simulationsFor). */
-  #simulations:
+  /** The last pass's snapshot and the simulations run over it, while what it saw holds (see #passSnapshot). */
+  #lastSeen:
     | {
         readonly fingerprint: readonly string[];
         readonly types: ReadonlyMap<string, readonly InstanceType[]>;
-        readonly memo: SimulationMemo;
+        readonly snapshot: DisruptionSnapshot;
       }
     | undefined;
   /** Set by a pass that decided nothing: what it saw, when, and when time alone could change that. */
@@ -180,10 +180,7 @@ export class DisruptionController implements Controller {
     const idle = this.#idle;
     if (idle !== undefined && now < idle.until && sameParts(idle.fingerprint, fingerprint))
       return { requeueAfterMs: Math.min(this.#poll, idle.until - now) };
-    const snapshot = {
-      ...this.#snapshot(types, new Set(), context),
-      simulations: this.#simulationsFor(fingerprint, types),
-    };
+    const snapshot = this.#passSnapshot(fingerprint, types, context);
     // The search's time budgets run on the controller's clock unless the options name another:
     // real time in the operator; the simulator's clock stands still during a pass, so a
     // simulation never cuts a search short.
@@ -417,20 +414,22 @@ export class DisruptionController implements Controller {
   }
 
   /**
-   * The simulations memo for a pass that saw `fingerprint` and `types`: the last pass's while
-   * both are the same (every object a solve reads is then unchanged, the types by identity, as
-   * providers return the same array while nothing changed), a new one otherwise.
+   * The snapshot for a pass that saw `fingerprint` and `types`, with its simulations memo: the
+   * last pass's while both are the same (every object the snapshot is cut from is then
+   * unchanged, the types by identity, as providers return the same array while nothing
+   * changed: a pass that time alone woke reads what the last one read), a new one otherwise.
    */
-  #simulationsFor(
+  #passSnapshot(
     fingerprint: readonly string[],
     types: ReadonlyMap<string, readonly InstanceType[]>,
-  ): SimulationMemo {
-    const last = this.#simulations;
+    context: ReconcileContext,
+  ): DisruptionSnapshot {
+    const last = this.#lastSeen;
     if (last !== undefined && sameTypes(last.types, types) && sameParts(last.fingerprint, fingerprint))
-      return last.memo;
-    const memo = new SimulationMemo();
-    this.#simulations = { fingerprint, types, memo };
-    return memo;
+      return last.snapshot;
+    const snapshot = { ...this.#snapshot(types, new Set(), context), simulations: new SimulationMemo() };
+    this.#lastSeen = { fingerprint, types, snapshot };
+    return snapshot;
   }
 
   /** Per instance-type object (providers return the same object while nothing changed). */

@@ -22,18 +22,15 @@ export interface StrandedTaintInput {
  * orchestration queue nor deleted.
  */
 export function strandedDisruptionTaints(input: StrandedTaintInput): string[] {
-  const claimOf = new Map<string, NodeClaim>();
-  for (const claim of input.nodeClaims) {
-    const nodeName = claim.status?.nodeName;
-    if (nodeName !== undefined) claimOf.set(nodeName, claim);
-    const providerId = claim.status?.providerID;
-    if (providerId !== undefined) claimOf.set(`id:${providerId}`, claim);
-  }
+  // Built only when some node is tainted and not held: every disruption reconcile asks, and
+  // almost always no node qualifies, so indexing every claim each time was wasted.
+  let claimOf: Map<string, NodeClaim> | undefined;
   const stranded: string[] = [];
   for (const node of input.nodes) {
     const name = node.metadata.name;
     if (!(node.spec.taints ?? []).some((t) => isTaint(t, Taints.Disrupted))) continue;
     if (input.held(name) || input.marked(name) || node.metadata.deletionTimestamp !== undefined) continue;
+    claimOf ??= claimIndex(input.nodeClaims);
     const claim = claimOf.get(name) ?? claimOf.get(`id:${node.spec.providerID ?? ''}`);
     if (claim !== undefined) {
       if (claim.metadata.deletionTimestamp !== undefined) continue;
@@ -42,4 +39,16 @@ export function strandedDisruptionTaints(input: StrandedTaintInput): string[] {
     stranded.push(name);
   }
   return stranded.sort();
+}
+
+/** Claims by node name and by `id:` + provider ID. */
+function claimIndex(claims: readonly NodeClaim[]): Map<string, NodeClaim> {
+  const claimOf = new Map<string, NodeClaim>();
+  for (const claim of claims) {
+    const nodeName = claim.status?.nodeName;
+    if (nodeName !== undefined) claimOf.set(nodeName, claim);
+    const providerId = claim.status?.providerID;
+    if (providerId !== undefined) claimOf.set(`id:${providerId}`, claim);
+  }
+  return claimOf;
 }

@@ -140,7 +140,21 @@ export async function startControllerHarness(options: ControllerHarnessOptions =
       .reduce((sum, i) => sum + i.offering.price, 0);
   const nodes = async () => (await env.cluster.list(Nodes)).items;
   const claims = async () => (await env.cluster.list(NodeClaims)).items;
-  return { env, events, logs, registry, manager, advance, metric, scale, deploy, hourlyCost, nodes, claims };
+  return {
+    env,
+    events,
+    logs,
+    registry,
+    manager,
+    state,
+    advance,
+    metric,
+    scale,
+    deploy,
+    hourlyCost,
+    nodes,
+    claims,
+  };
 }
 
 /** What `startControllerHarness` gives a test. */
