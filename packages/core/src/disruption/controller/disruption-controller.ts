@@ -15,9 +15,11 @@ import { watchMapped } from '../../operator/runtime/controller.js';
 import type { EventRecorder } from '../../operator/runtime/event-recorder.js';
 import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ClusterState } from '../../state/cluster-state.js';
+import { NodeDriftMemo } from '../decide/candidates/drift.js';
 import { ManagedNodeMemo } from '../decide/candidates/managed-node.js';
 import { NodePriceMemo } from '../decide/candidates/node-price.js';
 import { computeDisruptionInSlices, type DisruptionResult } from '../decide/compute-disruption.js';
+import { NodeRoom } from '../decide/methods/node-room.js';
 import { nextEligibilityInstant } from '../decide/next-eligibility.js';
 import { SimulationMemo } from '../decide/simulation/simulation-memo.js';
 import type { DisruptionOptions, DisruptionSnapshot } from '../decide/snapshot.js';
@@ -113,6 +115,7 @@ export class DisruptionController implements Controller {
   readonly #solverCache = new SolverCache();
   readonly #managedNodes = new ManagedNodeMemo();
   readonly #nodePrices = new NodePriceMemo();
+  readonly #nodeDrift = new NodeDriftMemo();
   /** The last pass's snapshot and the simulations run over it, while what it saw holds (see #passSnapshot). */
   #lastSeen:
     | {
@@ -348,6 +351,7 @@ export class DisruptionController implements Controller {
       solverCache: this.#solverCache,
       managedNodes: this.#managedNodes,
       nodePrices: this.#nodePrices,
+      nodeDrift: this.#nodeDrift,
     };
   }
 
@@ -427,7 +431,8 @@ export class DisruptionController implements Controller {
     const last = this.#lastSeen;
     if (last !== undefined && sameTypes(last.types, types) && sameParts(last.fingerprint, fingerprint))
       return last.snapshot;
-    const snapshot = { ...this.#snapshot(types, new Set(), context), simulations: new SimulationMemo() };
+    const base = { ...this.#snapshot(types, new Set(), context), simulations: new SimulationMemo() };
+    const snapshot = { ...base, room: new NodeRoom(base) };
     this.#lastSeen = { fingerprint, types, snapshot };
     return snapshot;
   }

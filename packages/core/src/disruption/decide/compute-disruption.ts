@@ -241,7 +241,7 @@ function* disruptionSteps(
   const totals = snapshot.nodePools.some((p) => p.spec.disruption.consolidationPolicy === 'Balanced')
     ? poolTotals(nodes, snapshot.instanceTypes)
     : undefined;
-  const room = new NodeRoom(snapshot);
+  const room = snapshot.room ?? new NodeRoom(snapshot);
   const notes = new Map<string, string>();
   const unconsolidatable = new Map<string, string>();
   const stopped: SearchCutShort[] = [];

@@ -10,8 +10,10 @@ import type { InstanceType } from '../../cloudprovider/instance-type.js';
 import type { ResourceList } from '../../scheduling/resources/resource-list.js';
 import type { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ExistingCapacity, SolverInput, SolverOptions } from '../../scheduling/solver/types.js';
+import type { NodeDriftMemo } from './candidates/drift.js';
 import type { ManagedNodeMemo } from './candidates/managed-node.js';
 import type { NodePriceMemo } from './candidates/node-price.js';
+import type { NodeRoom } from './methods/node-room.js';
 import {
   MultiNodeConsolidationTimeoutMs,
   SingleNodeConsolidationTimeoutMs,
@@ -66,6 +68,13 @@ export interface DisruptionSnapshot {
   readonly managedNodes?: ManagedNodeMemo;
   /** Node prices kept between passes (see NodePriceMemo); results are the same without. */
   readonly nodePrices?: NodePriceMemo;
+  /** Drift verdicts kept between passes (see NodeDriftMemo); results are the same without. */
+  readonly nodeDrift?: NodeDriftMemo;
+  /**
+   * The room on this snapshot's nodes and the screens asked of it (see NodeRoom), kept with the
+   * snapshot by whoever reuses it for another pass; results are the same without.
+   */
+  readonly room?: NodeRoom;
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NodePoolHashVersion, nodePoolTemplateHash } from '../../../apis/v1/nodepool-hash.js';
 import { claimFor, cluster, managedNode } from '../../../testing/disruption-builders.js';
 import { aNodePool } from '../../../testing/nodepool-builder.js';
-import { nodeDrift } from './drift.js';
+import { NodeDriftMemo, nodeDrift } from './drift.js';
 import { managedNodes } from './managed-node.js';
 
 const n = managedNode('n1');
@@ -110,5 +110,23 @@ describe('nodeDrift', () => {
       },
     });
     expect(driftOf(undefined, spotOrOd)).toBeUndefined();
+  });
+});
+
+describe('NodeDriftMemo', () => {
+  it('keeps a verdict per node while its NodePool is the same object, and asks again for a new one', () => {
+    const pool = aNodePool({ metadata: { name: 'default' } });
+    const claim = claimFor(n, { annotations: { 'karpenter.sh/nodepool-hash': nodePoolTemplateHash(pool) } });
+    const [node] = managedNodes(cluster({ nodes: [{ node: n, claim }] }).capacity);
+    const memo = new NodeDriftMemo();
+    expect(memo.drift(node!, pool)).toBeUndefined();
+    // The same pool edited is a new object (cluster state parses every version anew).
+    const edited = aNodePool({
+      metadata: { name: 'default' },
+      spec: { template: { metadata: { labels: { team: 'b' } } } },
+    });
+    expect(memo.drift(node!, edited)?.reason).toMatch(/template changed since launch/);
+    expect(memo.drift(node!, edited)).toBe(memo.drift(node!, edited));
+    expect(memo.drift(node!, pool)).toBeUndefined();
   });
 });

@@ -124,7 +124,7 @@ function evaluate(
   now: number,
   basis: DriftBasis,
 ): NodeEvaluation {
-  const drift = nodeDrift(node, pool, basis);
+  const drift = snapshot.nodeDrift?.drift(node, pool, basis) ?? nodeDrift(node, pool, basis);
   const podBlock = podLevelBlock(node, limits, now);
   const gracePeriod =
     node.nodeClaim?.spec.terminationGracePeriod ?? pool.spec.template.spec.terminationGracePeriod;

@@ -124,9 +124,14 @@ function refusedUnsimulated(
       return { why: `even deleting it scores too low: ${describeRejection(best.scores)}` };
   }
   if (room === undefined) return undefined;
-  const why =
-    noCheaperHome(candidates, snapshot, room, options.spotToSpotConsolidation) ??
-    secondClaimNeeded(candidates, snapshot, room);
+  // In the candidates' order: the first pod found stuck names the verdict.
+  const key = `${options.spotToSpotConsolidation ? 'spot' : 'no-spot'}:${candidates.map((c) => c.name).join(',')}`;
+  const why = room.screened(
+    key,
+    () =>
+      noCheaperHome(candidates, snapshot, room, options.spotToSpotConsolidation) ??
+      secondClaimNeeded(candidates, snapshot, room),
+  );
   return why === undefined ? undefined : { why };
 }
 

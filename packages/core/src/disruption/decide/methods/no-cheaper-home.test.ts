@@ -58,6 +58,20 @@ describe('NodeRoom', () => {
   });
   const room = new NodeRoom(snapshot);
 
+  it('works out a screen once per key and gives back its verdict, undefined included', () => {
+    const kept = new NodeRoom(snapshot);
+    let asked = 0;
+    const screen = (verdict: string | undefined) => () => {
+      asked++;
+      return verdict;
+    };
+    expect(kept.screened('a', screen('no room'))).toBe('no room');
+    expect(kept.screened('a', screen('other'))).toBe('no room');
+    expect(kept.screened('b', screen(undefined))).toBeUndefined();
+    expect(kept.screened('b', screen('other'))).toBeUndefined();
+    expect(asked).toBe(2);
+  });
+
   it('finds a node with room by requests, and none for a pod larger than any room left', () => {
     expect(room.fitsElsewhere(requests('2'), new Set())).toBe(true);
     expect(room.fitsElsewhere(requests('3500m'), new Set())).toBe(false);

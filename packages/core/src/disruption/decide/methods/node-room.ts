@@ -59,11 +59,24 @@ export class NodeRoom {
   /** Per resource, free nanos of the usable rooms summed over each prefix of the sorted list. */
   readonly #prefix = new Map<string, readonly bigint[]>();
   readonly #launchable = new Map<NodePool, LaunchableTypes>();
+  readonly #screened = new Map<string, string | undefined>();
 
   /** `requests` defaults to the snapshot's solver cache's, which outlives the pass. */
   constructor(snapshot: DisruptionSnapshot, requests?: PodRequestsMemo) {
     this.#snapshot = snapshot;
     this.#requests = requests ?? snapshot.solverCache?.requests ?? new PodRequestsMemo();
+  }
+
+  /**
+   * A screen's verdict (see refusedUnsimulated), worked out once per key for this room: the
+   * screens read only the room, the snapshot and the candidates, which one snapshot fixes, so a
+   * pass over a snapshot kept from the last pass finds every verdict that pass reached.
+   */
+  screened(key: string, screen: () => string | undefined): string | undefined {
+    if (this.#screened.has(key)) return this.#screened.get(key);
+    const verdict = screen();
+    this.#screened.set(key, verdict);
+    return verdict;
   }
 
   /** The pod's requests (podRequests), each pod's parsed once. */
