@@ -7,7 +7,7 @@ import { PodRequestsMemo } from '../../scheduling/pod/requests-memo.js';
 import type { SimulatedInstance } from '../cloud/instance.js';
 import type { SimulationEnvironment } from '../environment/simulation-environment.js';
 import { countDeltas } from '../runner/counts.js';
-import { sampleFleet } from '../runner/fleet-sample.js';
+import { AllocatableMemo, sampleFleet } from '../runner/fleet-sample.js';
 import {
   type RunResult,
   type RunSimulationOptions,
@@ -100,6 +100,7 @@ export async function runClusterAutoscalerBaseline(
   const disrupted = () => baselineDisruptions(ca.disruptions, env.provider.instances(), env.clock.now());
   const disruptedSince = countDeltas(disrupted);
   const bounds = new LowerBoundCache();
+  const allocatable = new AllocatableMemo();
   const requests = new PodRequestsMemo();
   ca.start();
   const settle = async () => {
@@ -124,6 +125,7 @@ export async function runClusterAutoscalerBaseline(
         boundTypes,
         bounds,
         requests,
+        allocatable,
       ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

@@ -40,9 +40,29 @@ export interface FleetSample {
 const active = (p: Pod) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed';
 
 /**
+ * Each node's allocatable cores and bytes, parsed once per `status.allocatable` object: cluster
+ * state hands out the same object while a node's allocatable is unchanged, and a week sampled
+ * every minute over 500 nodes parsed it five million times.
+ */
+export class AllocatableMemo {
+  readonly #kept = new WeakMap<object, { readonly cpu: number; readonly memory: number }>();
+
+  of(node: Node): { readonly cpu: number; readonly memory: number } {
+    const raw = node.status?.allocatable;
+    const kept = raw === undefined ? undefined : this.#kept.get(raw);
+    if (kept !== undefined) return kept;
+    const alloc = parseResourceList(raw as Record<string, string> | undefined);
+    const parsed = { cpu: alloc.get('cpu')?.toNumber() ?? 0, memory: alloc.get('memory')?.toNumber() ?? 0 };
+    if (raw !== undefined) this.#kept.set(raw, parsed);
+    return parsed;
+  }
+}
+
+/**
  * Counts nodes by capacity type, pods by state and requests against allocatable, and bounds the
  * cost of holding the requested pods on `boundTypes` (pure); `disruptions` is passed through.
- * `memo`, when given, parses each pod's requests once across samples.
+ * `memo` and `allocatable`, when given, parse each pod's requests and each node's allocatable
+ * once across samples.
  */
 export function sampleFleet(
   hour: number,
@@ -53,6 +73,7 @@ export function sampleFleet(
   boundTypes: readonly InstanceType[] = [],
   bounds?: LowerBoundCache,
   memo?: PodRequestsMemo,
+  allocatable: AllocatableMemo = new AllocatableMemo(),
 ): FleetSample {
   let spot = 0;
   let onDemand = 0;
@@ -64,9 +85,9 @@ export function sampleFleet(
     const type = n.metadata.labels?.[Labels.CapacityType];
     if (type === 'spot') spot++;
     else onDemand++;
-    const alloc = parseResourceList(n.status?.allocatable as Record<string, string> | undefined);
-    cpuAllocatable += alloc.get('cpu')?.toNumber() ?? 0;
-    memoryAllocatable += alloc.get('memory')?.toNumber() ?? 0;
+    const alloc = allocatable.of(n);
+    cpuAllocatable += alloc.cpu;
+    memoryAllocatable += alloc.memory;
   }
   let pending = 0;
   let running = 0;

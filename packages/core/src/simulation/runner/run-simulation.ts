@@ -18,7 +18,7 @@ import { ClusterState } from '../../state/cluster-state.js';
 import { SimulationEnvironment } from '../environment/simulation-environment.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { countDeltas } from './counts.js';
-import { type FleetSample, sampleFleet } from './fleet-sample.js';
+import { AllocatableMemo, type FleetSample, sampleFleet } from './fleet-sample.js';
 import { bootDelay, insufficientCapacityRates, interruptionStorms, launchLatency } from './scenario-cloud.js';
 import {
   driveScenario,
@@ -203,6 +203,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   const pods = watchPodTimes(env);
   const boundTypes = nodePoolOfferings(options.instanceTypes, scenario.nodePools);
   const bounds = new LowerBoundCache();
+  const allocatable = new AllocatableMemo();
   const requests = new PodRequestsMemo();
   const disruptedSince = countDeltas(() => disruptedByReason(registry));
   for (const pool of scenario.nodePools) await env.cluster.create(NodePools, pool);
@@ -225,6 +226,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
         boundTypes,
         bounds,
         requests,
+        allocatable,
       ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
