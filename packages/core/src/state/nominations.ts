@@ -75,8 +75,7 @@ export class Nominations {
   renewTarget(name: string, now: number): void {
     const until = now + this.#windowMs;
     for (const [key, n] of this.#pods) {
-      if ((n.target.node === name || n.target.nodeClaim === name) && n.until < until)
-        this.#pods.set(key, { ...n, until });
+      if (namesTarget(n.target, name) && n.until < until) this.#pods.set(key, { ...n, until });
     }
   }
 
@@ -84,7 +83,7 @@ export class Nominations {
   releaseTarget(name: string): void {
     this.#targets.delete(name);
     for (const [key, n] of this.#pods) {
-      if (n.target.node === name || n.target.nodeClaim === name) this.#pods.delete(key);
+      if (namesTarget(n.target, name)) this.#pods.delete(key);
     }
   }
 
@@ -125,4 +124,9 @@ function targetNames(ref: CapacityRef): string[] {
   if (ref.nodeClaim !== undefined) out.push(ref.nodeClaim);
   if (ref.node !== undefined && ref.node !== ref.nodeClaim) out.push(ref.node);
   return out;
+}
+
+/** Whether the node or claim of this name is the target. */
+function namesTarget(ref: CapacityRef, name: string): boolean {
+  return ref.node === name || ref.nodeClaim === name;
 }

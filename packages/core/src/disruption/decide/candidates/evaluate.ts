@@ -124,7 +124,11 @@ function evaluate(
   now: number,
   basis: DriftBasis,
 ): NodeEvaluation {
-  const drift = snapshot.nodeDrift?.drift(node, pool, basis) ?? nodeDrift(node, pool, basis);
+  // Not `??`: a kept "no drift" is undefined too, and must not be worked out again.
+  const drift =
+    snapshot.nodeDrift === undefined
+      ? nodeDrift(node, pool, basis)
+      : snapshot.nodeDrift.drift(node, pool, basis);
   const podBlock = podLevelBlock(node, limits, now);
   const gracePeriod =
     node.nodeClaim?.spec.terminationGracePeriod ?? pool.spec.template.spec.terminationGracePeriod;
