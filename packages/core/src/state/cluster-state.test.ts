@@ -256,6 +256,36 @@ describe('ClusterState', () => {
     await env.stop();
   });
 
+  it('its generation moves with every object applied, nomination and mark, and never on a read', async () => {
+    const { env, state } = await setup();
+    await env.create(Nodes, aNode({ metadata: { name: 'n1' } }));
+    await env.create(Pods, aPod({ metadata: { name: 'pending' } }));
+    await env.settle();
+    const moved = (() => {
+      let last = state.generation();
+      return () => {
+        const now = state.generation();
+        const changed = now !== last;
+        last = now;
+        return changed;
+      };
+    })();
+    state.snapshot(types);
+    state.objects();
+    state.nominationOf(state.pods()[0]!);
+    expect(moved()).toBe(false);
+    await env.cluster.patchStatus(Nodes, { name: 'n1' }, { status: { phase: 'Running' } });
+    await env.settle();
+    expect(moved()).toBe(true);
+    state.nominate(state.pods(), { node: 'n1' });
+    expect(moved()).toBe(true);
+    state.markForDeletion('n1');
+    expect(moved()).toBe(true);
+    state.unmarkForDeletion('n1');
+    expect(moved()).toBe(true);
+    await env.stop();
+  });
+
   it('is synced once it has seen every Node and NodeClaim the API server lists', async () => {
     const { env } = await setup();
     const claim = await env.cluster.create(NodeClaims, aNodeClaim({ metadata: { name: 'c1' } }));

@@ -116,6 +116,7 @@ export class ClusterState {
   readonly #volumes = new Map<string, PersistentVolume>();
   readonly #storageClasses = new Map<string, StorageClass>();
   readonly #marked = new Set<string>();
+  #generation = 0;
   /**
    * The provisioner's milestones per pod (ack, decision, placement), for the pod metrics, which
    * forget a pod's once it has started or finished; forgotten here when the pod is gone.
@@ -146,8 +147,20 @@ export class ClusterState {
     );
   }
 
+  /**
+   * A count that moves with every change to what the state holds or decides: an object applied
+   * (heartbeats too), pods nominated, deletion marks set or lifted. Two reads that return the
+   * same count see the same objects, marks and nominations, except for pod nominations whose
+   * window closed in between: time alone ends those (see nextNominationExpiry). Lets a reader
+   * that polls (the disruption controller, every 10 s) skip rebuilding what it derives.
+   */
+  generation(): number {
+    return this.#generation;
+  }
+
   /** Applies one informer event of the given kind. */
   apply(kind: StateKind, event: InformerEvent): void {
+    this.#generation++;
     const object = event.object;
     const key = keyOfObject(object);
     const deleted = event.type === 'DELETED';
@@ -312,6 +325,7 @@ export class ClusterState {
   /** Nominates pods to the capacity the provisioner placed them on (see Nominations). */
   nominate(pods: readonly Pod[], target: CapacityRef): void {
     const now = this.#clock.now();
+    this.#generation++;
     for (const pod of pods) this.#nominations.nominate(pod, target, now);
   }
 
@@ -353,11 +367,13 @@ export class ClusterState {
 
   /** Marks Nodes or NodeClaims (by name) as decided for deletion: they take no new pods. */
   markForDeletion(...names: string[]): void {
+    this.#generation++;
     for (const name of names) this.#marked.add(name);
   }
 
   /** Takes the marks off again (a disruption command rolled back). */
   unmarkForDeletion(...names: string[]): void {
+    this.#generation++;
     for (const name of names) this.#marked.delete(name);
   }
 

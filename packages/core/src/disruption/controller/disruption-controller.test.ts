@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Taints } from '../../apis/labels.js';
-import { NodeClaims, NodePools, Nodes } from '../../kube/resource-types.js';
+import { NodeClaims, NodePools, Nodes, Pods } from '../../kube/resource-types.js';
 import { asPatch } from '../../lifecycle/patch.js';
 import { hasDisruptedTaint, startControllerHarness } from '../testing/controller-harness.js';
 import type { DisruptionControllerOptions } from './disruption-controller.js';
@@ -198,6 +198,34 @@ describe('DisruptionController', () => {
     );
     await advance(10_000);
     expect(cuts).toHaveBeenCalledTimes(1);
+  }, 30_000);
+
+  it('sees a pod nomination end with time alone, though nothing was applied since the last pass', async () => {
+    const { advance, state, env, disruption } = await setup({}, { idleSkipMs: 0 });
+    // A pod no NodePool can place stays pending, and nothing provisions for it.
+    await env.cluster.create(Pods, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'stuck', namespace: 'default' },
+      spec: {
+        nodeSelector: { 'example.com/nowhere': 'true' },
+        containers: [{ name: 'c', image: 'pause', resources: { requests: { cpu: '100m' } } }],
+      },
+    } as never);
+    await advance(60_000);
+    const node = (await env.cluster.list(Nodes)).items[0]!.metadata.name;
+    const pod = state.pod('default', 'stuck');
+    expect(pod?.spec.nodeName).toBeUndefined();
+    expect(disruption.blockedNodes().get(node) ?? '').not.toMatch(/nominated/);
+    state.nominate([pod!], { node });
+    const generation = state.generation();
+    await advance(10_000);
+    expect(disruption.blockedNodes().get(node)).toBe('node is nominated for pending pod default/stuck');
+    // The 20 s window closes with nothing applied in between: the pass must see it closed.
+    await advance(20_000);
+    expect(state.generation()).toBe(generation);
+    expect(state.nominationOf(pod!)).toBeUndefined();
+    expect(disruption.blockedNodes().get(node) ?? '').not.toMatch(/nominated/);
   }, 30_000);
 
   it('with idleSkipMs 0 still passes every poll, never skipping and never spinning', async () => {

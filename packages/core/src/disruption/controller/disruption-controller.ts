@@ -17,6 +17,7 @@ import { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ClusterState } from '../../state/cluster-state.js';
 import { NodeDriftMemo } from '../decide/candidates/drift.js';
 import { ManagedNodeMemo } from '../decide/candidates/managed-node.js';
+import { NodeFactsMemo } from '../decide/candidates/node-facts.js';
 import { NodePriceMemo } from '../decide/candidates/node-price.js';
 import { computeDisruptionInSlices, type DisruptionResult } from '../decide/compute-disruption.js';
 import { NodeRoom } from '../decide/methods/node-room.js';
@@ -116,17 +117,24 @@ export class DisruptionController implements Controller {
   readonly #managedNodes = new ManagedNodeMemo();
   readonly #nodePrices = new NodePriceMemo();
   readonly #nodeDrift = new NodeDriftMemo();
+  readonly #nodeFacts = new NodeFactsMemo();
   /** The last pass's snapshot and the simulations run over it, while what it saw holds (see #passSnapshot). */
   #lastSeen:
     | {
-        readonly fingerprint: readonly string[];
+        readonly fingerprint: Fingerprint;
         readonly types: ReadonlyMap<string, readonly InstanceType[]>;
         readonly snapshot: DisruptionSnapshot;
       }
     | undefined;
   /** Set by a pass that decided nothing: what it saw, when, and when time alone could change that. */
-  #idle:
-    | { readonly fingerprint: readonly string[]; readonly since: number; readonly until: number }
+  #idle: { readonly fingerprint: Fingerprint; readonly since: number; readonly until: number } | undefined;
+  /**
+   * The fingerprint's cluster-state parts, kept while the state's generation holds and until the
+   * first pod nomination window then open closes (the one change time makes on its own): most
+   * 10 s polls at 500 nodes find nothing applied since the last.
+   */
+  #stateSeen:
+    | { readonly generation: number; readonly until: number; readonly parts: readonly string[] }
     | undefined;
 
   constructor(deps: DisruptionControllerDependencies, options: DisruptionControllerOptions = {}) {
@@ -181,7 +189,7 @@ export class DisruptionController implements Controller {
     const types = await this.#instanceTypes();
     const fingerprint = this.#fingerprint(types, context);
     const idle = this.#idle;
-    if (idle !== undefined && now < idle.until && sameParts(idle.fingerprint, fingerprint))
+    if (idle !== undefined && now < idle.until && sameFingerprint(idle.fingerprint, fingerprint))
       return { requeueAfterMs: Math.min(this.#poll, idle.until - now) };
     const snapshot = this.#passSnapshot(fingerprint, types, context);
     // The search's time budgets run on the controller's clock unless the options name another:
@@ -352,6 +360,7 @@ export class DisruptionController implements Controller {
       managedNodes: this.#managedNodes,
       nodePrices: this.#nodePrices,
       nodeDrift: this.#nodeDrift,
+      nodeFacts: this.#nodeFacts,
     };
   }
 
@@ -363,13 +372,35 @@ export class DisruptionController implements Controller {
    * resourceVersion: limits read their status), deletion marks, and each offering's availability
    * and price. Node heartbeats and other status churn leave it alone, so an idle cluster is
    * recognised as idle. Each object's part is built once (cluster state holds a new object for
-   * every change), as polls outnumber changes; nominations and marks are read every time.
+   * every change), as polls outnumber changes; nominations and marks are read whenever the
+   * state's parts are built again (see #stateSeen).
    */
-  #fingerprint(types: ReadonlyMap<string, readonly InstanceType[]>, context: ReconcileContext): string[] {
+  #fingerprint(types: ReadonlyMap<string, readonly InstanceType[]>, context: ReconcileContext): Fingerprint {
+    const { state } = this.#deps;
+    const now = this.#deps.clock.now();
+    const generation = state.generation();
+    let kept = this.#stateSeen;
+    if (kept === undefined || kept.generation !== generation || now >= kept.until) {
+      kept = {
+        generation,
+        until: state.nextNominationExpiry() ?? Number.POSITIVE_INFINITY,
+        parts: this.#stateParts(),
+      };
+      this.#stateSeen = kept;
+    }
+    const rest: string[] = [];
+    for (const pdb of context.cache.list(PodDisruptionBudgets)) rest.push(`b${rv(pdb)}`);
+    for (const [pool, list] of types) {
+      rest.push(`T${pool}`);
+      for (const t of list) rest.push(this.#offeringsPart(t));
+    }
+    return { state: kept.parts, rest };
+  }
+
+  /** The fingerprint's parts read from cluster state (see #fingerprint). */
+  #stateParts(): string[] {
     const { state } = this.#deps;
     const objects = state.objects();
-    const rv = (o: { metadata: { uid?: string; name?: string; resourceVersion?: string } }) =>
-      `${o.metadata.uid ?? o.metadata.name ?? ''}@${o.metadata.resourceVersion ?? ''}`;
     const parts: string[] = [];
     const part = (object: object, build: () => string): string => {
       let cached = this.#objectParts.get(object);
@@ -409,11 +440,6 @@ export class DisruptionController implements Controller {
       ...(objects.storageClasses ?? []),
     ])
       parts.push(`o${rv(o)}`);
-    for (const pdb of context.cache.list(PodDisruptionBudgets)) parts.push(`b${rv(pdb)}`);
-    for (const [pool, list] of types) {
-      parts.push(`T${pool}`);
-      for (const t of list) parts.push(this.#offeringsPart(t));
-    }
     return parts;
   }
 
@@ -424,12 +450,12 @@ export class DisruptionController implements Controller {
    * changed: a pass that time alone woke reads what the last one read), a new one otherwise.
    */
   #passSnapshot(
-    fingerprint: readonly string[],
+    fingerprint: Fingerprint,
     types: ReadonlyMap<string, readonly InstanceType[]>,
     context: ReconcileContext,
   ): DisruptionSnapshot {
     const last = this.#lastSeen;
-    if (last !== undefined && sameTypes(last.types, types) && sameParts(last.fingerprint, fingerprint))
+    if (last !== undefined && sameTypes(last.types, types) && sameFingerprint(last.fingerprint, fingerprint))
       return last.snapshot;
     const base = { ...this.#snapshot(types, new Set(), context), simulations: new SimulationMemo() };
     const snapshot = { ...base, room: new NodeRoom(base) };
@@ -453,7 +479,24 @@ export class DisruptionController implements Controller {
 }
 
 /**
- * Whether two fingerprints are equal, part by part: a part built once per object is the same
+ * What a pass reads, as parts (see DisruptionController#fingerprint): those from cluster state,
+ * the same array while the state has not changed, and the PDBs' and offerings' parts.
+ */
+interface Fingerprint {
+  readonly state: readonly string[];
+  readonly rest: readonly string[];
+}
+
+function rv(o: { metadata: { uid?: string; name?: string; resourceVersion?: string } }): string {
+  return `${o.metadata.uid ?? o.metadata.name ?? ''}@${o.metadata.resourceVersion ?? ''}`;
+}
+
+function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
+  return (a.state === b.state || sameParts(a.state, b.state)) && sameParts(a.rest, b.rest);
+}
+
+/**
+ * Whether two lists of parts are equal, part by part: a part built once per object is the same
  * string each pass, so comparing them is mostly a pointer check, where a joined string would be
  * rebuilt and compared character by character on every 10 s poll.
  */

@@ -12,6 +12,7 @@ import type { SolverCache } from '../../scheduling/solver/solver-cache.js';
 import type { ExistingCapacity, SolverInput, SolverOptions } from '../../scheduling/solver/types.js';
 import type { NodeDriftMemo } from './candidates/drift.js';
 import type { ManagedNodeMemo } from './candidates/managed-node.js';
+import type { NodeFactsMemo } from './candidates/node-facts.js';
 import type { NodePriceMemo } from './candidates/node-price.js';
 import type { NodeRoom } from './methods/node-room.js';
 import {
@@ -70,6 +71,8 @@ export interface DisruptionSnapshot {
   readonly nodePrices?: NodePriceMemo;
   /** Drift verdicts kept between passes (see NodeDriftMemo); results are the same without. */
   readonly nodeDrift?: NodeDriftMemo;
+  /** Node facts and PDB matches kept between passes (see NodeFactsMemo); results are the same without. */
+  readonly nodeFacts?: NodeFactsMemo;
   /**
    * The room on this snapshot's nodes and the screens asked of it (see NodeRoom), kept with the
    * snapshot by whoever reuses it for another pass; results are the same without.

@@ -83,13 +83,14 @@ export async function startControllerHarness(options: ControllerHarnessOptions =
   });
   const lMetrics = lifecycleMetrics(registry);
   const base = { cluster: env.cluster, cloudProvider: env.provider, clock: env.clock, events };
+  const disruption = new DisruptionController(
+    { ...base, state, metrics: disruptionMetrics(registry), lifecycleMetrics: lMetrics },
+    options.controller,
+  );
   manager.register(
     ...provisioningControllers({ ...base, registry, lifecycleMetrics: lMetrics, state }),
     ...lifecycleControllers({ ...base, metrics: lMetrics }),
-    new DisruptionController(
-      { ...base, state, metrics: disruptionMetrics(registry), lifecycleMetrics: lMetrics },
-      options.controller,
-    ),
+    disruption,
   );
   await env.cluster.create(NodePools, {
     apiVersion: 'karpenter.sh/v1',
@@ -147,6 +148,7 @@ export async function startControllerHarness(options: ControllerHarnessOptions =
     registry,
     manager,
     state,
+    disruption,
     advance,
     metric,
     scale,

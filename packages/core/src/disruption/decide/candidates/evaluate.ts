@@ -3,15 +3,14 @@ import { Annotations } from '../../../apis/labels.js';
 import type { DisruptionReason } from '../../../apis/v1/budget.js';
 import type { NodePool } from '../../../apis/v1/nodepool.js';
 import { type Due, finishNow, type Steps } from '../../../clock/slices.js';
-import { isPodActive } from '../../../kube/pod.js';
 import { type DriftBasis, driftBasis } from '../../../nodeclaim/drift/static-drift.js';
-import { podCreationMillis, podKey } from '../../../scheduling/pod/identity.js';
+import { podKey } from '../../../scheduling/pod/identity.js';
 import type { DisruptionSnapshot } from '../snapshot.js';
 import { type Drift, nodeDrift } from './drift.js';
 import { type ManagedNode, managedNodes } from './managed-node.js';
+import { doNotDisruptBlock, lifetimeLeft, type NodeFacts, nodeFacts } from './node-facts.js';
 import { type NodePrice, nodePrice } from './node-price.js';
-import { type PdbLimits, pdbBlock, pdbLimits } from './pdb-limits.js';
-import { doNotDisruptProtection, evictionCost } from './pods.js';
+import { type PdbLimits, pdbBlockOf, pdbLimits, pdbMatches } from './pdb-limits.js';
 
 /** Eligibility for one reason: true, or why the node does not qualify (budgets aside). */
 export type Eligibility = true | string;
@@ -57,57 +56,20 @@ function nodeLevelBlock(node: ManagedNode, pool: NodePool | undefined): string |
   return undefined;
 }
 
-/** Pods that keep the node from being drained: do-not-disrupt, then PDBs. */
-function podLevelBlock(node: ManagedNode, limits: PdbLimits, now: number): string | undefined {
-  for (const pod of node.pods) {
-    const protection = doNotDisruptProtection(pod, now);
-    if (protection !== undefined) return `pod ${podKey(pod)} ${protection}`;
-  }
-  return pdbBlock(node.pods, limits);
-}
-
 /**
- * When the node counts as consolidatable: consolidateAfter after its last pod event —
+ * When the node counts as consolidatable: consolidateAfter (`afterMs`) after its last pod event —
  * `NodeClaim.status.lastPodEventTime` where given, else the later of the node's creation and its
- * newest pod's. Returns why not yet, or undefined when it is.
+ * newest pod's (see nodeFacts). Returns why not yet, or undefined when it is.
  */
-function consolidationWait(node: ManagedNode, pool: NodePool, now: number): string | undefined {
-  const after = pool.spec.disruption.consolidateAfter;
-  const ms = durationMs(after) ?? 0;
-  const lastEvent = node.nodeClaim?.status?.lastPodEventTime;
-  let since: number;
-  let what: string;
-  if (lastEvent !== undefined) {
-    since = Date.parse(lastEvent);
-    what = 'the last pod event';
-  } else {
-    const created = Date.parse(
-      node.node.metadata.creationTimestamp ?? node.nodeClaim?.metadata.creationTimestamp ?? '',
-    );
-    since = Number.isNaN(created) ? Number.NEGATIVE_INFINITY : created;
-    what = 'the node was created';
-    for (const p of node.pods) {
-      if (!isPodActive(p)) continue;
-      const t = podCreationMillis(p);
-      if (t > since) {
-        since = t;
-        what = `pod ${podKey(p)} was created`;
-      }
-    }
-  }
-  if (Number.isNaN(since) || now - since >= ms) return undefined;
-  return `consolidateAfter ${after} has not passed since ${what} (${formatTime(since)}); consolidatable from ${formatTime(since + ms)}`;
-}
-
-function lifetimeRemaining(node: ManagedNode, pool: NodePool, now: number): number {
-  const expireAfter = node.nodeClaim?.spec.expireAfter ?? pool.spec.template.spec.expireAfter;
-  const total = durationMs(expireAfter);
-  if (total === undefined || !Number.isFinite(total) || total <= 0) return 1;
-  const created = Date.parse(
-    node.nodeClaim?.metadata.creationTimestamp ?? node.node.metadata.creationTimestamp ?? '',
-  );
-  if (Number.isNaN(created)) return 1;
-  return Math.min(1, Math.max(0, (total - (now - created)) / total));
+function consolidationWait(
+  facts: NodeFacts,
+  pool: NodePool,
+  afterMs: number,
+  now: number,
+): string | undefined {
+  const { since } = facts;
+  if (Number.isNaN(since) || now - since >= afterMs) return undefined;
+  return `consolidateAfter ${pool.spec.disruption.consolidateAfter} has not passed since ${facts.sinceWhat} (${formatTime(since)}); consolidatable from ${formatTime(since + afterMs)}`;
 }
 
 function consolidationBlock(pool: NodePool): string | undefined {
@@ -116,32 +78,41 @@ function consolidationBlock(pool: NodePool): string | undefined {
   return undefined;
 }
 
+/** What evaluation reads of a NodePool, worked out once a pass. */
+interface PoolRules {
+  readonly basis: DriftBasis;
+  readonly consolidateAfterMs: number;
+}
+
 function evaluate(
   node: ManagedNode,
   pool: NodePool,
   snapshot: DisruptionSnapshot,
   limits: PdbLimits,
   now: number,
-  basis: DriftBasis,
+  rules: PoolRules,
 ): NodeEvaluation {
   // Not `??`: a kept "no drift" is undefined too, and must not be worked out again.
   const drift =
     snapshot.nodeDrift === undefined
-      ? nodeDrift(node, pool, basis)
-      : snapshot.nodeDrift.drift(node, pool, basis);
-  const podBlock = podLevelBlock(node, limits, now);
-  const gracePeriod =
-    node.nodeClaim?.spec.terminationGracePeriod ?? pool.spec.template.spec.terminationGracePeriod;
+      ? nodeDrift(node, pool, rules.basis)
+      : snapshot.nodeDrift.drift(node, pool, rules.basis);
+  const memo = snapshot.nodeFacts;
+  const facts = memo === undefined ? nodeFacts(node, pool) : memo.facts(node, pool);
+  // Pods that keep the node from being drained: do-not-disrupt, then PDBs.
+  const podBlock =
+    doNotDisruptBlock(facts, now) ??
+    pdbBlockOf(memo === undefined ? pdbMatches(node.pods, limits) : memo.pdbMatches(node, limits), limits);
   // With a termination grace period the drain ends by force anyway, so drift (an eventual
   // disruption) need not wait for PDBs or do-not-disrupt pods, as upstream.
-  const driftIgnoresPods =
-    drift !== undefined && gracePeriod !== undefined && (durationMs(gracePeriod) ?? 0) > 0;
+  const driftIgnoresPods = drift !== undefined && facts.forcedDrain;
   if (podBlock !== undefined && !driftIgnoresPods) return { node, candidate: undefined, blockedBy: podBlock };
 
   const empty = node.reschedulable.length === 0;
   const price =
     snapshot.nodePrices?.price(node, snapshot.instanceTypes) ?? nodePrice(node, snapshot.instanceTypes);
-  const consolidation = podBlock ?? consolidationBlock(pool) ?? consolidationWait(node, pool, now);
+  const consolidation =
+    podBlock ?? consolidationBlock(pool) ?? consolidationWait(facts, pool, rules.consolidateAfterMs, now);
   const policy = pool.spec.disruption.consolidationPolicy;
   let underutilized: Eligibility = true;
   if (empty) underutilized = 'node is empty: emptiness removes it';
@@ -150,8 +121,7 @@ function evaluate(
     underutilized = `NodePool ${pool.metadata.name} has consolidationPolicy ${policy} and the node is not empty (${node.reschedulable.length} pod${node.reschedulable.length === 1 ? '' : 's'} would move)`;
   else if (!price.known) underutilized = price.problem;
 
-  const cost =
-    node.reschedulable.reduce((sum, p) => sum + evictionCost(p), 0) * lifetimeRemaining(node, pool, now);
+  const cost = facts.evictionCost * lifetimeLeft(facts, now);
   return {
     node,
     blockedBy: undefined,
@@ -191,14 +161,17 @@ export function* evaluationSteps(
   const pools = new Map(snapshot.nodePools.map((p) => [p.metadata.name ?? '', p]));
   const allPods = [...snapshot.pendingPods, ...snapshot.capacity.flatMap((c) => c.pods)];
   const limits = pdbLimits(snapshot.podDisruptionBudgets, allPods, now);
-  const bases = new Map<NodePool, DriftBasis>();
-  const basisOf = (pool: NodePool) => {
-    let basis = bases.get(pool);
-    if (basis === undefined) {
-      basis = driftBasis(pool);
-      bases.set(pool, basis);
+  const rules = new Map<NodePool, PoolRules>();
+  const rulesOf = (pool: NodePool) => {
+    let r = rules.get(pool);
+    if (r === undefined) {
+      r = {
+        basis: driftBasis(pool),
+        consolidateAfterMs: durationMs(pool.spec.disruption.consolidateAfter) ?? 0,
+      };
+      rules.set(pool, r);
     }
-    return basis;
+    return r;
   };
   const out: NodeEvaluation[] = [];
   for (const node of managedNodes(snapshot.capacity, snapshot.markedForDeletion, snapshot.managedNodes)) {
@@ -208,7 +181,7 @@ export function* evaluationSteps(
     out.push(
       blocked !== undefined || pool === undefined
         ? { node, candidate: undefined, blockedBy: blocked }
-        : evaluate(node, pool, snapshot, limits, now, basisOf(pool)),
+        : evaluate(node, pool, snapshot, limits, now, rulesOf(pool)),
     );
   }
   return out;

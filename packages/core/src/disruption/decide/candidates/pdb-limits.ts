@@ -31,12 +31,20 @@ function controllerOf(pod: PodLike): { kind: string; name: string; uid?: string 
 export class PdbLimits {
   /** Every PDB, in the snapshot's order. */
   readonly all: readonly PdbLimit[];
+  /**
+   * Every PDB's name, selector and eviction policy, as one string: equal for two passes whose
+   * PDBs select the same pods the same way, whatever each allows now (see pdbMatches).
+   */
+  readonly selectors: string;
   // Per namespace: PDBs keyed by one of their matchLabels pairs (each PDB under exactly one),
   // and those without matchLabels, which any pod of the namespace may match.
   readonly #byNamespace = new Map<string, { byLabel: Map<string, number[]>; anyPod: number[] }>();
 
   constructor(all: readonly PdbLimit[]) {
     this.all = all;
+    this.selectors = all
+      .map((l) => `${l.key}\u0000${JSON.stringify(l.selector)}\u0000${l.alwaysAllowUnhealthy}`)
+      .join('\n');
     for (const [i, l] of all.entries()) {
       // An absent selector selects nothing, so no pod can find it.
       if (l.selector === undefined || l.selector === null) continue;
@@ -58,6 +66,11 @@ export class PdbLimits {
 
   /** The PDBs that select the pod (its namespace, its labels), in the snapshot's order. */
   matching(pod: PodLike): PdbLimit[] {
+    return this.matchingIndexes(pod).map((i) => this.all[i]!);
+  }
+
+  /** `matching` as indexes into `all`. */
+  matchingIndexes(pod: PodLike): number[] {
     const ns = this.#byNamespace.get(pod.metadata.namespace ?? 'default');
     if (ns === undefined) return [];
     const labels = pod.metadata.labels ?? {};
@@ -67,12 +80,7 @@ export class PdbLimits {
       if (bucket !== undefined) found.push(...bucket);
     }
     if (found.length > 1) found.sort((a, b) => a - b);
-    const out: PdbLimit[] = [];
-    for (const i of found) {
-      const l = this.all[i]!;
-      if (matchesLabelSelector(l.selector, labels)) out.push(l);
-    }
-    return out;
+    return found.filter((i) => matchesLabelSelector(this.all[i]!.selector, labels));
   }
 }
 
@@ -134,23 +142,50 @@ export function pdbLimits(
   );
 }
 
+/** An evictable pod and the PDBs (indexes into `PdbLimits.all`) that hold it back when they allow nothing. */
+export interface PodPdbMatch {
+  readonly pod: Pod;
+  readonly limits: readonly number[];
+}
+
+/**
+ * The pods a drain would evict, each with the PDBs that select it and count for it (with
+ * AlwaysAllow, a pod that is not Ready is not held back): what pdbBlock reads besides the PDBs'
+ * allowed disruptions, which change far more often than their selectors.
+ */
+export function pdbMatches(pods: readonly Pod[], limits: PdbLimits): PodPdbMatch[] {
+  const out: PodPdbMatch[] = [];
+  for (const pod of pods) {
+    if (!isEvictablePod(pod)) continue;
+    const matching: number[] = [];
+    for (const i of limits.matchingIndexes(pod)) {
+      if (limits.all[i]!.alwaysAllowUnhealthy && !isPodReady(pod)) continue;
+      matching.push(i);
+    }
+    if (matching.length > 0) out.push({ pod, limits: matching });
+  }
+  return out;
+}
+
 /**
  * Why the PDBs keep these pods from being evicted, or undefined (Karpenter's CanEvictPods): a
  * pod the drain would evict whose PDB allows no disruption, or that several PDBs select (the
  * Eviction API refuses those). With AlwaysAllow, a pod that is not Ready is not held back.
  */
 export function pdbBlock(pods: readonly Pod[], limits: PdbLimits): string | undefined {
-  for (const pod of pods) {
-    if (!isEvictablePod(pod)) continue;
-    const matching: PdbLimit[] = [];
-    for (const l of limits.matching(pod)) {
-      if (l.alwaysAllowUnhealthy && !isPodReady(pod)) continue;
+  return pdbBlockOf(pdbMatches(pods, limits), limits);
+}
+
+/** pdbBlock over matches found before (`pdbMatches`, under PDBs with the same `selectors`). */
+export function pdbBlockOf(matches: readonly PodPdbMatch[], limits: PdbLimits): string | undefined {
+  for (const { pod, limits: indexes } of matches) {
+    for (const i of indexes) {
+      const l = limits.all[i]!;
       if (l.disruptionsAllowed <= 0)
         return `pod ${podKey(pod)} is protected by PodDisruptionBudget ${l.key} (0 disruptions allowed)`;
-      matching.push(l);
     }
-    if (matching.length > 1) {
-      return `pod ${podKey(pod)} is selected by several PodDisruptionBudgets (${matching.map((l) => l.key).join(', ')}); the Eviction API evicts it under one only`;
+    if (indexes.length > 1) {
+      return `pod ${podKey(pod)} is selected by several PodDisruptionBudgets (${indexes.map((i) => limits.all[i]!.key).join(', ')}); the Eviction API evicts it under one only`;
     }
   }
   return undefined;

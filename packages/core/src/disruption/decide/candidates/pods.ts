@@ -16,24 +16,44 @@ export function isEvictablePod(pod: Pod): boolean {
   return !(pod.spec.tolerations ?? []).some((t) => toleratesTaint(t, Taints.Disrupted));
 }
 
+/** How `karpenter.sh/do-not-disrupt` protects a pod: until when (ms; Infinity: always), and the words for it. */
+export interface DoNotDisruptRule {
+  readonly until: number;
+  readonly message: string;
+}
+
 /**
- * Why `karpenter.sh/do-not-disrupt` protects an active pod at `now`, or undefined: `"true"`
- * always; a duration (`30m`) until that long after the pod was created; any other value
- * protects nothing (upstream ignores it too).
+ * The `karpenter.sh/do-not-disrupt` rule of an active pod, or undefined when it has none:
+ * `"true"` protects always; a duration (`30m`) until that long after the pod was created; any
+ * other value protects nothing (upstream ignores it too).
  */
-export function doNotDisruptProtection(pod: Pod, now: number): string | undefined {
+export function doNotDisruptRule(pod: Pod): DoNotDisruptRule | undefined {
   if (!isPodActive(pod)) return undefined;
   const value = pod.metadata.annotations?.[Annotations.DoNotDisrupt];
   if (value === undefined) return undefined;
-  if (value === 'true') return `has ${Annotations.DoNotDisrupt}`;
+  if (value === 'true')
+    return { until: Number.POSITIVE_INFINITY, message: `has ${Annotations.DoNotDisrupt}` };
   const ms = durationMs(value);
   if (ms === undefined || ms <= 0) return undefined;
-  if (!Number.isFinite(ms)) return `has ${Annotations.DoNotDisrupt}: ${value}`;
+  if (!Number.isFinite(ms))
+    return { until: Number.POSITIVE_INFINITY, message: `has ${Annotations.DoNotDisrupt}: ${value}` };
   const created = podCreationMillis(pod);
+  if (!Number.isFinite(created))
+    return {
+      until: Number.POSITIVE_INFINITY,
+      message: `has ${Annotations.DoNotDisrupt}: ${value} and no creation time`,
+    };
   const until = created + ms;
-  if (!Number.isFinite(created)) return `has ${Annotations.DoNotDisrupt}: ${value} and no creation time`;
-  if (until <= now) return undefined;
-  return `has ${Annotations.DoNotDisrupt}: ${value} (until ${new Date(until).toISOString()})`;
+  return {
+    until,
+    message: `has ${Annotations.DoNotDisrupt}: ${value} (until ${new Date(until).toISOString()})`,
+  };
+}
+
+/** Why `karpenter.sh/do-not-disrupt` protects an active pod at `now`, or undefined (see doNotDisruptRule). */
+export function doNotDisruptProtection(pod: Pod, now: number): string | undefined {
+  const rule = doNotDisruptRule(pod);
+  return rule !== undefined && rule.until > now ? rule.message : undefined;
 }
 
 const DeletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-cost';
