@@ -1,12 +1,10 @@
 import { durationMs } from '../../apis/common/duration.js';
-import { Annotations } from '../../apis/labels.js';
 import type { NodePool } from '../../apis/v1/nodepool.js';
 import { DISRUPTED_POD_TIMEOUT_MS } from '../../kube/disruption-budget.js';
 import { parseTime } from '../../kube/object.js';
-import { isPodActive } from '../../kube/pod.js';
-import { podCreationMillis } from '../../scheduling/pod/identity.js';
 import { type CronSchedule, latestCronHit, parseCronSchedule } from './budgets/cron-schedule.js';
-import { type ManagedNode, managedNodes } from './candidates/managed-node.js';
+import { managedNodes } from './candidates/managed-node.js';
+import { type NodeFacts, nodeFacts } from './candidates/node-facts.js';
 import type { DisruptionSnapshot } from './snapshot.js';
 
 const MINUTE_MS = 60_000;
@@ -36,35 +34,12 @@ export function nextCronHit(
 }
 
 /**
- * When the node's NodePool's consolidateAfter has passed — `evaluateNodes`' rule: after
- * `NodeClaim.status.lastPodEventTime` where given, else after the later of the node's creation and
- * its newest active pod's. Undefined when consolidation is off (`Never`) or the time is unknown.
+ * When the node's NodePool's consolidateAfter (`afterMs`) has passed — `evaluateNodes`' rule
+ * (see nodeFacts). Undefined when consolidation is off (`Never`) or the time is unknown.
  */
-function consolidatableAt(node: ManagedNode, pool: NodePool): number | undefined {
-  const ms = durationMs(pool.spec.disruption.consolidateAfter) ?? 0;
-  if (!Number.isFinite(ms)) return undefined;
-  const lastEvent = node.nodeClaim?.status?.lastPodEventTime;
-  let since: number;
-  if (lastEvent !== undefined) since = Date.parse(lastEvent);
-  else {
-    since = Date.parse(
-      node.node.metadata.creationTimestamp ?? node.nodeClaim?.metadata.creationTimestamp ?? '',
-    );
-    if (Number.isNaN(since)) since = Number.NEGATIVE_INFINITY;
-    for (const p of node.pods) if (isPodActive(p)) since = Math.max(since, podCreationMillis(p));
-  }
-  return Number.isFinite(since) ? since + ms : undefined;
-}
-
-/** When a pod's `karpenter.sh/do-not-disrupt: <duration>` stops protecting it, if it does later. */
-function doNotDisruptEnds(pod: ManagedNode['pods'][number]): number | undefined {
-  if (!isPodActive(pod)) return undefined;
-  const value = pod.metadata.annotations?.[Annotations.DoNotDisrupt];
-  if (value === undefined || value === 'true') return undefined;
-  const ms = durationMs(value);
-  if (ms === undefined || ms <= 0 || !Number.isFinite(ms)) return undefined;
-  const created = podCreationMillis(pod);
-  return Number.isFinite(created) ? created + ms : undefined;
+function consolidatableAt(facts: NodeFacts, afterMs: number): number | undefined {
+  if (!Number.isFinite(afterMs)) return undefined;
+  return Number.isFinite(facts.since) ? facts.since + afterMs : undefined;
 }
 
 /**
@@ -102,12 +77,20 @@ export function nextEligibilityInstant(snapshot: DisruptionSnapshot, now: number
   const push = (t: number | undefined) => {
     if (t !== undefined && t > now && t < best) best = t;
   };
-  const pools = new Map(snapshot.nodePools.map((p) => [p.metadata.name ?? '', p]));
+  const pools = new Map(
+    snapshot.nodePools.map((p) => [
+      p.metadata.name ?? '',
+      { pool: p, afterMs: durationMs(p.spec.disruption.consolidateAfter) ?? 0 },
+    ]),
+  );
+  const memo = snapshot.nodeFacts;
   for (const node of managedNodes(snapshot.capacity, snapshot.markedForDeletion, snapshot.managedNodes)) {
-    const pool = pools.get(node.nodePool);
-    if (pool === undefined) continue;
-    push(consolidatableAt(node, pool));
-    for (const pod of node.pods) push(doNotDisruptEnds(pod));
+    const rules = pools.get(node.nodePool);
+    if (rules === undefined) continue;
+    const facts = memo === undefined ? nodeFacts(node, rules.pool) : memo.facts(node, rules.pool);
+    push(consolidatableAt(facts, rules.afterMs));
+    // "true" and durations without a creation time protect for good (until Infinity): no edge.
+    for (const { rule } of facts.protectedPods) push(rule.until);
   }
   for (const pdb of snapshot.podDisruptionBudgets) {
     for (const approvedAt of Object.values(pdb.status?.disruptedPods ?? {})) {
