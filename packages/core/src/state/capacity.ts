@@ -5,12 +5,8 @@ import type { NodeClaim } from '../apis/v1/nodeclaim.js';
 import type { InstanceType } from '../cloudprovider/instance-type.js';
 import { Quantity } from '../scheduling/quantity/quantity.js';
 import { Requirements } from '../scheduling/requirements/requirements.js';
-import {
-  addResources,
-  maxResources,
-  parseResourceList,
-  type ResourceList,
-} from '../scheduling/resources/resource-list.js';
+import { maxResources, parseResourceList, type ResourceList } from '../scheduling/resources/resource-list.js';
+import type { ResourceListMemo } from '../scheduling/resources/resource-list-memo.js';
 import type { ExistingCapacity } from '../scheduling/solver/types.js';
 import { hasTaint } from '../scheduling/taints/tolerations.js';
 
@@ -38,6 +34,8 @@ export interface CapacityOptions {
    * no new pods although they are not deleted yet.
    */
   readonly markedForDeletion?: ReadonlySet<string>;
+  /** Parses each capacity record once across calls (see ResourceListMemo); results are the same without. */
+  readonly resourceLists?: ResourceListMemo;
 }
 
 /**
@@ -92,13 +90,26 @@ export function clusterCapacity(
   }
 
   const existing: ExistingCapacity[] = [];
-  const usage = new Map<string, ResourceList>();
+  const usage = new Map<string, Map<string, Quantity>>();
   const used = new Set<string>();
+  const oneNode = Quantity.fromUnits(1);
+  // Summed in place, per NodePool: a new map per node was a measurable share of every snapshot.
   const count = (nodePool: string | undefined, capacity: ResourceList) => {
     if (nodePool === undefined) return;
-    const one = new Map(capacity).set('nodes', Quantity.fromUnits(1));
-    usage.set(nodePool, addResources(usage.get(nodePool) ?? new Map(), one));
+    let sum = usage.get(nodePool);
+    if (sum === undefined) {
+      sum = new Map();
+      usage.set(nodePool, sum);
+    }
+    for (const [name, q] of capacity) {
+      const current = sum.get(name);
+      sum.set(name, current === undefined ? q : current.add(q));
+    }
+    const nodes = sum.get('nodes');
+    sum.set('nodes', nodes === undefined ? oneNode : nodes.add(oneNode));
   };
+  const parse = (raw: Readonly<Record<string, string>> | undefined) =>
+    options.resourceLists === undefined ? parseResourceList(raw) : options.resourceLists.of(raw);
 
   for (const node of nodes) {
     const name = node.metadata.name;
@@ -125,7 +136,7 @@ export function clusterCapacity(
     count(
       nodePool,
       capacity !== undefined || claim === undefined
-        ? parseResourceList(capacity)
+        ? parse(capacity)
         : largestCapacity(claim, options.instanceTypes),
     );
   }
@@ -145,7 +156,7 @@ export function clusterCapacity(
     count(
       claim.metadata.labels?.[Labels.NodePool],
       claim.status?.capacity !== undefined
-        ? parseResourceList(claim.status.capacity)
+        ? parse(claim.status.capacity)
         : largestCapacity(claim, options.instanceTypes),
     );
   }

@@ -20,6 +20,7 @@ import { NodeClaims, Nodes } from '../kube/resource-types.js';
 import { ConditionTypes, isConditionTrue } from '../lifecycle/conditions.js';
 import type { InformerEvent } from '../operator/runtime/informer.js';
 import { keyString } from '../operator/runtime/keys.js';
+import { ResourceListMemo } from '../scheduling/resources/resource-list-memo.js';
 import { isInitializedNode } from './capacity.js';
 import { CapacityReuse } from './capacity-reuse.js';
 import { registerClusterStateMetrics } from './metrics.js';
@@ -112,6 +113,7 @@ export class ClusterState {
   /** `#daemonSets` as a list, kept while none changes: solver caches key on the array. */
   #daemonSetList: readonly DaemonSet[] | undefined;
   readonly #capacity = new CapacityReuse();
+  readonly #resourceLists = new ResourceListMemo();
   readonly #claims = new Map<string, PersistentVolumeClaim>();
   readonly #volumes = new Map<string, PersistentVolume>();
   readonly #storageClasses = new Map<string, StorageClass>();
@@ -230,6 +232,7 @@ export class ClusterState {
       ...options,
       nominatedTo: (pod) => this.#nominations.targetOf(pod, now),
       markedForDeletion: this.#markedNow(),
+      resourceLists: this.#resourceLists,
     });
     const existing = this.#capacity.reuse(snapshot.input.existing);
     return { ...snapshot, input: { ...snapshot.input, existing } };

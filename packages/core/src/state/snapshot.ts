@@ -15,6 +15,7 @@ import {
   type ResourceList,
   subtractResources,
 } from '../scheduling/resources/resource-list.js';
+import type { ResourceListMemo } from '../scheduling/resources/resource-list-memo.js';
 import type { ExistingCapacity, SolverInput, SolverOptions } from '../scheduling/solver/types.js';
 import { clusterCapacity } from './capacity.js';
 import { type NodePoolUsabilityOptions, whyNodePoolUnusable } from './nodepool-usability.js';
@@ -83,6 +84,8 @@ export interface SolverSnapshotOptions extends PodRoleOptions, NodePoolUsability
    * or the catalogs' (see `catalogWellKnownLabels`).
    */
   readonly wellKnownLabels?: ReadonlySet<string>;
+  /** Parses each Node's and NodeClaim's capacity once across snapshots (see ResourceListMemo). */
+  readonly resourceLists?: ResourceListMemo;
 }
 
 /** The solver's input and what was left out of it. */
@@ -173,6 +176,7 @@ export function buildSolverInput(
   const capacity = clusterCapacity(objects.nodes, objects.nodeClaims, bound, {
     instanceTypes: instanceTypesByPool,
     ...(options.markedForDeletion === undefined ? {} : { markedForDeletion: options.markedForDeletion }),
+    ...(options.resourceLists === undefined ? {} : { resourceLists: options.resourceLists }),
   });
   for (const { pod, nodeName } of capacity.orphans) {
     ignored.push({ pod: podId(pod), reason: `bound to node ${nodeName}, which is not in the input` });

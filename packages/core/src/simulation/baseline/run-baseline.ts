@@ -7,7 +7,7 @@ import { PodRequestsMemo } from '../../scheduling/pod/requests-memo.js';
 import type { SimulatedInstance } from '../cloud/instance.js';
 import type { SimulationEnvironment } from '../environment/simulation-environment.js';
 import { countDeltas } from '../runner/counts.js';
-import { AllocatableMemo, sampleFleet } from '../runner/fleet-sample.js';
+import { AllocatableMemo, PodFiguresMemo, sampleFleet } from '../runner/fleet-sample.js';
 import {
   type RunResult,
   type RunSimulationOptions,
@@ -102,6 +102,7 @@ export async function runClusterAutoscalerBaseline(
   const bounds = new LowerBoundCache();
   const allocatable = new AllocatableMemo();
   const requests = new PodRequestsMemo();
+  const figures = new PodFiguresMemo(requests);
   ca.start();
   const settle = async () => {
     await env.settle();
@@ -126,6 +127,7 @@ export async function runClusterAutoscalerBaseline(
         bounds,
         requests,
         allocatable,
+        figures,
       ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),

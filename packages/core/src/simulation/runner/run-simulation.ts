@@ -18,7 +18,7 @@ import { ClusterState } from '../../state/cluster-state.js';
 import { SimulationEnvironment } from '../environment/simulation-environment.js';
 import type { Scenario } from '../scenario/scenario-schema.js';
 import { countDeltas } from './counts.js';
-import { AllocatableMemo, type FleetSample, sampleFleet } from './fleet-sample.js';
+import { AllocatableMemo, type FleetSample, PodFiguresMemo, sampleFleet } from './fleet-sample.js';
 import { bootDelay, insufficientCapacityRates, interruptionStorms, launchLatency } from './scenario-cloud.js';
 import {
   driveScenario,
@@ -205,6 +205,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
   const bounds = new LowerBoundCache();
   const allocatable = new AllocatableMemo();
   const requests = new PodRequestsMemo();
+  const figures = new PodFiguresMemo(requests);
   const disruptedSince = countDeltas(() => disruptedByReason(registry));
   for (const pool of scenario.nodePools) await env.cluster.create(NodePools, pool);
   manager.start();
@@ -227,6 +228,7 @@ export async function runSimulation(options: RunSimulationOptions): Promise<Simu
         bounds,
         requests,
         allocatable,
+        figures,
       ),
     sampleEveryMs: options.sampleEveryMs ?? 60_000,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
