@@ -50,12 +50,6 @@ export function doNotDisruptRule(pod: Pod): DoNotDisruptRule | undefined {
   };
 }
 
-/** Why `karpenter.sh/do-not-disrupt` protects an active pod at `now`, or undefined (see doNotDisruptRule). */
-export function doNotDisruptProtection(pod: Pod, now: number): string | undefined {
-  const rule = doNotDisruptRule(pod);
-  return rule !== undefined && rule.until > now ? rule.message : undefined;
-}
-
 const DeletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-cost';
 
 /**
